@@ -1,0 +1,13 @@
+//! Every rule of the Latch spec (`SPEC.md`), implemented once.
+//!
+//! Architecture invariant: this crate is pure. It does no IO, reads no clock and
+//! draws no randomness; callers pass such values in. That keeps every rule
+//! deterministic, testable from a table, and buildable for `wasm32-unknown-unknown`
+//! so the browser (through `latch-wasm`) and the server agree byte for byte.
+
+pub mod address;
+pub mod caip;
+mod error;
+pub mod format;
+
+pub use error::{Error, Result};

@@ -1,0 +1,3 @@
+export * from './web/latch_wasm.js';
+/** Loads the WebAssembly module once; await it before calling anything else. */
+export function init(): Promise<void>;

@@ -1,0 +1,12 @@
+// @latch/wasm entry for Node >= 20: instantiates synchronously at import, so
+// init() resolves at once and the same code runs in Node and the browser.
+import { readFileSync } from 'node:fs';
+import { initSync } from './web/latch_wasm.js';
+
+initSync({ module: readFileSync(new URL('./web/latch_wasm_bg.wasm', import.meta.url)) });
+
+export * from './web/latch_wasm.js';
+
+export function init() {
+  return Promise.resolve();
+}
