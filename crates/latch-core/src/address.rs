@@ -15,7 +15,9 @@ pub fn is_evm_address(value: &str) -> bool {
 /// case must be a correct EIP-55 checksum, because a wrong mixed case is the
 /// sign of a typo the checksum exists to catch.
 pub fn parse_evm_address(value: &str) -> Result<Address> {
-    let invalid = || Error::InvalidEvmAddress { input: value.to_owned() };
+    let invalid = || Error::InvalidEvmAddress {
+        input: value.to_owned(),
+    };
     if !is_evm_address(value) {
         return Err(invalid());
     }
@@ -63,7 +65,10 @@ mod tests {
             assert_eq!(to_checksum_address(v).unwrap(), v);
         }
         let typo = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD";
-        assert_eq!(to_checksum_address(typo).unwrap_err().to_string(), "Invalid EVM address");
+        assert_eq!(
+            to_checksum_address(typo).unwrap_err().to_string(),
+            "Invalid EVM address"
+        );
     }
 
     proptest! {

@@ -34,7 +34,9 @@ pub struct CaipAddress {
 // Grammar from CAIP-2 and CAIP-10; the spec only demands the part count, but
 // the grammar keeps delimiters and markup out of ids that end up in URLs and logs.
 fn is_namespace(s: &str) -> bool {
-    (3..=8).contains(&s.len()) && s.bytes().all(|b| b == b'-' || b.is_ascii_lowercase() || b.is_ascii_digit())
+    (3..=8).contains(&s.len())
+        && s.bytes()
+            .all(|b| b == b'-' || b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 fn is_reference(s: &str) -> bool {
@@ -42,18 +44,25 @@ fn is_reference(s: &str) -> bool {
 }
 
 fn is_account_address(s: &str) -> bool {
-    (1..=128).contains(&s.len()) && s.bytes().all(|b| matches!(b, b'-' | b'.' | b'%') || b.is_ascii_alphanumeric())
+    (1..=128).contains(&s.len())
+        && s.bytes()
+            .all(|b| matches!(b, b'-' | b'.' | b'%') || b.is_ascii_alphanumeric())
 }
 
 impl CaipNetworkId {
     /// Parses `namespace:reference`; anything else is `Invalid CAIP-2 network id`.
     pub fn parse(input: &str) -> Result<Self> {
-        let invalid = || Error::InvalidCaipNetworkId { input: input.to_owned() };
+        let invalid = || Error::InvalidCaipNetworkId {
+            input: input.to_owned(),
+        };
         let (namespace, reference) = input.split_once(':').ok_or_else(invalid)?;
         if !is_namespace(namespace) || !is_reference(reference) {
             return Err(invalid());
         }
-        Ok(Self { namespace: namespace.to_owned(), reference: reference.to_owned() })
+        Ok(Self {
+            namespace: namespace.to_owned(),
+            reference: reference.to_owned(),
+        })
     }
 
     /// Whether the kit can connect to this namespace (spec §1).
@@ -78,7 +87,9 @@ impl FromStr for CaipNetworkId {
 impl CaipAddress {
     /// Parses `namespace:reference:address`; anything else is `Invalid CAIP-10 address`.
     pub fn parse(input: &str) -> Result<Self> {
-        let invalid = || Error::InvalidCaip10Address { input: input.to_owned() };
+        let invalid = || Error::InvalidCaip10Address {
+            input: input.to_owned(),
+        };
         let mut parts = input.split(':');
         let (Some(namespace), Some(reference), Some(address), None) =
             (parts.next(), parts.next(), parts.next(), parts.next())
@@ -89,7 +100,10 @@ impl CaipAddress {
             return Err(invalid());
         }
         Ok(Self {
-            network: CaipNetworkId { namespace: namespace.to_owned(), reference: reference.to_owned() },
+            network: CaipNetworkId {
+                namespace: namespace.to_owned(),
+                reference: reference.to_owned(),
+            },
             address: address.to_owned(),
         })
     }
@@ -99,7 +113,9 @@ impl CaipAddress {
     pub fn validate(input: &str) -> Result<Self> {
         match Self::parse(input) {
             Ok(parsed) if parsed.network.is_supported_namespace() => Ok(parsed),
-            _ => Err(Error::InvalidCaipAddress { input: input.to_owned() }),
+            _ => Err(Error::InvalidCaipAddress {
+                input: input.to_owned(),
+            }),
         }
     }
 }
@@ -128,10 +144,22 @@ mod tests {
         let ok = CaipNetworkId::parse("eip155:31337").unwrap();
         assert_eq!((ok.namespace.as_str(), ok.reference.as_str()), ("eip155", "31337"));
         assert_eq!(
-            CaipNetworkId::parse("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp").unwrap().to_string(),
+            CaipNetworkId::parse("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp")
+                .unwrap()
+                .to_string(),
             "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
         );
-        for bad in ["", "eip155", "eip155:", ":1", "eip155:1:0xabc", "EIP155:1", "e:1", "eip155:1 ", "eip155:a/b"] {
+        for bad in [
+            "",
+            "eip155",
+            "eip155:",
+            ":1",
+            "eip155:1:0xabc",
+            "EIP155:1",
+            "e:1",
+            "eip155:1 ",
+            "eip155:a/b",
+        ] {
             let err = CaipNetworkId::parse(bad).unwrap_err();
             assert_eq!(err.to_string(), "Invalid CAIP-2 network id", "{bad:?}");
         }
@@ -143,8 +171,20 @@ mod tests {
         let a = CaipAddress::parse("eip155:1:0x70997970C51812dc3A010C7d01b50e0d17dc79C8").unwrap();
         assert_eq!(a.network.to_string(), "eip155:1");
         assert_eq!(a.address, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
-        for bad in ["", "eip155:1", "eip155:1:", "eip155::0xabc", ":1:0xabc", "eip155:1:0xabc:extra", "eip155:1:0x ab"] {
-            assert_eq!(CaipAddress::parse(bad).unwrap_err().to_string(), "Invalid CAIP-10 address", "{bad:?}");
+        for bad in [
+            "",
+            "eip155:1",
+            "eip155:1:",
+            "eip155::0xabc",
+            ":1:0xabc",
+            "eip155:1:0xabc:extra",
+            "eip155:1:0x ab",
+        ] {
+            assert_eq!(
+                CaipAddress::parse(bad).unwrap_err().to_string(),
+                "Invalid CAIP-10 address",
+                "{bad:?}"
+            );
         }
     }
 
@@ -153,7 +193,11 @@ mod tests {
     fn connector_addresses_need_a_supported_namespace() {
         assert!(CaipAddress::validate("bip122:000000000019d6689c085ae165831e93:bc1qabc").is_ok());
         for bad in ["cosmos:cosmoshub-4:cosmos1abc", "eip155:1", "eip155:1:"] {
-            assert_eq!(CaipAddress::validate(bad).unwrap_err().to_string(), "Invalid CAIP Address", "{bad:?}");
+            assert_eq!(
+                CaipAddress::validate(bad).unwrap_err().to_string(),
+                "Invalid CAIP Address",
+                "{bad:?}"
+            );
         }
     }
 

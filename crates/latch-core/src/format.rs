@@ -26,7 +26,11 @@ pub fn format_units(value: &str, decimals: u8) -> Result<String> {
     };
     let frac = format!("{frac:0>decimals$}");
     let frac = frac.trim_end_matches('0');
-    Ok(if frac.is_empty() { int.to_owned() } else { format!("{int}.{frac}") })
+    Ok(if frac.is_empty() {
+        int.to_owned()
+    } else {
+        format!("{int}.{frac}")
+    })
 }
 
 fn parse_integer(value: &str) -> Result<U256> {
@@ -35,10 +39,13 @@ fn parse_integer(value: &str) -> Result<U256> {
         None => (value, 10),
     };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return Err(Error::InvalidAmount { reason: "expected a non-negative integer, decimal or 0x-hex" });
+        return Err(Error::InvalidAmount {
+            reason: "expected a non-negative integer, decimal or 0x-hex",
+        });
     }
-    U256::from_str_radix(digits, radix as u64)
-        .map_err(|_| Error::InvalidAmount { reason: "larger than 2^256 - 1" })
+    U256::from_str_radix(digits, radix as u64).map_err(|_| Error::InvalidAmount {
+        reason: "larger than 2^256 - 1",
+    })
 }
 
 /// A balance for display: floored (never rounded up: a user must not see more
@@ -50,11 +57,17 @@ pub fn format_balance(balance: Option<&str>, symbol: Option<&str>) -> Result<Str
     let (int, frac) = balance.split_once('.').unwrap_or((balance, ""));
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if (int.is_empty() && frac.is_empty()) || !all_digits(int) || !all_digits(frac) {
-        return Err(Error::InvalidAmount { reason: "expected a non-negative decimal like 12.345" });
+        return Err(Error::InvalidAmount {
+            reason: "expected a non-negative decimal like 12.345",
+        });
     }
     let int = int.trim_start_matches('0');
     let int = if int.is_empty() { "0" } else { int };
-    let frac: String = frac.chars().chain(std::iter::repeat('0')).take(BALANCE_DECIMALS).collect();
+    let frac: String = frac
+        .chars()
+        .chain(std::iter::repeat('0'))
+        .take(BALANCE_DECIMALS)
+        .collect();
     let number = format!("{int}.{frac}");
     Ok(match symbol.map(str::trim).filter(|s| !s.is_empty()) {
         Some(symbol) => format!("{number} {symbol}"),
@@ -114,7 +127,10 @@ mod tests {
     // §5: "Addresses display truncated to 4 start and 6 end characters."
     #[test]
     fn address_truncation() {
-        assert_eq!(truncate_address("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), "0x70...dc79C8");
+        assert_eq!(
+            truncate_address("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+            "0x70...dc79C8"
+        );
         assert_eq!(truncate_address("short"), "short");
         assert_eq!(truncate_address("0123456789abc"), "0123456789abc");
     }

@@ -9,5 +9,6 @@ pub mod address;
 pub mod caip;
 mod error;
 pub mod format;
+pub mod origin;
 
 pub use error::{Error, Result};

@@ -1,0 +1,237 @@
+//! One typed configuration, read from `latch.toml` and then `LATCH_*`
+//! environment variables (which win), e.g. `LATCH_PORT=9000`,
+//! `LATCH_CHAINS='[{id="eip155:1", upstreams=["https://…"]}]'`.
+
+use std::fmt;
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+
+use figment::providers::{Env, Format, Serialized, Toml};
+use figment::Figment;
+use latch_core::caip::CaipNetworkId;
+use latch_core::origin::is_valid_origin_pattern;
+use serde::{Deserialize, Serialize};
+
+/// Every setting of `latch`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Address to listen on.
+    pub host: IpAddr,
+    /// Port for the API, the relay and the demo.
+    pub port: u16,
+    /// Where `latch` keeps its state (the SQLite database by default).
+    pub data_dir: PathBuf,
+    /// `sqlite://…` (default: `<data_dir>/latch.db`) or, later, `postgres://…`.
+    pub database_url: Option<Secret>,
+    /// A built web app to serve at `/` (the demo in `--dev`).
+    pub static_dir: Option<PathBuf>,
+    /// Development mode: the local devnet chain and the `demo` project exist.
+    pub dev: bool,
+    /// Chains the RPC gateway serves.
+    pub chains: Vec<ChainConfig>,
+    /// Upstream RPC timeout in milliseconds (spec §7: 10 s).
+    pub upstream_timeout_ms: u64,
+    /// Largest JSON-RPC batch accepted (spec §7: 1000).
+    pub max_batch: usize,
+    /// Largest request body in bytes.
+    pub max_body_bytes: usize,
+}
+
+/// One chain of the RPC gateway.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ChainConfig {
+    /// CAIP-2 id, e.g. `eip155:1`.
+    pub id: String,
+    /// JSON-RPC endpoints tried in order.
+    pub upstreams: Vec<String>,
+}
+
+/// A setting that must not appear in logs: `Debug` prints `"<redacted>"`.
+#[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(transparent)]
+pub struct Secret(pub String);
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"<redacted>\"")
+    }
+}
+
+/// The local devnet chain `--dev` serves when no chain is configured.
+pub const DEV_CHAIN: &str = "eip155:31337";
+/// Its default upstream (anvil started by `scripts/devnet`).
+pub const DEV_RPC_URL: &str = "http://127.0.0.1:8545";
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            host: IpAddr::from([127, 0, 0, 1]),
+            port: 8787,
+            data_dir: PathBuf::from(".latch"),
+            database_url: None,
+            static_dir: None,
+            dev: false,
+            chains: Vec::new(),
+            upstream_timeout_ms: 10_000,
+            max_batch: 1000,
+            max_body_bytes: 10 * 1024 * 1024,
+        }
+    }
+}
+
+/// Why the configuration was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file or an environment variable could not be read into [`Config`].
+    #[error("invalid configuration: {0}")]
+    Load(#[from] Box<figment::Error>),
+    /// A value parsed but breaks a rule.
+    #[error("invalid configuration: {0}")]
+    Invalid(String),
+}
+
+impl Config {
+    /// Reads `file` (if it exists), then `LATCH_*` variables from `env`.
+    pub fn load(file: &Path, env: Env) -> Result<Self, ConfigError> {
+        let config: Config = Figment::from(Serialized::defaults(Config::default()))
+            .merge(Toml::file(file))
+            .merge(env)
+            .extract()
+            .map_err(Box::new)?;
+        config.validated()
+    }
+
+    /// The `LATCH_` environment provider used by the binary.
+    pub fn env() -> Env {
+        // `LATCH_CONFIG` names the file itself and `LATCH_LOG` the log filter: not settings.
+        Env::prefixed("LATCH_").ignore(&["config", "log"])
+    }
+
+    /// Applies `--dev` defaults and checks every rule.
+    pub fn validated(mut self) -> Result<Self, ConfigError> {
+        if self.dev && self.chains.is_empty() {
+            self.chains.push(ChainConfig {
+                id: DEV_CHAIN.into(),
+                upstreams: vec![DEV_RPC_URL.into()],
+            });
+        }
+        for chain in &self.chains {
+            CaipNetworkId::parse(&chain.id).map_err(|e| ConfigError::Invalid(format!("chain {:?}: {e}", chain.id)))?;
+            if chain.upstreams.is_empty() {
+                return Err(ConfigError::Invalid(format!("chain {} has no upstreams", chain.id)));
+            }
+            for url in &chain.upstreams {
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    return Err(ConfigError::Invalid(format!(
+                        "chain {}: upstream {url:?} is not an http(s) URL",
+                        chain.id
+                    )));
+                }
+            }
+        }
+        let mut ids: Vec<_> = self.chains.iter().map(|c| c.id.as_str()).collect();
+        ids.sort_unstable();
+        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ConfigError::Invalid(format!("chain {} is configured twice", w[0])));
+        }
+        if self.max_batch == 0 || self.upstream_timeout_ms == 0 {
+            return Err(ConfigError::Invalid(
+                "max_batch and upstream_timeout_ms must be positive".into(),
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The database to open: the configured URL or SQLite under `data_dir`.
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.0.clone(),
+            None => format!("sqlite://{}", self.data_dir.join("latch.db").display()),
+        }
+    }
+}
+
+/// Origins the `demo` project allows in `--dev`.
+pub const DEV_ORIGINS: [&str; 2] = ["http://127.0.0.1:*", "http://localhost:*"];
+
+/// Checks an origin pattern given on the command line or in a file.
+pub fn check_origin_pattern(pattern: &str) -> Result<(), ConfigError> {
+    if is_valid_origin_pattern(pattern) {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid(format!(
+            "origin {pattern:?} must look like https://app.example.com, http://localhost:* or https://*.example.com"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
+    fn file_then_env() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "latch.toml",
+                "port = 9000\n[[chains]]\nid = \"eip155:1\"\nupstreams = [\"http://a\"]\n",
+            )?;
+            jail.set_env("LATCH_PORT", "9100");
+            jail.set_env("LATCH_DATABASE_URL", "sqlite://secret-path.db");
+            let config = Config::load(Path::new("latch.toml"), Config::env()).unwrap();
+            assert_eq!(config.port, 9100);
+            assert_eq!(config.chains[0].id, "eip155:1");
+            assert!(!format!("{config:?}").contains("secret-path"));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn dev_adds_the_devnet_and_rules_hold() {
+        let dev = Config {
+            dev: true,
+            ..Config::default()
+        }
+        .validated()
+        .unwrap();
+        assert_eq!(
+            dev.chains,
+            vec![ChainConfig {
+                id: DEV_CHAIN.into(),
+                upstreams: vec![DEV_RPC_URL.into()]
+            }]
+        );
+        let bad = |chains| {
+            Config {
+                chains,
+                ..Config::default()
+            }
+            .validated()
+            .unwrap_err()
+            .to_string()
+        };
+        assert!(bad(vec![ChainConfig {
+            id: "nope".into(),
+            upstreams: vec!["http://a".into()]
+        }])
+        .contains("Invalid CAIP-2"));
+        assert!(bad(vec![ChainConfig {
+            id: "eip155:1".into(),
+            upstreams: vec![]
+        }])
+        .contains("no upstreams"));
+        assert!(bad(vec![ChainConfig {
+            id: "eip155:1".into(),
+            upstreams: vec!["ftp://a".into()]
+        }])
+        .contains("http(s)"));
+        let twice = ChainConfig {
+            id: "eip155:1".into(),
+            upstreams: vec!["http://a".into()],
+        };
+        assert!(bad(vec![twice.clone(), twice]).contains("twice"));
+    }
+}

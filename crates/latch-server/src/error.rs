@@ -1,0 +1,107 @@
+//! The one error body every endpoint answers with, compatible with the
+//! original service's shape so existing clients read it:
+//! `{"status":"FAILED","code":"UNSUPPORTED_CHAIN","reasons":[{"field":"chainId","description":"…"}]}`.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// An error an API call answers with.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ApiError {
+    /// A parameter is missing or malformed (400).
+    #[error("{description}")]
+    BadRequest {
+        /// Which input is wrong (`chainId`, `body`, …).
+        field: &'static str,
+        /// What is wrong, for a person.
+        description: String,
+    },
+    /// The body is not JSON (422).
+    #[error("{0}")]
+    UnprocessableBody(String),
+    /// The chain is not served by this gateway (400).
+    #[error("chain {0} is not supported")]
+    UnsupportedChain(String),
+    /// The project id is missing or unknown (401); clients show `Invalid Project ID`.
+    #[error("Invalid Project ID")]
+    InvalidProjectId,
+    /// The request's origin is not on the project's allowlist (403); clients show `Invalid App Configuration`.
+    #[error("Invalid App Configuration: origin {0} is not allowed for this project")]
+    OriginNotAllowed(String),
+    /// No route (404).
+    #[error("not found")]
+    NotFound,
+    /// The path exists but not with this method (405).
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    /// Every upstream failed (503).
+    #[error("all upstreams failed for {0}")]
+    UpstreamUnavailable(String),
+    /// A fault of ours; details are logged, not sent (500).
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+}
+
+/// Result of a handler.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+#[derive(Serialize)]
+struct Body<'a> {
+    status: &'static str,
+    code: &'static str,
+    reasons: [Reason<'a>; 1],
+}
+
+#[derive(Serialize)]
+struct Reason<'a> {
+    field: &'a str,
+    description: String,
+}
+
+impl ApiError {
+    fn parts(&self) -> (StatusCode, &'static str, &'static str) {
+        match self {
+            ApiError::BadRequest { field, .. } => (StatusCode::BAD_REQUEST, "BAD_REQUEST", field),
+            ApiError::UnprocessableBody(_) => (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_JSON", "body"),
+            ApiError::UnsupportedChain(_) => (StatusCode::BAD_REQUEST, "UNSUPPORTED_CHAIN", "chainId"),
+            ApiError::InvalidProjectId => (StatusCode::UNAUTHORIZED, "INVALID_PROJECT_ID", "projectId"),
+            ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
+            ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),
+            ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "method"),
+            ApiError::UpstreamUnavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "UPSTREAM_UNAVAILABLE", "chainId"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", "server"),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(source) = &self {
+            tracing::error!(error = ?source, "internal error");
+        }
+        let (status, code, field) = self.parts();
+        let body = Body {
+            status: "FAILED",
+            code,
+            reasons: [Reason {
+                field,
+                description: self.to_string(),
+            }],
+        };
+        let mut response = (status, axum::Json(body)).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::Internal(e.into())
+    }
+}

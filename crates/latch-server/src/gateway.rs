@@ -1,0 +1,255 @@
+//! The chain RPC gateway (spec §7 "Chain RPC"): JSON-RPC 2.0, single or
+//! batch, forwarded to a chain's upstreams in order with fallback.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use latch_core::caip::CaipNetworkId;
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::error::{ApiError, ApiResult};
+
+/// JSON-RPC error codes that mean "this upstream, not this request": try the next one.
+/// -32005 is the de facto "limit exceeded"; -32603 an upstream internal error.
+const RETRYABLE_RPC_CODES: [i64; 2] = [-32005, -32603];
+
+/// One served chain.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    /// Its CAIP-2 id.
+    pub id: CaipNetworkId,
+    /// Endpoints tried in order.
+    pub upstreams: Vec<String>,
+}
+
+/// Forwards JSON-RPC to the configured chains.
+#[derive(Debug, Clone)]
+pub struct Gateway {
+    chains: BTreeMap<String, Chain>,
+    http: reqwest::Client,
+    max_batch: usize,
+}
+
+/// The result of a forwarded call: the upstream's JSON body.
+#[derive(Debug)]
+pub struct RpcReply(pub Bytes);
+
+impl Gateway {
+    /// A gateway for `config`'s chains (already validated by `Config::validated`).
+    pub fn new(config: &Config) -> anyhow::Result<Self> {
+        let chains = config
+            .chains
+            .iter()
+            .map(|c| {
+                Ok((
+                    c.id.clone(),
+                    Chain {
+                        id: CaipNetworkId::parse(&c.id)?,
+                        upstreams: c.upstreams.clone(),
+                    },
+                ))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_millis(config.upstream_timeout_ms))
+            .connect_timeout(Duration::from_millis(config.upstream_timeout_ms.min(3_000)))
+            .build()?;
+        Ok(Self {
+            chains,
+            http,
+            max_batch: config.max_batch,
+        })
+    }
+
+    /// The CAIP-2 ids served over HTTP, sorted.
+    pub fn chain_ids(&self) -> impl Iterator<Item = &str> {
+        self.chains.keys().map(String::as_str)
+    }
+
+    /// Validates `body` and answers it from the chain `chain_id`.
+    pub async fn call(&self, chain_id: Option<&str>, body: &Bytes) -> ApiResult<RpcReply> {
+        let chain_id = chain_id.filter(|c| !c.is_empty()).ok_or(ApiError::BadRequest {
+            field: "chainId",
+            description: "chainId is required, e.g. ?chainId=eip155:1".into(),
+        })?;
+        CaipNetworkId::parse(chain_id).map_err(|e| ApiError::BadRequest {
+            field: "chainId",
+            description: e.to_string(),
+        })?;
+        let chain = self
+            .chains
+            .get(chain_id)
+            .ok_or_else(|| ApiError::UnsupportedChain(chain_id.to_owned()))?;
+        let request: Value =
+            serde_json::from_slice(body).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
+        match &request {
+            Value::Array(batch) => {
+                if batch.is_empty() || batch.len() > self.max_batch {
+                    return Err(bad_body(format!(
+                        "a batch holds 1 to {} requests, not {}",
+                        self.max_batch,
+                        batch.len()
+                    )));
+                }
+                for (index, item) in batch.iter().enumerate() {
+                    check_request(item).map_err(|why| bad_body(format!("request {index}: {why}")))?;
+                }
+            }
+            single => {
+                check_request(single).map_err(bad_body)?;
+                if let Some(reply) = answer_locally(chain, single) {
+                    return Ok(RpcReply(Bytes::from(reply.to_string())));
+                }
+            }
+        }
+        self.forward(chain, body.clone()).await
+    }
+
+    async fn forward(&self, chain: &Chain, body: Bytes) -> ApiResult<RpcReply> {
+        let mut last_rpc_error = None;
+        for upstream in &chain.upstreams {
+            let response = self
+                .http
+                .post(upstream)
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.clone())
+                .send()
+                .await;
+            let response = match response {
+                Ok(r) if r.status().is_success() => r,
+                Ok(r) => {
+                    tracing::warn!(chain = %chain.id, %upstream, status = %r.status(), "upstream refused");
+                    continue;
+                }
+                Err(error) => {
+                    tracing::warn!(chain = %chain.id, %upstream, %error, "upstream unreachable");
+                    continue;
+                }
+            };
+            let reply = match response.bytes().await {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    tracing::warn!(chain = %chain.id, %upstream, %error, "upstream reply cut short");
+                    continue;
+                }
+            };
+            if is_retryable_reply(&reply) {
+                tracing::warn!(chain = %chain.id, %upstream, "upstream answered a retryable error");
+                last_rpc_error = Some(reply);
+                continue;
+            }
+            return Ok(RpcReply(reply));
+        }
+        // A JSON-RPC error is still an answer the client can read; only when no
+        // upstream answered at all is the chain unavailable.
+        last_rpc_error
+            .map(RpcReply)
+            .ok_or_else(|| ApiError::UpstreamUnavailable(chain.id.to_string()))
+    }
+}
+
+fn bad_body(description: String) -> ApiError {
+    ApiError::BadRequest {
+        field: "body",
+        description,
+    }
+}
+
+/// JSON-RPC 2.0 request shape; `Err` says what is wrong.
+fn check_request(request: &Value) -> Result<(), String> {
+    let Value::Object(fields) = request else {
+        return Err("a JSON-RPC request is an object".into());
+    };
+    if fields.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err("\"jsonrpc\" must be \"2.0\"".into());
+    }
+    match fields.get("method") {
+        Some(Value::String(m)) if !m.is_empty() => {}
+        _ => return Err("\"method\" must be a non-empty string".into()),
+    }
+    if !matches!(fields.get("params"), None | Some(Value::Array(_) | Value::Object(_))) {
+        return Err("\"params\" must be an array or an object".into());
+    }
+    if !matches!(
+        fields.get("id"),
+        None | Some(Value::String(_) | Value::Number(_) | Value::Null)
+    ) {
+        return Err("\"id\" must be a string, a number or null".into());
+    }
+    Ok(())
+}
+
+/// Answers what the chain id alone determines, sparing an upstream round trip.
+fn answer_locally(chain: &Chain, request: &Value) -> Option<Value> {
+    if chain.id.namespace != "eip155" {
+        return None;
+    }
+    let chain_number: u64 = chain.id.reference.parse().ok()?;
+    let result = match request.get("method")?.as_str()? {
+        "eth_chainId" => format!("0x{chain_number:x}"),
+        "net_version" => chain_number.to_string(),
+        _ => return None,
+    };
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    Some(serde_json::json!({ "jsonrpc": "2.0", "id": id, "result": result }))
+}
+
+fn is_retryable_reply(reply: &[u8]) -> bool {
+    let Ok(Value::Object(fields)) = serde_json::from_slice::<Value>(reply) else {
+        return false;
+    };
+    let code = fields.get("error").and_then(|e| e.get("code")).and_then(Value::as_i64);
+    code.is_some_and(|c| RETRYABLE_RPC_CODES.contains(&c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn request_shape() {
+        assert!(check_request(&json!({"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"})).is_ok());
+        assert!(check_request(&json!({"jsonrpc":"2.0","id":"a","method":"x","params":{}})).is_ok());
+        assert!(check_request(&json!({"jsonrpc":"1.0","id":1,"method":"x"}))
+            .unwrap_err()
+            .contains("jsonrpc"));
+        assert!(check_request(&json!({"jsonrpc":"2.0","id":1}))
+            .unwrap_err()
+            .contains("method"));
+        assert!(check_request(&json!({"jsonrpc":"2.0","id":1,"method":"x","params":3}))
+            .unwrap_err()
+            .contains("params"));
+        assert!(check_request(&json!({"jsonrpc":"2.0","id":[1],"method":"x"}))
+            .unwrap_err()
+            .contains("id"));
+        assert!(check_request(&json!("eth_call")).is_err());
+    }
+
+    #[test]
+    fn chain_id_answered_locally() {
+        let chain = Chain {
+            id: CaipNetworkId::parse("eip155:31337").unwrap(),
+            upstreams: vec![],
+        };
+        let reply = answer_locally(&chain, &json!({"jsonrpc":"2.0","id":7,"method":"eth_chainId"})).unwrap();
+        assert_eq!(reply, json!({"jsonrpc":"2.0","id":7,"result":"0x7a69"}));
+        let reply = answer_locally(&chain, &json!({"jsonrpc":"2.0","id":"n","method":"net_version"})).unwrap();
+        assert_eq!(reply["result"], "31337");
+        assert!(answer_locally(&chain, &json!({"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"})).is_none());
+    }
+
+    #[test]
+    fn retryable_codes() {
+        assert!(is_retryable_reply(
+            br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit"}}"#
+        ));
+        assert!(!is_retryable_reply(
+            br#"{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted"}}"#
+        ));
+        assert!(!is_retryable_reply(br#"{"jsonrpc":"2.0","id":1,"result":"0x1"}"#));
+        assert!(!is_retryable_reply(b"not json"));
+    }
+}

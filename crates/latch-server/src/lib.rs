@@ -1,0 +1,119 @@
+//! `latch`: the self-hosted service that answers every backend call the Latch
+//! modal makes. `main.rs` only reads configuration and serves [`app`].
+//!
+//! Architecture invariant: this is the only crate that speaks HTTP or touches
+//! a database; every rule it applies comes from `latch-core`.
+
+pub mod config;
+pub mod error;
+pub mod gateway;
+pub mod project;
+pub mod store;
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderName, Method};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+
+use crate::config::Config;
+use crate::error::{ApiError, ApiResult};
+use crate::gateway::Gateway;
+use crate::project::Caller;
+use crate::store::Store;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The configuration `latch` started with.
+    pub config: Arc<Config>,
+    /// Persistent state.
+    pub store: Arc<dyn Store>,
+    /// The chain RPC gateway.
+    pub gateway: Arc<Gateway>,
+}
+
+impl AppState {
+    /// Opens the store and builds the gateway for `config`.
+    pub async fn new(config: Config) -> anyhow::Result<Self> {
+        let store = store::open(&config.database_url()).await?;
+        let gateway = Arc::new(Gateway::new(&config)?);
+        Ok(Self {
+            config: Arc::new(config),
+            store,
+            gateway,
+        })
+    }
+}
+
+/// The whole HTTP surface.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/v1", post(rpc))
+        .route("/v1/", post(rpc))
+        .route("/v1/supported-chains", get(supported_chains))
+        // Unknown API paths answer JSON even when a web app is served at `/`.
+        .route("/v1/{*rest}", any(|| async { ApiError::NotFound }))
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .fallback(|| async { ApiError::NotFound });
+    let router = match &state.config.static_dir {
+        // Unknown paths fall through to the app's index.html (client-side routing).
+        Some(dir) => api.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))),
+        None => api,
+    };
+    router
+        .layer(RequestBodyLimitLayer::new(state.config.max_body_bytes))
+        .layer(cors())
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// Preflights are answered for any origin; the project's allowlist is enforced
+/// on the request itself (403), where the project id is known.
+fn cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::mirror_request())
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers([
+            header::CONTENT_TYPE,
+            HeaderName::from_static("x-project-id"),
+            HeaderName::from_static("x-sdk-type"),
+            HeaderName::from_static("x-sdk-version"),
+        ])
+        .max_age(std::time::Duration::from_secs(600))
+}
+
+#[derive(Deserialize)]
+struct RpcQuery {
+    #[serde(rename = "chainId")]
+    chain_id: Option<String>,
+}
+
+/// `POST /v1/?chainId=…&projectId=…`: the body is read as JSON whatever its
+/// Content-Type, because clients send `text/plain` to avoid a CORS preflight.
+async fn rpc(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Query(query): Query<RpcQuery>,
+    body: Bytes,
+) -> ApiResult<Response> {
+    let reply = state.gateway.call(query.chain_id.as_deref(), &body).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], reply.0).into_response())
+}
+
+/// `GET /v1/supported-chains`: `{http: CaipNetworkId[], ws: CaipNetworkId[]}`.
+async fn supported_chains(State(state): State<AppState>, _caller: Caller) -> impl IntoResponse {
+    let http: Vec<&str> = state.gateway.chain_ids().collect();
+    (
+        [(header::CACHE_CONTROL, "public, max-age=60")],
+        Json(serde_json::json!({ "http": http, "ws": [] })),
+    )
+}

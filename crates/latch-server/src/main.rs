@@ -1,0 +1,191 @@
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context};
+use clap::{Parser, Subcommand};
+use latch_server::config::{check_origin_pattern, Config, DEV_ORIGINS};
+use latch_server::store::{self, is_valid_project_id, Project};
+use latch_server::{app, AppState};
+
+/// latch: the self-hosted service behind the Latch wallet modal.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    /// Configuration file (missing is fine: defaults and LATCH_* variables apply).
+    #[arg(long, global = true, env = "LATCH_CONFIG", default_value = "latch.toml")]
+    config: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API (and the demo with --dev).
+    Serve {
+        /// Development mode: the local devnet chain, the `demo` project, the demo app at `/`.
+        #[arg(long)]
+        dev: bool,
+        /// Port to listen on (overrides the configuration).
+        #[arg(long)]
+        port: Option<u16>,
+        /// A built web app to serve at `/`.
+        #[arg(long)]
+        static_dir: Option<PathBuf>,
+    },
+    /// Manage the projects allowed to use this server.
+    Project {
+        #[command(subcommand)]
+        action: ProjectAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum ProjectAction {
+    /// Add a project, or replace its allowed origins.
+    Add {
+        #[arg(long)]
+        id: String,
+        /// An allowed origin pattern, e.g. https://app.example.com or http://localhost:* (repeatable).
+        #[arg(long = "origin")]
+        origins: Vec<String>,
+    },
+    /// List projects.
+    List,
+    /// Remove a project.
+    Remove {
+        #[arg(long)]
+        id: String,
+    },
+}
+
+/// Where the demo app is built (`make demo`), relative to the repository root.
+const DEMO_DIST: &str = "apps/demo/dist";
+/// The project `--dev` creates for the demo.
+const DEV_PROJECT: &str = "demo";
+/// How long open connections may delay a shutdown.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+fn now_seconds() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("LATCH_LOG").unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        // stdout carries only the "serving at" line that scripts read.
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let mut config = Config::load(&cli.config, Config::env())?;
+    match cli.command {
+        Command::Serve { dev, port, static_dir } => {
+            config.dev |= dev;
+            config.port = port.unwrap_or(config.port);
+            config.static_dir = static_dir.or(config.static_dir);
+            if config.dev && config.static_dir.is_none() && Path::new(DEMO_DIST).join("index.html").exists() {
+                config.static_dir = Some(DEMO_DIST.into());
+            }
+            serve(config.validated()?).await
+        }
+        Command::Project { action } => manage_projects(&config, action).await,
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    tracing::info!(?config, "starting");
+    let state = AppState::new(config).await.context("opening state")?;
+    let config = state.config.clone();
+    if config.dev && state.store.project(DEV_PROJECT).await?.is_none() {
+        let origins = DEV_ORIGINS.map(String::from).to_vec();
+        state
+            .store
+            .put_project(&Project {
+                id: DEV_PROJECT.into(),
+                allowed_origins: origins,
+                created_at: now_seconds(),
+            })
+            .await?;
+    }
+    let address = SocketAddr::new(config.host, config.port);
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .with_context(|| format!("binding {address}"))?;
+    // Port 0 picks a free port; report the one actually bound.
+    let url = format!("http://{}/", listener.local_addr()?);
+    match &config.static_dir {
+        Some(dir) => println!("latch serving {} and the API at {url}", dir.display()),
+        None => println!("latch serving the API at {url}"),
+    }
+    // Graceful: in-flight requests finish, but a client that never lets go
+    // cannot hold the process past SHUTDOWN_GRACE.
+    let (stopping, mut stop_requested) = tokio::sync::watch::channel(false);
+    let server = axum::serve(listener, app(state)).with_graceful_shutdown(async move {
+        shutdown_signal().await;
+        let _ = stopping.send(true);
+    });
+    tokio::select! {
+        served = server => served?,
+        _ = async {
+            let _ = stop_requested.wait_for(|stop| *stop).await;
+            tokio::time::sleep(SHUTDOWN_GRACE).await;
+        } => tracing::warn!("connections still open after {SHUTDOWN_GRACE:?}; stopping anyway"),
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! { _ = interrupt => {}, _ = terminate => {} }
+}
+
+async fn manage_projects(config: &Config, action: ProjectAction) -> anyhow::Result<()> {
+    let store = store::open(&config.database_url()).await?;
+    match action {
+        ProjectAction::Add { id, origins } => {
+            if !is_valid_project_id(&id) {
+                bail!("project id {id:?} must be 1-64 characters of A-Z, a-z, 0-9, _ and -");
+            }
+            for origin in &origins {
+                check_origin_pattern(origin)?;
+            }
+            store
+                .put_project(&Project {
+                    id: id.clone(),
+                    allowed_origins: origins,
+                    created_at: now_seconds(),
+                })
+                .await?;
+            println!("project {id} saved");
+        }
+        ProjectAction::List => {
+            for project in store.projects().await? {
+                println!("{}\t{}", project.id, project.allowed_origins.join(" "));
+            }
+        }
+        ProjectAction::Remove { id } => {
+            if !store.remove_project(&id).await? {
+                bail!("no project {id:?}");
+            }
+            println!("project {id} removed");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! The `latch` binary itself: `serve --dev` on a real socket, the `project`
+//! commands, and state kept in SQLite under LATCH_DATA_DIR across restarts.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+fn latch(data_dir: &std::path::Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_latch"));
+    command
+        .env("LATCH_DATA_DIR", data_dir)
+        .env("LATCH_CONFIG", data_dir.join("absent.toml"))
+        .env("LATCH_LOG", "warn")
+        // --dev serves the demo from the working directory when built; keep tests independent of that.
+        .current_dir(data_dir);
+    command
+}
+
+fn serve(data_dir: &std::path::Path, static_dir: Option<&std::path::Path>) -> Server {
+    let mut command = latch(data_dir);
+    command.args(["serve", "--dev", "--port", "0"]).stdout(Stdio::piped());
+    if let Some(dir) = static_dir {
+        command.arg("--static-dir").arg(dir);
+    }
+    let mut child = command.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .last()
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim_end_matches('/')
+        .to_owned();
+    Server { child, url }
+}
+
+impl Server {
+    /// SIGTERM, as Ctrl-C in `make demo` or a supervisor would stop it.
+    fn stop(mut self) {
+        Command::new("kill").arg(self.child.id().to_string()).status().unwrap();
+        assert!(self.child.wait().unwrap().success(), "latch exits cleanly on SIGTERM");
+    }
+}
+
+impl Drop for Server {
+    // A failed assertion must not leave a server running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run(command: &mut Command) -> Output {
+    command.output().unwrap()
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[tokio::test]
+async fn dev_server_keeps_its_state_across_restarts() {
+    let data = tempfile::tempdir().unwrap();
+    let http = reqwest::Client::new();
+
+    let server = serve(data.path(), None);
+    let chains: serde_json::Value = http
+        .get(format!("{}/v1/supported-chains?projectId=demo", server.url))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(chains, serde_json::json!({"http":["eip155:31337"],"ws":[]}));
+    server.stop();
+
+    assert!(
+        data.path().join("latch.db").exists(),
+        "SQLite lives under LATCH_DATA_DIR"
+    );
+    let added = run(latch(data.path()).args(["project", "add", "--id", "shop", "--origin", "https://shop.example"]));
+    assert!(added.status.success(), "{}", text(&added));
+    let refused = run(latch(data.path()).args(["project", "add", "--id", "bad", "--origin", "shop.example"]));
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("must look like https://app.example.com"),
+        "{}",
+        text(&refused)
+    );
+
+    let server = serve(data.path(), None);
+    let status = |project: &'static str| {
+        let url = format!("{}/v1/supported-chains?projectId={project}", server.url);
+        let http = http.clone();
+        async move { http.get(url).send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(
+        status("shop").await,
+        200,
+        "a project added while stopped is served after restart"
+    );
+    assert_eq!(status("demo").await, 200);
+    assert_eq!(status("bad").await, 401);
+    server.stop();
+
+    let listed = run(latch(data.path()).args(["project", "list"]));
+    assert_eq!(
+        String::from_utf8_lossy(&listed.stdout),
+        "demo\thttp://127.0.0.1:* http://localhost:*\nshop\thttps://shop.example\n"
+    );
+    let removed = run(latch(data.path()).args(["project", "remove", "--id", "shop"]));
+    assert!(removed.status.success());
+    let again = run(latch(data.path()).args(["project", "remove", "--id", "shop"]));
+    assert!(text(&again).contains("no project \"shop\""));
+}
+
+#[tokio::test]
+async fn serves_a_web_app_at_the_root() {
+    let data = tempfile::tempdir().unwrap();
+    let site = tempfile::tempdir().unwrap();
+    std::fs::write(site.path().join("index.html"), "<!doctype html><title>demo</title>").unwrap();
+    std::fs::write(site.path().join("app.js"), "console.log(1)").unwrap();
+    let server = serve(data.path(), Some(site.path()));
+    let get = |path: &str| reqwest::get(format!("{}{path}", server.url));
+    let index = get("/").await.unwrap();
+    assert_eq!(index.status(), 200);
+    assert!(index.text().await.unwrap().contains("<title>demo</title>"));
+    assert_eq!(get("/app.js").await.unwrap().text().await.unwrap(), "console.log(1)");
+    assert!(get("/some/client/route")
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+        .contains("<title>demo</title>"));
+    let api_miss = get("/v1/nope").await.unwrap();
+    assert_eq!(api_miss.status(), 404);
+    assert_eq!(api_miss.json::<serde_json::Value>().await.unwrap()["code"], "NOT_FOUND");
+    let wrong_method = reqwest::Client::new()
+        .delete(format!("{}/v1/supported-chains", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong_method.status(), 405);
+    assert_eq!(
+        wrong_method.json::<serde_json::Value>().await.unwrap()["code"],
+        "METHOD_NOT_ALLOWED"
+    );
+    server.stop();
+}

@@ -1,0 +1,215 @@
+//! The RPC gateway against a real anvil, through `app(state).oneshot` (no socket on our side).
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use latch_server::app;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use common::{dead_upstream, state, Anvil};
+
+const ANVIL_1: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+async fn send(router: axum::Router, request: Request<Body>) -> (StatusCode, Value) {
+    let response = router.oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or_else(|_| json!(String::from_utf8_lossy(&bytes))),
+    )
+}
+
+fn rpc(query: &str, body: impl Into<Body>) -> Request<Body> {
+    // text/plain, as the browser client sends it to skip a CORS preflight.
+    Request::post(format!("/v1/?{query}"))
+        .header("content-type", "text/plain")
+        .body(body.into())
+        .unwrap()
+}
+
+fn get_balance(id: u64) -> Value {
+    json!({"jsonrpc":"2.0","id":id,"method":"eth_getBalance","params":[ANVIL_1,"latest"]})
+}
+
+fn reason(body: &Value) -> (&str, &str) {
+    (
+        body["code"].as_str().unwrap(),
+        body["reasons"][0]["description"].as_str().unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn forwards_single_and_batch_requests() {
+    let anvil = Anvil::start().await;
+    let (state, _dir) = state(vec![anvil.url.clone()]).await;
+    let router = app(state);
+
+    let (status, body) = send(
+        router.clone(),
+        rpc("chainId=eip155:31337&projectId=test", get_balance(1).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body,
+        json!({"jsonrpc":"2.0","id":1,"result":"0x21e19e0c9bab2400000"}),
+        "anvil funds 10000 ETH"
+    );
+
+    let batch = json!([get_balance(1), {"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"}]);
+    let (status, body) = send(
+        router.clone(),
+        rpc("chainId=eip155:31337&projectId=test", batch.to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let replies = body.as_array().unwrap();
+    assert_eq!(replies.len(), 2);
+    assert!(replies
+        .iter()
+        .any(|r| r["id"] == 2 && r["result"].as_str().unwrap().starts_with("0x")));
+
+    // The header form older SDKs use.
+    let request = Request::post("/v1?chainId=eip155:31337")
+        .header("x-project-id", "test")
+        .body(Body::from(
+            json!({"jsonrpc":"2.0","id":"c","method":"eth_chainId"}).to_string(),
+        ))
+        .unwrap();
+    assert_eq!(
+        send(router, request).await.1,
+        json!({"jsonrpc":"2.0","id":"c","result":"0x7a69"})
+    );
+}
+
+#[tokio::test]
+async fn falls_back_past_a_dead_upstream_and_reports_all_down() {
+    let anvil = Anvil::start().await;
+    let (with_fallback, _dir) = state(vec![dead_upstream(), anvil.url.clone()]).await;
+    let (status, body) = send(
+        app(with_fallback),
+        rpc("chainId=eip155:31337&projectId=test", get_balance(5).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["result"], "0x21e19e0c9bab2400000");
+
+    let (all_down, _dir2) = state(vec![dead_upstream(), dead_upstream()]).await;
+    let (status, body) = send(
+        app(all_down),
+        rpc("chainId=eip155:31337&projectId=test", get_balance(5).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        reason(&body),
+        ("UPSTREAM_UNAVAILABLE", "all upstreams failed for eip155:31337")
+    );
+    assert_eq!(body["status"], "FAILED");
+}
+
+#[tokio::test]
+async fn refuses_bad_input_with_clear_errors() {
+    let (state, _dir) = state(vec![dead_upstream()]).await;
+    let router = app(state);
+    let ok = get_balance(1).to_string();
+    let cases: Vec<(String, String, StatusCode, &str, &str)> = vec![
+        (
+            "projectId=test".into(),
+            ok.clone(),
+            StatusCode::BAD_REQUEST,
+            "BAD_REQUEST",
+            "chainId is required",
+        ),
+        (
+            "chainId=eip155&projectId=test".into(),
+            ok.clone(),
+            StatusCode::BAD_REQUEST,
+            "BAD_REQUEST",
+            "Invalid CAIP-2 network id",
+        ),
+        (
+            "chainId=eip155:1&projectId=test".into(),
+            ok.clone(),
+            StatusCode::BAD_REQUEST,
+            "UNSUPPORTED_CHAIN",
+            "chain eip155:1 is not supported",
+        ),
+        (
+            "chainId=eip155:31337&projectId=test".into(),
+            "{oops".into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "INVALID_JSON",
+            "body is not JSON",
+        ),
+        (
+            "chainId=eip155:31337&projectId=test".into(),
+            "[]".into(),
+            StatusCode::BAD_REQUEST,
+            "BAD_REQUEST",
+            "a batch holds 1 to 1000 requests, not 0",
+        ),
+        (
+            "chainId=eip155:31337&projectId=test".into(),
+            json!(vec![get_balance(1); 1001]).to_string(),
+            StatusCode::BAD_REQUEST,
+            "BAD_REQUEST",
+            "not 1001",
+        ),
+        (
+            "chainId=eip155:31337&projectId=test".into(),
+            json!([get_balance(1), {"id":2}]).to_string(),
+            StatusCode::BAD_REQUEST,
+            "BAD_REQUEST",
+            "request 1: \"jsonrpc\" must be \"2.0\"",
+        ),
+        (
+            "chainId=eip155:31337".into(),
+            ok.clone(),
+            StatusCode::UNAUTHORIZED,
+            "INVALID_PROJECT_ID",
+            "Invalid Project ID",
+        ),
+        (
+            "chainId=eip155:31337&projectId=nope".into(),
+            ok.clone(),
+            StatusCode::UNAUTHORIZED,
+            "INVALID_PROJECT_ID",
+            "Invalid Project ID",
+        ),
+    ];
+    for (query, body, want_status, want_code, want_text) in cases {
+        let (status, reply) = send(router.clone(), rpc(&query, body)).await;
+        assert_eq!(status, want_status, "{query}: {reply}");
+        let (code, text) = reason(&reply);
+        assert_eq!(code, want_code, "{query}: {reply}");
+        assert!(text.contains(want_text), "{query}: {text:?} lacks {want_text:?}");
+    }
+}
+
+#[tokio::test]
+async fn enforces_the_origin_allowlist() {
+    let anvil = Anvil::start().await;
+    let (state, _dir) = state(vec![anvil.url.clone()]).await;
+    let router = app(state);
+    let from = |origin: &str| {
+        Request::get("/v1/supported-chains?projectId=test")
+            .header("origin", origin)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, body) = send(router.clone(), from("http://127.0.0.1:5173")).await;
+    assert_eq!(
+        (status, body),
+        (StatusCode::OK, json!({"http":["eip155:31337"],"ws":[]}))
+    );
+    let (status, body) = send(router.clone(), from("https://evil.example")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(reason(&body).1.starts_with("Invalid App Configuration"));
+    let (status, body) = send(router, Request::get("/nope").body(Body::empty()).unwrap()).await;
+    assert_eq!((status, reason(&body).0), (StatusCode::NOT_FOUND, "NOT_FOUND"));
+}

@@ -1,0 +1,71 @@
+// Contract artifacts for the fixture world: prebuilt ABIs and creation
+// bytecode from the installed packages, plus the one contract we compile
+// ourselves (FixtureToken, for a 6-decimal stablecoin).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** Loads `{ abi, bytecode }` from a package's JSON build artifact. */
+function load(specifier) {
+  const artifact = require(specifier);
+  // Truffle/Hardhat artifacts carry `bytecode` as a 0x string; Uniswap's
+  // Waffle builds carry it without the prefix.
+  const raw = typeof artifact.bytecode === 'string' ? artifact.bytecode : artifact.evm.bytecode.object;
+  const bytecode = raw.startsWith('0x') ? raw : `0x${raw}`;
+  if (bytecode.length <= 2) throw new Error(`${specifier} has no creation bytecode (abstract contract?)`);
+  return { abi: artifact.abi, bytecode };
+}
+
+/**
+ * Compiles contracts/FixtureToken.sol with solc-js. solc is a dependency of
+ * @ensdomains/ens, pinned at 0.4.26, so the output is reproducible.
+ */
+function compileFixtureToken() {
+  const solc = require('solc');
+  const source = readFileSync(new URL('./contracts/FixtureToken.sol', import.meta.url), 'utf8');
+  const input = {
+    language: 'Solidity',
+    sources: { 'FixtureToken.sol': { content: source } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
+  };
+  const output = JSON.parse(solc.compileStandardWrapper(JSON.stringify(input)));
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(`FixtureToken.sol failed to compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  }
+  const { abi, evm } = output.contracts['FixtureToken.sol'].FixtureToken;
+  return { abi, bytecode: `0x${evm.bytecode.object}` };
+}
+
+/**
+ * viem embeds Multicall3's creation code for deployless reads but does not
+ * export it, so it is read out of viem's installed source.
+ */
+function multicall3CreationCode() {
+  const viemRoot = dirname(require.resolve('viem/package.json'));
+  const source = readFileSync(join(viemRoot, '_esm', 'constants', 'contracts.js'), 'utf8');
+  const match = source.match(/multicall3Bytecode\s*=\s*'(0x[0-9a-fA-F]+)'/);
+  if (!match) throw new Error('could not find multicall3Bytecode in viem/_esm/constants/contracts.js');
+  return match[1];
+}
+
+export function loadArtifacts() {
+  return {
+    multicall3CreationCode: multicall3CreationCode(),
+    fixtureToken: compileFixtureToken(),
+    erc20Preset: load('@openzeppelin/contracts/build/contracts/ERC20PresetMinterPauser.json'),
+    erc721Preset: load('@openzeppelin/contracts/build/contracts/ERC721PresetMinterPauserAutoId.json'),
+    weth9: load('@uniswap/v2-periphery/build/WETH9.json'),
+    uniswapV2Factory: load('@uniswap/v2-core/build/UniswapV2Factory.json'),
+    uniswapV2Pair: load('@uniswap/v2-core/build/UniswapV2Pair.json'),
+    uniswapV2Router02: load('@uniswap/v2-periphery/build/UniswapV2Router02.json'),
+    ensRegistry: load('@ensdomains/ens/build/contracts/ENSRegistry.json'),
+    ensReverseRegistrar: load('@ensdomains/ens/build/contracts/ReverseRegistrar.json'),
+    ensPublicResolver: load('@ensdomains/resolver/build/contracts/PublicResolver.json'),
+  };
+}

@@ -1,0 +1,196 @@
+// Deploys the deterministic fixture world onto a fresh anvil node.
+//
+// Every transaction is sent by anvil account #0 in a fixed order, so contract
+// addresses (derived from #0's nonce) are identical on every fresh node.
+// Changing the order or adding a transaction before an existing deployment
+// moves the addresses after it: append new fixtures at the end.
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  http,
+  labelhash,
+  maxUint256,
+  namehash,
+  parseEther,
+  parseUnits,
+  toHex,
+  zeroHash,
+} from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { anvil } from 'viem/chains';
+
+import { ACCOUNT_COUNT, MNEMONIC } from './anvil.js';
+import { loadArtifacts } from './artifacts.js';
+
+export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
+
+export const ENS_NAME = 'latch-dev.eth';
+export const ENS_AVATAR = 'https://127.0.0.1:8787/avatar/latch-dev.png';
+export const NFT_BASE_URI = 'http://127.0.0.1:8787/nft/';
+
+const USDC = { name: 'USD Coin', symbol: 'USDC', decimals: 6 };
+const LTK = { name: 'Latch Token', symbol: 'LTK', decimals: 18 };
+const NFT = { name: 'Latch Punks', symbol: 'LPUNK' };
+
+// Whole-token amounts. #0 keeps DEPLOYER_HOLDING after seeding the pools;
+// accounts #1..#3 get OTHER_HOLDING each.
+const DEPLOYER_HOLDING = '1000000';
+const OTHER_HOLDING = '10000';
+const FUNDED_ACCOUNTS = [1, 2, 3];
+// Pools: 100 ETH : 300,000 USDC (3000 USDC/ETH) and 100 ETH : 600,000 LTK
+// (6000 LTK/ETH, i.e. 1 LTK = 0.5 USDC).
+const POOL_ETH = '100';
+const POOL_USDC = '300000';
+const POOL_LTK = '600000';
+
+/** The 10 anvil accounts derived from the devnet mnemonic. */
+export function devnetAccounts() {
+  return Array.from({ length: ACCOUNT_COUNT }, (_, addressIndex) => {
+    const account = mnemonicToAccount(MNEMONIC, { addressIndex });
+    return { address: getAddress(account.address), privateKey: toHex(account.getHdKey().privateKey) };
+  });
+}
+
+/** A viem chain for the devnet, including the Multicall3 it deploys. */
+export function devnetChain(rpcUrl, chainId = anvil.id) {
+  return defineChain({
+    ...anvil,
+    id: chainId,
+    rpcUrls: { default: { http: [rpcUrl] } },
+    contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+  });
+}
+
+/**
+ * Deploys the fixture world to the node at `rpcUrl` and returns the
+ * addresses object (the JSON written by index.js). The node must be fresh
+ * (account #0 at nonce 0) for the addresses to match the documented ones.
+ */
+export async function deployFixture({ rpcUrl }) {
+  const accounts = devnetAccounts();
+  const deployer = accounts[0].address;
+
+  const probe = createPublicClient({ transport: http(rpcUrl) });
+  const chainId = await probe.getChainId();
+  const chain = devnetChain(rpcUrl, chainId);
+  // Anvil mines each transaction as it arrives, so receipts exist almost
+  // immediately; poll fast instead of viem's multi-second default.
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 });
+  // Transactions go through eth_sendTransaction with anvil's unlocked #0.
+  const walletClient = createWalletClient({ account: deployer, chain, transport: http(rpcUrl) });
+
+  const [unlocked] = await publicClient.request({ method: 'eth_accounts' });
+  if (!unlocked || getAddress(unlocked) !== deployer) {
+    throw new Error(`node at ${rpcUrl} was not started with the devnet mnemonic (first account ${unlocked})`);
+  }
+  const nonce = await publicClient.getTransactionCount({ address: deployer });
+  if (nonce !== 0) {
+    throw new Error(`account #0 has nonce ${nonce} on ${rpcUrl}; deploy to a fresh node so addresses stay deterministic`);
+  }
+
+  const artifacts = loadArtifacts();
+
+  const confirm = async (hash) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+    return receipt;
+  };
+  const deploy = async ({ abi, bytecode }, args = []) => {
+    const receipt = await confirm(await walletClient.deployContract({ abi, bytecode, args }));
+    return getAddress(receipt.contractAddress);
+  };
+  const write = async (address, { abi }, functionName, args, value) =>
+    confirm(await walletClient.writeContract({ address, abi, functionName, args, value }));
+  const read = (address, { abi }, functionName, args) =>
+    publicClient.readContract({ address, abi, functionName, args });
+
+  // Multicall3: running its creation code in an eth_call returns the runtime
+  // code without spending a nonce, which is then placed at the canonical
+  // address that wallets and viem expect.
+  const { data: multicallCode } = await publicClient.call({ data: artifacts.multicall3CreationCode });
+  await publicClient.request({ method: 'anvil_setCode', params: [MULTICALL3_ADDRESS, multicallCode] });
+  if ((await publicClient.getCode({ address: MULTICALL3_ADDRESS })) !== multicallCode) {
+    throw new Error('anvil_setCode did not install Multicall3');
+  }
+
+  // ERC-20 tokens. #0 is minted its holding plus what it puts into the pool.
+  const usdc = await deploy(artifacts.fixtureToken, [USDC.name, USDC.symbol, USDC.decimals]);
+  const ltk = await deploy(artifacts.erc20Preset, [LTK.name, LTK.symbol]);
+  const tokens = [
+    { address: usdc, meta: USDC, pool: POOL_USDC, artifact: artifacts.fixtureToken },
+    { address: ltk, meta: LTK, pool: POOL_LTK, artifact: artifacts.erc20Preset },
+  ];
+  for (const { address, meta, pool, artifact } of tokens) {
+    const units = (amount) => parseUnits(amount, meta.decimals);
+    await write(address, artifact, 'mint', [deployer, units(DEPLOYER_HOLDING) + units(pool)]);
+    for (const index of FUNDED_ACCOUNTS) {
+      await write(address, artifact, 'mint', [accounts[index].address, units(OTHER_HOLDING)]);
+    }
+  }
+
+  // Uniswap V2. Router02 computes pair addresses from a hard-coded init code
+  // hash, which matches the UniswapV2Pair bytecode of @uniswap/v2-core 1.0.x.
+  const weth = await deploy(artifacts.weth9);
+  const uniswapV2Factory = await deploy(artifacts.uniswapV2Factory, [deployer]);
+  const uniswapV2Router = await deploy(artifacts.uniswapV2Router02, [uniswapV2Factory, weth]);
+  for (const { address, meta, pool, artifact } of tokens) {
+    const amount = parseUnits(pool, meta.decimals);
+    const eth = parseEther(POOL_ETH);
+    await write(address, artifact, 'approve', [uniswapV2Router, amount]);
+    // Fresh pools, so the minimums equal the desired amounts; the deadline
+    // is unbounded because block timestamps vary between runs.
+    await write(
+      uniswapV2Router,
+      artifacts.uniswapV2Router02,
+      'addLiquidityETH',
+      [address, amount, amount, eth, deployer, maxUint256],
+      eth,
+    );
+  }
+  const pairFor = async (token) => getAddress(await read(uniswapV2Factory, artifacts.uniswapV2Factory, 'getPair', [weth, token]));
+  const pairs = { wethUsdc: await pairFor(usdc), wethLtk: await pairFor(ltk) };
+
+  // ENS: registry (root owned by #0), resolver, reverse registrar; `eth` and
+  // `latch-dev.eth` owned by #0; `addr.reverse` owned by the reverse
+  // registrar so any account can claim its reverse record.
+  const ensRegistry = await deploy(artifacts.ensRegistry);
+  const ensPublicResolver = await deploy(artifacts.ensPublicResolver, [ensRegistry]);
+  const ensReverseRegistrar = await deploy(artifacts.ensReverseRegistrar, [ensRegistry, ensPublicResolver]);
+  const registry = artifacts.ensRegistry;
+  await write(ensRegistry, registry, 'setSubnodeOwner', [zeroHash, labelhash('reverse'), deployer]);
+  await write(ensRegistry, registry, 'setSubnodeOwner', [namehash('reverse'), labelhash('addr'), ensReverseRegistrar]);
+  await write(ensRegistry, registry, 'setSubnodeOwner', [zeroHash, labelhash('eth'), deployer]);
+  const [label] = ENS_NAME.split('.');
+  await write(ensRegistry, registry, 'setSubnodeRecord', [namehash('eth'), labelhash(label), deployer, ensPublicResolver, 0n]);
+  const node = namehash(ENS_NAME);
+  await write(ensPublicResolver, artifacts.ensPublicResolver, 'setAddr', [node, deployer]);
+  await write(ensPublicResolver, artifacts.ensPublicResolver, 'setText', [node, 'avatar', ENS_AVATAR]);
+  await write(ensReverseRegistrar, artifacts.ensReverseRegistrar, 'setName', [ENS_NAME]);
+
+  // ERC-721 with token 0 minted to #0.
+  const nft = await deploy(artifacts.erc721Preset, [NFT.name, NFT.symbol, NFT_BASE_URI]);
+  await write(nft, artifacts.erc721Preset, 'mint', [deployer]);
+
+  return {
+    chainId,
+    caipNetworkId: `eip155:${chainId}`,
+    rpcUrl,
+    accounts,
+    contracts: {
+      multicall3: MULTICALL3_ADDRESS,
+      usdc: { address: usdc, symbol: USDC.symbol, decimals: USDC.decimals, name: USDC.name },
+      ltk: { address: ltk, symbol: LTK.symbol, decimals: LTK.decimals, name: LTK.name },
+      weth,
+      uniswapV2Factory,
+      uniswapV2Router,
+      pairs,
+      ensRegistry,
+      ensPublicResolver,
+      ensReverseRegistrar,
+      nft: { address: nft, name: NFT.name, symbol: NFT.symbol },
+    },
+    ens: { name: ENS_NAME, owner: deployer, avatar: ENS_AVATAR },
+  };
+}

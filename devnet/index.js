@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// Latch devnet: starts anvil, deploys the fixture world, writes the
+// addresses JSON and prints `devnet ready <rpcUrl> <outfile>` on stdout.
+// See README.md for options and the JSON format.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { startAnvil } from './anvil.js';
+import { deployFixture } from './deploy.js';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const USAGE = `usage: node devnet/index.js [--port 8545] [--host 127.0.0.1] [--out <file>]
+       node devnet/index.js --deploy-only --rpc <url> [--out <file>]
+
+  --port, --host   where anvil listens (default 127.0.0.1:8545)
+  --out            addresses JSON (default $LATCH_DEVNET_FILE or <repo>/.devnet/addresses.json)
+  --deploy-only    deploy to the fresh node at --rpc instead of starting anvil, then exit`;
+
+function parseCli(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '8545' },
+      host: { type: 'string', default: '127.0.0.1' },
+      out: { type: 'string' },
+      'deploy-only': { type: 'boolean', default: false },
+      rpc: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`invalid --port ${values.port}`);
+  if (values['deploy-only'] !== (values.rpc !== undefined)) throw new Error('--deploy-only and --rpc go together');
+  const out = resolve(values.out ?? process.env.LATCH_DEVNET_FILE ?? resolve(REPO_ROOT, '.devnet', 'addresses.json'));
+  return { ...values, port, out };
+}
+
+/** Writes via a temp file + rename so readers never see a half-written file. */
+function writeAddresses(file, addresses) {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(addresses, null, 2)}\n`);
+  renameSync(tmp, file);
+}
+
+async function deployOnly({ rpc, out }) {
+  writeAddresses(out, await deployFixture({ rpcUrl: rpc }));
+  console.log(`devnet ready ${rpc} ${out}`);
+}
+
+async function serve({ host, port, out }) {
+  const anvil = await startAnvil({ host, port });
+
+  let stopping = false;
+  const stop = async () => {
+    stopping = true;
+    await anvil.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  anvil.exited.then((code) => {
+    if (stopping) return;
+    console.error(`devnet: anvil exited unexpectedly (exit code ${code})`);
+    process.exit(code || 1);
+  });
+
+  try {
+    writeAddresses(out, await deployFixture({ rpcUrl: anvil.rpcUrl }));
+  } catch (err) {
+    stopping = true;
+    await anvil.stop();
+    throw err;
+  }
+  console.log(`devnet ready ${anvil.rpcUrl} ${out}`);
+}
+
+let options;
+try {
+  options = parseCli(process.argv.slice(2));
+} catch (err) {
+  console.error(`devnet: ${err.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (options.help) {
+  console.log(USAGE);
+} else {
+  try {
+    await (options['deploy-only'] ? deployOnly(options) : serve(options));
+  } catch (err) {
+    console.error(`devnet: ${err.message}`);
+    process.exit(1);
+  }
+}
