@@ -65,6 +65,27 @@ impl CaipNetworkId {
         })
     }
 
+    /// The `eip155` network of an EVM chain id as wallets report it
+    /// (`eth_chainId` answers `0x7a69`; decimal `31337` is accepted too).
+    pub fn eip155(chain_id: &str) -> Result<Self> {
+        let invalid = || Error::InvalidCaipNetworkId {
+            input: chain_id.to_owned(),
+        };
+        let number = match chain_id.strip_prefix("0x") {
+            Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                u64::from_str_radix(hex, 16).map_err(|_| invalid())?
+            }
+            None if !chain_id.is_empty() && chain_id.bytes().all(|b| b.is_ascii_digit()) => {
+                chain_id.parse().map_err(|_| invalid())?
+            }
+            _ => return Err(invalid()),
+        };
+        Ok(Self {
+            namespace: "eip155".into(),
+            reference: number.to_string(),
+        })
+    }
+
     /// Whether the kit can connect to this namespace (spec §1).
     pub fn is_supported_namespace(&self) -> bool {
         SUPPORTED_NAMESPACES.contains(&self.namespace.as_str())
@@ -165,6 +186,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn eip155_from_wallet_chain_ids() {
+        assert_eq!(CaipNetworkId::eip155("0x7a69").unwrap().to_string(), "eip155:31337");
+        assert_eq!(CaipNetworkId::eip155("0x1").unwrap().to_string(), "eip155:1");
+        assert_eq!(CaipNetworkId::eip155("137").unwrap().to_string(), "eip155:137");
+        for bad in [
+            "",
+            "0x",
+            "0xg",
+            "-1",
+            "1.0",
+            "0x10000000000000000",
+            "99999999999999999999",
+        ] {
+            assert_eq!(
+                CaipNetworkId::eip155(bad).unwrap_err().to_string(),
+                "Invalid CAIP-2 network id",
+                "{bad:?}"
+            );
+        }
+    }
+
     // §5: "CAIP address: exactly 3 colon-separated non-empty parts ... else Invalid CAIP-10 address."
     #[test]
     fn caip10_needs_three_non_empty_parts() {
@@ -207,6 +250,7 @@ mod tests {
             let _ = CaipNetworkId::parse(&s);
             let _ = CaipAddress::parse(&s);
             let _ = CaipAddress::validate(&s);
+            let _ = CaipNetworkId::eip155(&s);
         }
 
         #[test]

@@ -47,6 +47,14 @@ pub fn parse_caip_network_id(id: &str) -> Result<JsValue, JsValue> {
     to_js(&caip::CaipNetworkId::parse(id).map_err(js_error)?)
 }
 
+/// The CAIP-2 id of an EVM chain id as `eth_chainId` answers it: `0x7a69` → `eip155:31337`.
+#[wasm_bindgen(js_name = eip155NetworkId)]
+pub fn eip155_network_id(chain_id: &str) -> Result<String, JsValue> {
+    caip::CaipNetworkId::eip155(chain_id)
+        .map(|id| id.to_string())
+        .map_err(js_error)
+}
+
 fn address_parts(parsed: &caip::CaipAddress) -> Result<JsValue, JsValue> {
     to_js(&AddressParts {
         namespace: &parsed.network.namespace,

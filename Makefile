@@ -1,0 +1,57 @@
+# Two commands matter: `make demo` and `make test`. Both set the machine up first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NEXTEST := $(shell command -v cargo-nextest >/dev/null && echo "nextest run" || echo test)
+
+.PHONY: help setup build build-wasm build-web build-server demo test lint test-rust test-wasm test-web test-devnet test-e2e clean
+
+help:
+	@echo "make demo   set up, build, and serve the demo at http://127.0.0.1:8787/"
+	@echo "make test   set up, build, and run every suite (Rust, Vitest, devnet, Playwright)"
+
+setup:
+	scripts/setup
+
+build-wasm:
+	scripts/build-wasm
+
+build-web: build-wasm
+	npm run build -w @latch/react
+	npm run build -w @latch/demo
+
+build-server:
+	cargo build -p latch-server
+
+build: build-web build-server
+
+demo: setup build
+	scripts/demo
+
+test: setup build
+	$(MAKE) lint test-rust test-wasm test-web test-devnet test-e2e
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	npm run typecheck -w @latch/react
+	npm run typecheck -w @latch/demo
+	npm run typecheck -w @latch/e2e
+
+test-rust:
+	cargo $(NEXTEST) --workspace
+
+# The shared vectors against the built @latch/wasm in plain Node.
+test-wasm:
+	node --test crates/latch-wasm/js/
+
+test-web:
+	npm test -w @latch/react
+
+test-devnet:
+	node devnet/check.js
+
+test-e2e:
+	npm test -w @latch/e2e
+
+clean:
+	rm -rf target target-wasm packages/wasm/web packages/react/dist apps/demo/dist e2e/test-results

@@ -1,0 +1,67 @@
+import { SHAKE_DURATION_MS } from '../../core/modal.js';
+
+export const modalStyles = `
+.latch-root {
+  position: fixed;
+  inset: 0;
+  z-index: var(--latch-z-index);
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  font-family: var(--latch-font-family);
+  color: var(--latch-color-foreground);
+}
+.latch-backdrop {
+  position: absolute;
+  inset: 0;
+  background: var(--latch-color-backdrop);
+  animation: latch-fade-in var(--latch-duration) ease;
+}
+.latch-modal {
+  position: relative;
+  box-sizing: border-box;
+  width: var(--latch-modal-width);
+  max-width: calc(100vw - var(--latch-font-size-master) * 2);
+  max-height: calc(100vh - var(--latch-font-size-master) * 4);
+  overflow: auto;
+  border: 1px solid var(--latch-color-border);
+  border-radius: calc(var(--latch-border-radius-master) * 8);
+  background: var(--latch-color-background);
+  box-shadow: 0 calc(var(--latch-font-size-master) * 1.6) calc(var(--latch-font-size-master) * 4.8) var(--latch-color-backdrop);
+  font-size: calc(var(--latch-font-size-master) * 1.4);
+  animation: latch-modal-in var(--latch-duration) ease-out;
+}
+.latch-modal:focus {
+  outline: none;
+}
+.latch-modal[data-shake='true'] {
+  animation: latch-shake ${SHAKE_DURATION_MS}ms ease;
+}
+.latch-view {
+  display: flex;
+  flex-direction: column;
+  gap: calc(var(--latch-font-size-master) * 1.6);
+  padding: calc(var(--latch-font-size-master) * 1.6);
+}
+.latch-message {
+  margin: 0;
+  color: var(--latch-color-foreground-muted);
+  line-height: 1.4;
+}
+.latch-message--error {
+  color: var(--latch-color-error);
+}
+@keyframes latch-fade-in {
+  from { opacity: 0; }
+}
+@keyframes latch-modal-in {
+  from { opacity: 0; transform: translateY(calc(var(--latch-font-size-master) * 1.2)) scale(0.98); }
+}
+@keyframes latch-shake {
+  20%, 60% { transform: translateX(calc(var(--latch-font-size-master) * -0.6)); }
+  40%, 80% { transform: translateX(calc(var(--latch-font-size-master) * 0.6)); }
+}
+@media (prefers-reduced-motion: reduce) {
+  .latch-backdrop, .latch-modal, .latch-modal[data-shake='true'], .latch-header-title { animation: none; }
+}
+`;

@@ -1,0 +1,63 @@
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { currentView } from '../../core/modal.js';
+import { useLatchInstance } from '../../context.js';
+import { useStore } from '../../hooks/useStore.js';
+import { useThemeStyle } from '../../hooks/useThemeStyle.js';
+import { views } from '../../views/index.js';
+import { ModalHeader } from '../ModalHeader/ModalHeader.js';
+import { focusFirst, wrapTabFocus } from './focus.js';
+
+/** The open modal. Mounted only while open, so mounting captures and unmounting restores focus. */
+export function Modal() {
+  const latch = useLatchInstance();
+  const modalState = useStore(latch.modal.store);
+  const themeStyle = useThemeStyle();
+  const titleId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const view = currentView(modalState);
+  const { title, Component } = views[view];
+
+  useEffect(() => {
+    const opener = document.activeElement;
+    return () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
+  }, []);
+
+  // On open, and whenever a view change removes the focused element, focus returns inside.
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog && !dialog.contains(document.activeElement)) focusFirst(dialog);
+  }, [view]);
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      latch.modal.close();
+    } else if (event.key === 'Tab' && dialogRef.current) {
+      if (wrapTabFocus(dialogRef.current, event.shiftKey)) event.preventDefault();
+    }
+  }
+
+  return (
+    <div className="latch-root" data-theme={latch.themeMode} style={themeStyle}>
+      <div className="latch-backdrop" data-testid="latch-backdrop" onClick={latch.modal.close} />
+      <div
+        ref={dialogRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        className="latch-modal"
+        data-testid="latch-modal"
+        data-state="open"
+        data-shake={modalState.shake}
+        data-loading={modalState.loading}
+        onKeyDown={onKeyDown}
+      >
+        <ModalHeader titleId={titleId} title={latch.t(title)} canGoBack={modalState.history.length > 1} />
+        <Component />
+      </div>
+    </div>
+  );
+}

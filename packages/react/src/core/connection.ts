@@ -1,0 +1,242 @@
+import { eip155NetworkId, formatUnits, init, toChecksumAddress, validateCaipAddress } from '@latch/wasm';
+import type { Gateway } from './gateway.js';
+import type { ModalController } from './modal.js';
+import { createStore, type Store } from './store.js';
+import type { CaipAddress, CaipNetworkId, Connector, Eip1193Provider, Network } from './types.js';
+
+export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
+
+export interface ConnectionError {
+  /** `rejected`: the user declined in the wallet (EIP-1193 code 4001); `failed`: anything else. */
+  kind: 'rejected' | 'failed';
+  cause: unknown;
+}
+
+export interface ConnectionState {
+  status: ConnectionStatus;
+  /** Wallets discovered through EIP-6963, in announcement order. */
+  connectors: readonly Connector[];
+  /** The connector being connected or connected. */
+  activeConnectorId?: string;
+  /** Why the last connection attempt failed, until the next attempt. */
+  error?: ConnectionError;
+}
+
+export type BalanceStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface AccountState {
+  /** EIP-55 checksummed address. */
+  address?: string;
+  caipAddress?: CaipAddress;
+  caipNetworkId?: CaipNetworkId;
+  /** Native balance as an exact decimal string in whole units, e.g. `10000`. */
+  balance?: string;
+  balanceSymbol?: string;
+  balanceStatus: BalanceStatus;
+  balanceError?: unknown;
+}
+
+export interface ConnectionController {
+  connection: Store<ConnectionState>;
+  account: Store<AccountState>;
+  /** Adds a discovered wallet, ignoring one already known by uuid or reverse-DNS id. */
+  addConnector(connector: Connector): void;
+  connect(connectorId: string): Promise<void>;
+  disconnect(): void;
+  refreshBalance(): Promise<void>;
+}
+
+/** Every field listed, because `setState` merges: this is what clears an account. */
+const EMPTY_ACCOUNT: AccountState = {
+  address: undefined,
+  caipAddress: undefined,
+  caipNetworkId: undefined,
+  balance: undefined,
+  balanceSymbol: undefined,
+  balanceStatus: 'idle',
+  balanceError: undefined,
+};
+
+/** EIP-1193: the user rejected the request. */
+const USER_REJECTED_REQUEST = 4001;
+
+export function createConnectionController({
+  modal,
+  gateway,
+  networks,
+}: {
+  modal: ModalController;
+  gateway: Gateway;
+  networks: readonly Network[];
+}): ConnectionController {
+  const connection = createStore<ConnectionState>({ status: 'disconnected', connectors: [] });
+  const account = createStore<AccountState>(EMPTY_ACCOUNT);
+  // Counters let a late answer from an abandoned attempt or an older balance read be ignored.
+  let connectAttempt = 0;
+  let balanceRequest = 0;
+  let stopWatchingProvider: (() => void) | undefined;
+
+  // A failed attempt's message belongs to the visit of the modal it happened in; opening the
+  // modal again starts clean.
+  let wasOpen = false;
+  modal.store.subscribe(() => {
+    const { open } = modal.store.getState();
+    if (open && !wasOpen) connection.setState({ error: undefined });
+    wasOpen = open;
+  });
+
+  const findNetwork = (caipNetworkId: CaipNetworkId | undefined) =>
+    networks.find((network) => network.caipNetworkId === caipNetworkId);
+
+  function setAccount(address: string, caipNetworkId: CaipNetworkId) {
+    const checksummed = toChecksumAddress(address);
+    const caipAddress: CaipAddress = `${caipNetworkId}:${checksummed}`;
+    validateCaipAddress(caipAddress);
+    account.setState({ address: checksummed, caipAddress, caipNetworkId });
+  }
+
+  /**
+   * Shows the view the connected network calls for and, when the network is supported, reads
+   * the balance; resolves once it is read.
+   */
+  async function showNetworkState() {
+    const supported = findNetwork(account.getState().caipNetworkId) !== undefined;
+    const { open } = modal.store.getState();
+    if (!supported) {
+      account.setState({ balance: undefined, balanceSymbol: undefined, balanceStatus: 'idle' });
+      // Spec §4: an unsupported network opens the UnsupportedChain view.
+      if (open) modal.reset('UnsupportedChain');
+      else modal.open({ view: 'UnsupportedChain' });
+      return;
+    }
+    if (open) modal.reset('Account');
+    await refreshBalance();
+  }
+
+  function watchProvider(provider: Eip1193Provider) {
+    const onAccountsChanged = (accounts: string[]) => {
+      const [address] = accounts;
+      const { caipNetworkId } = account.getState();
+      if (!address || !caipNetworkId) return disconnect();
+      followWallet(() => {
+        setAccount(address, caipNetworkId);
+        void refreshBalance();
+      });
+    };
+    const onChainChanged = (chainId: string) => {
+      const { address } = account.getState();
+      if (!address) return;
+      followWallet(() => {
+        setAccount(address, toCaipNetworkId(chainId));
+        void showNetworkState();
+      });
+    };
+    const onDisconnect = () => disconnect();
+
+    provider.on('accountsChanged', onAccountsChanged);
+    provider.on('chainChanged', onChainChanged);
+    provider.on('disconnect', onDisconnect);
+    return () => {
+      provider.removeListener('accountsChanged', onAccountsChanged);
+      provider.removeListener('chainChanged', onChainChanged);
+      provider.removeListener('disconnect', onDisconnect);
+    };
+  }
+
+  /** A wallet event carrying data Latch cannot accept ends the session rather than showing it. */
+  function followWallet(update: () => void) {
+    try {
+      update();
+    } catch {
+      disconnect();
+    }
+  }
+
+  function endSession() {
+    connectAttempt++;
+    balanceRequest++;
+    stopWatchingProvider?.();
+    stopWatchingProvider = undefined;
+    account.setState(EMPTY_ACCOUNT);
+  }
+
+  function disconnect() {
+    endSession();
+    connection.setState({ status: 'disconnected', activeConnectorId: undefined, error: undefined });
+    modal.close();
+  }
+
+  async function refreshBalance() {
+    const { address, caipNetworkId } = account.getState();
+    const network = findNetwork(caipNetworkId);
+    if (!address || !network) return;
+    const request = ++balanceRequest;
+    account.setState({ balanceStatus: 'loading', balanceError: undefined });
+    try {
+      const result = await gateway.request(network.caipNetworkId, 'eth_getBalance', [address, 'latest']);
+      if (request !== balanceRequest) return;
+      account.setState({
+        balance: formatUnits(String(result), network.nativeCurrency.decimals),
+        balanceSymbol: network.nativeCurrency.symbol,
+        balanceStatus: 'ready',
+      });
+    } catch (error) {
+      if (request !== balanceRequest) return;
+      account.setState({ balanceStatus: 'error', balanceError: error });
+    }
+  }
+
+  async function connect(connectorId: string) {
+    const connector = connection.getState().connectors.find(({ id }) => id === connectorId);
+    if (!connector) return;
+    endSession();
+    const attempt = connectAttempt;
+    connection.setState({ status: 'connecting', activeConnectorId: connectorId, error: undefined });
+    modal.push('ConnectingExternal');
+    modal.setLoading(true);
+    try {
+      await init();
+      const accounts = (await connector.provider.request({ method: 'eth_requestAccounts' })) as string[];
+      const chainId = (await connector.provider.request({ method: 'eth_chainId' })) as string;
+      if (attempt !== connectAttempt) return;
+      const [address] = accounts;
+      if (!address) throw new Error('The wallet returned no account');
+      setAccount(address, toCaipNetworkId(chainId));
+    } catch (cause) {
+      if (attempt !== connectAttempt) return;
+      account.setState(EMPTY_ACCOUNT);
+      const rejected = (cause as { code?: unknown } | null)?.code === USER_REJECTED_REQUEST;
+      connection.setState({ status: 'disconnected', error: { kind: rejected ? 'rejected' : 'failed', cause } });
+      modal.setLoading(false);
+      // A rejection is a choice, so the user goes back to the wallet list; other failures stay
+      // on ConnectingExternal, which offers a retry.
+      if (rejected) modal.reset('Connect');
+      return;
+    }
+    stopWatchingProvider = watchProvider(connector.provider);
+    connection.setState({ status: 'connected' });
+    modal.setLoading(false);
+    await showNetworkState();
+  }
+
+  return {
+    connection,
+    account,
+    addConnector(connector) {
+      connection.setState(({ connectors }) => {
+        const known = connectors.some(
+          ({ id, rdns }) => id === connector.id || (rdns !== '' && rdns === connector.rdns),
+        );
+        return known ? {} : { connectors: [...connectors, connector] };
+      });
+    },
+    connect,
+    disconnect,
+    refreshBalance,
+  };
+}
+
+/** `eth_chainId` answers in hex; CAIP-2 wants the decimal reference. */
+function toCaipNetworkId(chainId: string): CaipNetworkId {
+  return eip155NetworkId(chainId) as CaipNetworkId;
+}

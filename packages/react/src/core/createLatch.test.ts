@@ -1,0 +1,167 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CHECKSUMMED_ACCOUNT,
+  createTestLatch,
+  createTestProvider,
+  devnet,
+  installWallet,
+  rpcResult,
+  stubGateway,
+  testWalletInfo,
+  userRejection,
+  type TestProvider,
+} from '../test/fixtures.js';
+import { createLatch } from './createLatch.js';
+import { currentView } from './modal.js';
+
+// Wallets are EIP-1193 test doubles (no browser wallet runs in jsdom) and `fetch` is stubbed in
+// place of the Latch server's gateway; both real paths are covered by the end-to-end tests.
+describe('createLatch', () => {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+
+  function connectable(provider: TestProvider = createTestProvider()) {
+    const latch = createTestLatch();
+    installWallet(provider);
+    cleanups.push(latch.mount(window));
+    return { latch, provider, connect: () => latch.connect(testWalletInfo.uuid) };
+  }
+
+  it('requires a project id', () => {
+    expect(() => createTestLatch({ projectId: '' })).toThrow('Project ID Not Configured');
+  });
+
+  it('keeps two instances independent', () => {
+    const first = createTestLatch();
+    const second = createTestLatch();
+    first.modal.open();
+    expect(second.modal.store.getState().open).toBe(false);
+  });
+
+  it('reports modal events to onEvent and to subscribers', () => {
+    const seen: string[] = [];
+    const latch = createTestLatch({ onEvent: (event) => seen.push(`option:${event.type}`) });
+    latch.subscribeEvents((event) => seen.push(`subscriber:${event.type}`));
+    latch.modal.open();
+    latch.modal.close();
+    expect(seen).toEqual([
+      'option:MODAL_OPEN',
+      'subscriber:MODAL_OPEN',
+      'option:MODAL_CLOSE',
+      'subscriber:MODAL_CLOSE',
+    ]);
+  });
+
+  it('connects: accounts, chain, CAIP address, provider listeners and balance', async () => {
+    const fetchStub = stubGateway();
+    const { latch, provider, connect } = connectable();
+    latch.modal.open();
+    await connect();
+
+    expect(provider.request.mock.calls.map(([{ method }]) => method)).toEqual(['eth_requestAccounts', 'eth_chainId']);
+    expect(latch.connection.getState()).toMatchObject({ status: 'connected', activeConnectorId: testWalletInfo.uuid });
+    expect(latch.account.getState()).toMatchObject({
+      address: CHECKSUMMED_ACCOUNT,
+      caipAddress: `eip155:31337:${CHECKSUMMED_ACCOUNT}`,
+      caipNetworkId: 'eip155:31337',
+      balance: '10000',
+      balanceSymbol: 'ETH',
+      balanceStatus: 'ready',
+    });
+    expect(currentView(latch.modal.store.getState())).toBe('Account');
+    expect(latch.modal.store.getState().loading).toBe(false);
+    expect(JSON.parse(fetchStub.mock.calls[0]![1]!.body as string)).toMatchObject({
+      method: 'eth_getBalance',
+      params: [CHECKSUMMED_ACCOUNT, 'latest'],
+    });
+    for (const event of ['accountsChanged', 'chainChanged', 'disconnect']) {
+      expect(provider.listenerCount(event)).toBe(1);
+    }
+  });
+
+  it('returns to Connect with a rejection error when the user declines (4001)', async () => {
+    const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: userRejection }));
+    latch.modal.open();
+    await connect();
+    expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', error: { kind: 'rejected' } });
+    expect(latch.modal.store.getState().history).toEqual(['Connect']);
+  });
+
+  it('stays on ConnectingExternal with a failure for other wallet errors', async () => {
+    const failing = () => {
+      throw new Error('Wallet is locked');
+    };
+    const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: failing }));
+    latch.modal.open();
+    await connect();
+    expect(latch.connection.getState().error).toMatchObject({ kind: 'failed' });
+    expect(currentView(latch.modal.store.getState())).toBe('ConnectingExternal');
+  });
+
+  it('forgets a failed attempt when the modal opens again', async () => {
+    const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: userRejection }));
+    latch.modal.open();
+    await connect();
+    latch.modal.open({ view: 'Connect' });
+    expect(latch.connection.getState().error).toMatchObject({ kind: 'rejected' });
+    latch.modal.close();
+    latch.modal.open();
+    expect(latch.connection.getState().error).toBeUndefined();
+  });
+
+  it('marks the balance as failed, keeping the server reason', async () => {
+    stubGateway(() =>
+      Response.json({ status: 'FAILED', reasons: [{ field: 'chainId', description: 'Unsupported' }] }, { status: 400 }),
+    );
+    const { latch, connect } = connectable();
+    await connect();
+    expect(latch.account.getState()).toMatchObject({
+      balanceStatus: 'error',
+      balanceError: { message: 'HTTP status code: 400', detail: 'Unsupported' },
+    });
+  });
+
+  it('follows accountsChanged and disconnects when the wallet drops every account', async () => {
+    stubGateway();
+    const { latch, provider, connect } = connectable();
+    await connect();
+    provider.emit('accountsChanged', ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc']);
+    expect(latch.account.getState().caipAddress).toBe('eip155:31337:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
+    provider.emit('accountsChanged', []);
+    expect(latch.connection.getState().status).toBe('disconnected');
+    expect(latch.account.getState().address).toBeUndefined();
+    expect(provider.listenerCount('accountsChanged')).toBe(0);
+  });
+
+  it('opens UnsupportedChain when the wallet moves to an unconfigured network', async () => {
+    stubGateway();
+    const { latch, provider, connect } = connectable();
+    await connect();
+    provider.emit('chainChanged', '0x1');
+    expect(latch.account.getState()).toMatchObject({ caipNetworkId: 'eip155:1', balance: undefined });
+    expect(latch.modal.store.getState()).toMatchObject({ open: true, history: ['UnsupportedChain'] });
+    provider.emit('chainChanged', '0x7a69');
+    expect(latch.modal.store.getState().history).toEqual(['Account']);
+  });
+
+  it('clears the account on disconnect', async () => {
+    stubGateway();
+    const { latch, provider, connect } = connectable();
+    latch.modal.open();
+    await connect();
+    provider.emit('disconnect');
+    expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', activeConnectorId: undefined });
+    expect(latch.account.getState()).toEqual(expect.objectContaining({ address: undefined, balance: undefined }));
+    expect(latch.modal.store.getState().open).toBe(false);
+  });
+
+  it('defaults the server to the page origin, read when a request is made', async () => {
+    const fetchStub = stubGateway(() => rpcResult('0x0'));
+    const provider = createTestProvider();
+    const latch = createLatch({ projectId: 'demo', networks: [devnet] });
+    installWallet(provider);
+    cleanups.push(latch.mount(window));
+    await latch.connect(testWalletInfo.uuid);
+    expect(fetchStub.mock.calls[0]![0]).toBe(`${window.location.origin}/v1/?chainId=eip155%3A31337&projectId=demo`);
+  });
+});

@@ -1,0 +1,89 @@
+import { init } from '@latch/wasm';
+import { createTranslate, resolveMessages, type Locale, type Messages, type Translate } from '../locales/index.js';
+import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.js';
+import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
+import { watchAnnouncedWallets } from './eip6963.js';
+import { createEventBus, type LatchEventListener } from './events.js';
+import { createGateway } from './gateway.js';
+import { createModalController, type ModalController } from './modal.js';
+import type { Store } from './store.js';
+import type { Network } from './types.js';
+
+export interface LatchOptions {
+  projectId: string;
+  /** The Latch server answering the modal's calls; defaults to the page's own origin. */
+  serverUrl?: string;
+  networks: readonly Network[];
+  /** The network suggested when the wallet is on an unsupported one; defaults to the first. */
+  defaultNetwork?: Network;
+  themeMode?: ThemeMode;
+  /** Overrides for individual theme variables, e.g. `{ '--latch-accent': '#ff7a00' }`. */
+  themeVariables?: ThemeVariables;
+  locale?: Locale;
+  /** Overrides for individual messages of the chosen locale. */
+  messages?: Partial<Messages>;
+  onEvent?: LatchEventListener;
+}
+
+export interface Latch {
+  readonly networks: readonly Network[];
+  readonly defaultNetwork: Network;
+  readonly themeMode: ThemeMode;
+  readonly themeVariables: ThemeVariables;
+  readonly t: Translate;
+  /** Open state, view history and the router actions. */
+  readonly modal: ModalController;
+  readonly connection: Store<ConnectionState>;
+  readonly account: Store<AccountState>;
+  connect(connectorId: string): Promise<void>;
+  disconnect(): void;
+  refreshBalance(): Promise<void>;
+  subscribeEvents(listener: LatchEventListener): () => void;
+  /**
+   * Starts browser-only work: wallet discovery and loading the wasm core. Returns the cleanup.
+   * `LatchProvider` calls it from an effect, so nothing runs during server rendering.
+   */
+  mount(target: Window): () => void;
+}
+
+export function createLatch(options: LatchOptions): Latch {
+  if (!options.projectId) throw new Error('Project ID Not Configured');
+  const [firstNetwork] = options.networks;
+  if (!firstNetwork) throw new Error('At least one network must be configured');
+
+  const events = createEventBus();
+  if (options.onEvent) events.subscribe(options.onEvent);
+
+  const gateway = createGateway({
+    projectId: options.projectId,
+    getServerUrl: () => options.serverUrl ?? globalThis.location.origin,
+  });
+  const modal = createModalController({
+    events,
+    // Called only after setup; the connection controller is created below because it needs `modal`.
+    isConnected: () => connectionController.connection.getState().status === 'connected',
+  });
+  const connectionController = createConnectionController({ modal, gateway, networks: options.networks });
+  const themeMode = options.themeMode ?? 'dark';
+
+  return {
+    networks: options.networks,
+    defaultNetwork: options.defaultNetwork ?? firstNetwork,
+    themeMode,
+    themeVariables: themeFor(themeMode, options.themeVariables),
+    t: createTranslate(resolveMessages(options.locale, options.messages)),
+    modal,
+    connection: connectionController.connection,
+    account: connectionController.account,
+    connect: connectionController.connect,
+    disconnect: connectionController.disconnect,
+    refreshBalance: connectionController.refreshBalance,
+    subscribeEvents: events.subscribe,
+    mount(target) {
+      // Loading early keeps the wallet prompt from waiting on it; `connect` awaits it again and
+      // reports a failure there, so one here needs no handling.
+      init().catch(() => undefined);
+      return watchAnnouncedWallets(target, connectionController.addConnector);
+    },
+  };
+}

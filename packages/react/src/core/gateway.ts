@@ -1,0 +1,75 @@
+import type { CaipNetworkId } from './types.js';
+
+/** Spec §7: chain RPC calls time out after 10 s. */
+const RPC_TIMEOUT_MS = 10_000;
+
+/** A non-2xx answer from the Latch server; `detail` carries the server's stated reason. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly detail?: string,
+  ) {
+    super(`HTTP status code: ${status}`);
+  }
+}
+
+/** A JSON-RPC error object returned by the chain behind the gateway. */
+export class RpcError extends Error {
+  override readonly name = 'RpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Gateway {
+  request(caipNetworkId: CaipNetworkId, method: string, params: readonly unknown[]): Promise<unknown>;
+}
+
+export interface GatewayOptions {
+  projectId: string;
+  /** Read on every call so importing or creating Latch never touches `window`. */
+  getServerUrl(): string;
+}
+
+/** The Latch server's chain RPC gateway: `POST {serverUrl}/v1/?chainId=…&projectId=…`. */
+export function createGateway({ projectId, getServerUrl }: GatewayOptions): Gateway {
+  let nextId = 1;
+
+  return {
+    async request(caipNetworkId, method, params) {
+      const query = new URLSearchParams({ chainId: caipNetworkId, projectId });
+      const url = `${getServerUrl().replace(/\/+$/, '')}/v1/?${query}`;
+      const response = await fetch(url, {
+        method: 'POST',
+        // text/plain keeps this a "simple" request, so browsers skip the CORS preflight.
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+        signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
+      });
+      if (!response.ok) {
+        throw new HttpError(response.status, await readFailureReason(response));
+      }
+      const body = (await response.json()) as {
+        result?: unknown;
+        error?: { code: number; message: string };
+      };
+      if (body.error) throw new RpcError(body.error.code, body.error.message);
+      return body.result;
+    },
+  };
+}
+
+/** Reads `{"status":"FAILED","reasons":[{"description":…}]}`; other bodies give no detail. */
+async function readFailureReason(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.json()) as { reasons?: { description?: string }[] };
+    const descriptions = body.reasons?.map((reason) => reason.description).filter(Boolean);
+    return descriptions?.length ? descriptions.join('; ') : undefined;
+  } catch {
+    return undefined;
+  }
+}

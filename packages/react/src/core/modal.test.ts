@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createEventBus, type LatchEvent } from './events.js';
+import { createModalController, currentView, SHAKE_DURATION_MS } from './modal.js';
+
+function setup({ connected = false } = {}) {
+  const events = createEventBus();
+  const received: LatchEvent[] = [];
+  events.subscribe((event) => received.push(event));
+  const modal = createModalController({ events, isConnected: () => connected });
+  const history = () => modal.store.getState().history;
+  return { modal, received, history };
+}
+
+describe('modal router', () => {
+  it('pushes views onto a stack', () => {
+    const { modal, history } = setup();
+    modal.push('ConnectingExternal');
+    expect(history()).toEqual(['Connect', 'ConnectingExternal']);
+    expect(currentView(modal.store.getState())).toBe('ConnectingExternal');
+  });
+
+  it('ignores a push of the current view', () => {
+    const { modal, history } = setup();
+    const before = modal.store.getState();
+    modal.push('Connect');
+    expect(history()).toEqual(['Connect']);
+    expect(modal.store.getState()).toBe(before);
+  });
+
+  it('replaces the whole history on reset', () => {
+    const { modal, history } = setup();
+    modal.push('ConnectingExternal');
+    modal.reset('Account');
+    expect(history()).toEqual(['Account']);
+  });
+
+  it('swaps the top entry on replace', () => {
+    const { modal, history } = setup();
+    modal.push('ConnectingExternal');
+    modal.replace('Account');
+    expect(history()).toEqual(['Connect', 'Account']);
+  });
+
+  it('pops one view on back', () => {
+    const { modal, history } = setup();
+    modal.open();
+    modal.push('ConnectingExternal');
+    modal.back();
+    expect(history()).toEqual(['Connect']);
+    expect(modal.store.getState().open).toBe(true);
+  });
+
+  it('closes on back when only one view remains', () => {
+    const { modal, history } = setup();
+    modal.open();
+    modal.back();
+    expect(modal.store.getState().open).toBe(false);
+    expect(history()).toEqual(['Connect']);
+  });
+
+  it('closes on back when UnsupportedChain is in the history', () => {
+    const { modal, history } = setup();
+    modal.open({ view: 'UnsupportedChain' });
+    modal.push('Account');
+    modal.back();
+    expect(modal.store.getState().open).toBe(false);
+    expect(history()).toEqual(['UnsupportedChain', 'Account']);
+  });
+});
+
+describe('modal open and close', () => {
+  it('opens on Connect when not connected and sends MODAL_OPEN', () => {
+    const { modal, received, history } = setup();
+    modal.push('ConnectingExternal');
+    modal.open();
+    expect(modal.store.getState().open).toBe(true);
+    expect(history()).toEqual(['Connect']);
+    expect(received).toEqual([{ type: 'MODAL_OPEN', data: { connected: false } }]);
+  });
+
+  it('opens on Account when connected', () => {
+    const { modal, received, history } = setup({ connected: true });
+    modal.open();
+    expect(history()).toEqual(['Account']);
+    expect(received).toEqual([{ type: 'MODAL_OPEN', data: { connected: true } }]);
+  });
+
+  it('opens a forced view', () => {
+    const { modal, history } = setup();
+    modal.open({ view: 'Account' });
+    expect(history()).toEqual(['Account']);
+  });
+
+  it('sends MODAL_OPEN once while it stays open', () => {
+    const { modal, received } = setup();
+    modal.open();
+    modal.open({ view: 'Account' });
+    expect(received).toHaveLength(1);
+  });
+
+  it('clears loading and sends MODAL_CLOSE on close', () => {
+    const { modal, received } = setup();
+    modal.open();
+    modal.setLoading(true);
+    modal.close();
+    expect(modal.store.getState()).toMatchObject({ open: false, loading: false });
+    expect(received.at(-1)).toEqual({ type: 'MODAL_CLOSE', data: { connected: false } });
+  });
+
+  it('sends no MODAL_CLOSE when it was not open, but still clears loading', () => {
+    const { modal, received } = setup();
+    modal.setLoading(true);
+    modal.close();
+    expect(received).toEqual([]);
+    expect(modal.store.getState().loading).toBe(false);
+  });
+});
+
+describe('modal shake', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('clears itself after 500 ms, counted from the latest shake', () => {
+    const { modal } = setup();
+    modal.shake();
+    vi.advanceTimersByTime(SHAKE_DURATION_MS - 100);
+    modal.shake();
+    vi.advanceTimersByTime(SHAKE_DURATION_MS - 1);
+    expect(modal.store.getState().shake).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(modal.store.getState().shake).toBe(false);
+  });
+});

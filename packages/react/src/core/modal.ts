@@ -1,0 +1,103 @@
+import type { EventBus } from './events.js';
+import { createStore, type Store } from './store.js';
+
+export type ViewName = 'Connect' | 'ConnectingExternal' | 'Account' | 'UnsupportedChain';
+
+export interface ModalState {
+  open: boolean;
+  /** True while the modal waits on the wallet; closing always clears it. */
+  loading: boolean;
+  /** Briefly true to shake the modal as feedback for a refused action. */
+  shake: boolean;
+  /** The view stack; the last entry is the current view. Never empty. */
+  history: readonly ViewName[];
+}
+
+export interface OpenOptions {
+  /** Forces the first view instead of Account (connected) or Connect (not connected). */
+  view?: ViewName;
+}
+
+export interface ModalController {
+  store: Store<ModalState>;
+  open(options?: OpenOptions): void;
+  close(): void;
+  /** Adds a view on top, unless it already is the current view. */
+  push(view: ViewName): void;
+  /** Swaps the current view. */
+  replace(view: ViewName): void;
+  /** Replaces the whole history with one view. */
+  reset(view: ViewName): void;
+  /** Pops one view; closes instead when one view remains or UnsupportedChain is in the history. */
+  back(): void;
+  shake(): void;
+  setLoading(loading: boolean): void;
+}
+
+/** Spec §9: the shake flag clears itself after 500 ms. */
+export const SHAKE_DURATION_MS = 500;
+
+export function currentView(state: ModalState): ViewName {
+  // The history is never empty: every action keeps at least one entry.
+  return state.history[state.history.length - 1]!;
+}
+
+export function createModalController({
+  events,
+  isConnected,
+}: {
+  events: EventBus;
+  isConnected: () => boolean;
+}): ModalController {
+  const store = createStore<ModalState>({
+    open: false,
+    loading: false,
+    shake: false,
+    history: ['Connect'],
+  });
+  let shakeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function close() {
+    const wasOpen = store.getState().open;
+    store.setState({ open: false, loading: false });
+    if (wasOpen) events.emit({ type: 'MODAL_CLOSE', data: { connected: isConnected() } });
+  }
+
+  return {
+    store,
+    open(options = {}) {
+      const connected = isConnected();
+      const wasOpen = store.getState().open;
+      store.setState({ open: true, history: [options.view ?? (connected ? 'Account' : 'Connect')] });
+      if (!wasOpen) events.emit({ type: 'MODAL_OPEN', data: { connected } });
+    },
+    close,
+    push(view) {
+      const state = store.getState();
+      if (currentView(state) === view) return;
+      store.setState({ history: [...state.history, view] });
+    },
+    replace(view) {
+      store.setState(({ history }) => ({ history: [...history.slice(0, -1), view] }));
+    },
+    reset(view) {
+      store.setState({ history: [view] });
+    },
+    back() {
+      const { history } = store.getState();
+      if (history.length <= 1 || history.includes('UnsupportedChain')) {
+        close();
+        return;
+      }
+      store.setState({ history: history.slice(0, -1) });
+    },
+    shake() {
+      clearTimeout(shakeTimer);
+      store.setState({ shake: true });
+      shakeTimer = setTimeout(() => store.setState({ shake: false }), SHAKE_DURATION_MS);
+    },
+    setLoading(loading) {
+      store.setState({ loading });
+    },
+  };
+}

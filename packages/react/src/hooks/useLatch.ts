@@ -1,0 +1,37 @@
+import { currentView, type OpenOptions, type ViewName } from '../core/modal.js';
+import type { AccountState, ConnectionStatus } from '../core/connection.js';
+import { useLatchInstance } from '../context.js';
+import { useStore } from './useStore.js';
+
+export interface LatchModalControls {
+  isOpen: boolean;
+  view: ViewName;
+  open(options?: OpenOptions): void;
+  close(): void;
+}
+
+export function useLatchModal(): LatchModalControls {
+  const { modal } = useLatchInstance();
+  const state = useStore(modal.store);
+  return { isOpen: state.open, view: currentView(state), open: modal.open, close: modal.close };
+}
+
+export interface LatchAccount extends AccountState {
+  status: ConnectionStatus;
+}
+
+export function useLatchAccount(): LatchAccount {
+  const latch = useLatchInstance();
+  const { status } = useStore(latch.connection);
+  return { ...useStore(latch.account), status };
+}
+
+export interface UseLatchResult extends LatchModalControls, LatchAccount {
+  disconnect(): void;
+}
+
+/** The modal controls and the connected account in one object. */
+export function useLatch(): UseLatchResult {
+  const { disconnect } = useLatchInstance();
+  return { ...useLatchModal(), ...useLatchAccount(), disconnect };
+}

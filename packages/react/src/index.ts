@@ -1,0 +1,25 @@
+export { createLatch, type Latch, type LatchOptions } from './core/createLatch.js';
+export type { Network, Connector, CaipAddress, CaipNetworkId, ChainNamespace, Eip1193Provider } from './core/types.js';
+export type { ModalController, ModalState, OpenOptions, ViewName } from './core/modal.js';
+export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
+export type { LatchEvent, LatchEventListener } from './core/events.js';
+export type { Store } from './core/store.js';
+export { HttpError, RpcError } from './core/gateway.js';
+
+export { LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider.js';
+export {
+  ConnectButton,
+  type ConnectButtonCustomProps,
+  type ConnectButtonRenderProps,
+} from './components/ConnectButton/ConnectButton.js';
+export {
+  useLatch,
+  useLatchAccount,
+  useLatchModal,
+  type LatchAccount,
+  type LatchModalControls,
+  type UseLatchResult,
+} from './hooks/useLatch.js';
+
+export { darkTheme, lightTheme, type ThemeMode, type ThemeVariables } from './themes/index.js';
+export type { Locale, MessageKey, Messages, Translate } from './locales/index.js';

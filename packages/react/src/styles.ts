@@ -1,0 +1,18 @@
+import { buttonStyles } from './components/Button/Button.styles.js';
+import { connectButtonStyles } from './components/ConnectButton/ConnectButton.styles.js';
+import { modalStyles } from './components/Modal/Modal.styles.js';
+import { modalHeaderStyles } from './components/ModalHeader/ModalHeader.styles.js';
+import { accountViewStyles } from './views/Account/AccountView.styles.js';
+import { connectViewStyles } from './views/Connect/ConnectView.styles.js';
+import { connectingExternalViewStyles } from './views/ConnectingExternal/ConnectingExternalView.styles.js';
+
+/** Every component's CSS, rendered once by `LatchProvider`. */
+export const latchStyles = [
+  buttonStyles,
+  connectButtonStyles,
+  modalStyles,
+  modalHeaderStyles,
+  connectViewStyles,
+  connectingExternalViewStyles,
+  accountViewStyles,
+].join('');

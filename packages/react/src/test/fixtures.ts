@@ -1,0 +1,103 @@
+import { vi, type Mock } from 'vitest';
+import { createLatch, type Latch, type LatchOptions } from '../core/createLatch.js';
+import type { Eip1193Provider, Eip6963ProviderInfo, Network } from '../core/types.js';
+
+export const devnet: Network = {
+  id: 31337,
+  caipNetworkId: 'eip155:31337',
+  chainNamespace: 'eip155',
+  name: 'Latch Devnet',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+};
+
+/** The devnet's second funded account, as a wallet reports it (lower case). */
+export const ACCOUNT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+export const CHECKSUMMED_ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+/** 10000 ETH in wei, as `eth_getBalance` returns it. */
+export const TEN_THOUSAND_ETH = '0x21e19e0c9bab2400000';
+
+export function createTestLatch(options: Partial<LatchOptions> = {}): Latch {
+  return createLatch({ projectId: 'test-project', serverUrl: 'http://latch.test', networks: [devnet], ...options });
+}
+
+export const testWalletInfo: Eip6963ProviderInfo = {
+  uuid: '6b1f4c1e-0000-4000-8000-000000000001',
+  name: 'Test Wallet',
+  icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>',
+  rdns: 'dev.latch.testwallet',
+};
+
+type Listener = (...args: unknown[]) => void;
+
+export interface TestProvider extends Eip1193Provider {
+  /** Calls the listeners the app registered, as the wallet would. */
+  emit(event: string, ...args: unknown[]): void;
+  listenerCount(event: string): number;
+  request: Mock<Eip1193Provider['request']>;
+}
+
+/**
+ * An EIP-1193 provider test double: no browser wallet runs in jsdom. It answers
+ * `eth_requestAccounts` and `eth_chainId` from `answers` (a function answer may throw to
+ * model a rejection). The real wallet path is covered by the Playwright end-to-end tests.
+ */
+export function createTestProvider(answers: Record<string, unknown> = {}): TestProvider {
+  const listeners = new Map<string, Set<Listener>>();
+  const defaults: Record<string, unknown> = { eth_requestAccounts: [ACCOUNT], eth_chainId: '0x7a69' };
+  const table = { ...defaults, ...answers };
+  return {
+    request: vi.fn(async ({ method }: { method: string }) => {
+      const answer = table[method];
+      return typeof answer === 'function' ? answer() : answer;
+    }),
+    on(event, listener) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)!.add(listener as Listener);
+    },
+    removeListener(event, listener) {
+      listeners.get(event)?.delete(listener as Listener);
+    },
+    emit(event, ...args) {
+      for (const listener of listeners.get(event) ?? []) listener(...args);
+    },
+    listenerCount: (event) => listeners.get(event)?.size ?? 0,
+  };
+}
+
+/** The error an EIP-1193 wallet throws when the user declines. */
+export function userRejection(): never {
+  throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
+}
+
+const uninstallers: (() => void)[] = [];
+
+/**
+ * Makes `provider` behave like an installed wallet extension: announce now and answer every
+ * later `eip6963:requestProvider`, until `uninstallWallets` runs after the test.
+ */
+export function installWallet(provider: Eip1193Provider, info: Eip6963ProviderInfo = testWalletInfo): void {
+  const announce = () =>
+    window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }));
+  window.addEventListener('eip6963:requestProvider', announce);
+  uninstallers.push(() => window.removeEventListener('eip6963:requestProvider', announce));
+  announce();
+}
+
+export function uninstallWallets(): void {
+  for (const uninstall of uninstallers.splice(0)) uninstall();
+}
+
+/**
+ * Replaces `fetch` for the Latch server's chain gateway; unit tests have no server. The real
+ * gateway is covered end to end. Globals are restored after each test (`unstubGlobals`).
+ */
+export function stubGateway(respond: () => Response | Promise<Response> = () => rpcResult(TEN_THOUSAND_ETH)) {
+  const fetchStub = vi.fn(async (_url: string, _init?: RequestInit) => respond());
+  vi.stubGlobal('fetch', fetchStub);
+  return fetchStub;
+}
+
+export function rpcResult(result: unknown): Response {
+  return Response.json({ jsonrpc: '2.0', id: 1, result });
+}

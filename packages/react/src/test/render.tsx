@@ -1,0 +1,23 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { ConnectButton } from '../components/ConnectButton/ConnectButton.js';
+import { LatchProvider } from '../components/LatchProvider/LatchProvider.js';
+import type { Latch } from '../core/createLatch.js';
+import { createTestLatch, createTestProvider, installWallet, type TestProvider } from './fixtures.js';
+
+/** Renders `ui` (by default a ConnectButton) inside a LatchProvider for `latch`. */
+export function renderWithLatch(latch: Latch, ui: ReactNode = <ConnectButton />) {
+  return render(<LatchProvider latch={latch}>{ui}</LatchProvider>);
+}
+
+/** Installs the test wallet, renders a ConnectButton and opens the modal on Connect. */
+export function openConnectView(provider: TestProvider = createTestProvider(), latch = createTestLatch()) {
+  installWallet(provider);
+  renderWithLatch(latch);
+  fireEvent.click(screen.getByTestId('connect-button'));
+  return { latch, provider };
+}
+
+export function chooseTestWallet(): void {
+  fireEvent.click(screen.getByTestId('wallet-selector-dev.latch.testwallet'));
+}

@@ -1,0 +1,15 @@
+import type { ComponentType } from 'react';
+import type { ViewName } from '../core/modal.js';
+import type { MessageKey } from '../locales/index.js';
+import { AccountView } from './Account/AccountView.js';
+import { ConnectView } from './Connect/ConnectView.js';
+import { ConnectingExternalView } from './ConnectingExternal/ConnectingExternalView.js';
+import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js';
+
+/** Every router view with the message key of its header title. */
+export const views: Record<ViewName, { title: MessageKey; Component: ComponentType }> = {
+  Connect: { title: 'connectTitle', Component: ConnectView },
+  ConnectingExternal: { title: 'connectingTitle', Component: ConnectingExternalView },
+  Account: { title: 'accountTitle', Component: AccountView },
+  UnsupportedChain: { title: 'unsupportedChainTitle', Component: UnsupportedChainView },
+};

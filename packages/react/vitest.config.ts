@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  esbuild: { jsx: 'automatic' },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    unstubGlobals: true,
+    // Node loads @latch/wasm itself (its `node` entry reads the .wasm from disk); run through
+    // Vite's transform, import.meta.url no longer points at the file.
+    server: { deps: { external: [/packages\/wasm\//] } },
+  },
+});
