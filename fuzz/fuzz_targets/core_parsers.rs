@@ -1,0 +1,27 @@
+//! Every latch-core parser on arbitrary text: none may panic, and whatever
+//! parses must print back to what was parsed.
+#![no_main]
+
+use latch_core::{address, caip, format, origin};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(id) = caip::CaipNetworkId::parse(text) {
+        assert_eq!(id.to_string(), text);
+    }
+    if let Ok(account) = caip::CaipAddress::parse(text) {
+        assert_eq!(account.to_string(), text);
+    }
+    let _ = caip::CaipAddress::validate(text);
+    let _ = caip::CaipNetworkId::eip155(text);
+    if let Ok(sum) = address::to_checksum_address(text) {
+        assert_eq!(address::to_checksum_address(&sum).as_deref(), Ok(sum.as_str()));
+    }
+    let (left, right) = text.split_at(text.len() / 2);
+    let _ = format::format_units(text, data.first().copied().unwrap_or(18));
+    let _ = format::format_balance(Some(left), Some(right));
+    let _ = format::truncate_address(text);
+    let _ = origin::origin_matches(left, right);
+    let _ = origin::is_valid_origin_pattern(text);
+});
