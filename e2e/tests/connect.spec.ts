@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { createPublicClient, formatEther, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { E2E_RPC_URL, readDevnet } from '../fixtures/stack.js';
+import { axeViolations } from '../fixtures/axe.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 
 const devnet = () => readDevnet();
@@ -31,6 +32,8 @@ test('connects an EIP-6963 wallet and shows its address and balance read through
   await expect(modal).toHaveAttribute('role', 'dialog');
   await expect(modal).toHaveAttribute('aria-modal', 'true');
   await expect(modal).toHaveCSS('width', '360px');
+  await expect(page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`)).toBeVisible();
+  expect(await axeViolations(modal), 'Connect view is axe-clean').toEqual([]);
 
   await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
 
@@ -42,6 +45,7 @@ test('connects an EIP-6963 wallet and shows its address and balance read through
   expect(gatewayCalls.some((url) => url.includes('chainId=eip155%3A31337') || url.includes('chainId=eip155:31337'))).toBe(true);
   expect(gatewayCalls.every((url) => url.includes('projectId=demo'))).toBe(true);
 
+  expect(await axeViolations(modal), 'Account view is axe-clean').toEqual([]);
   await modal.screenshot({ path: testInfo.outputPath('connected-modal.png') });
   await page.screenshot({ path: testInfo.outputPath('connected-page.png') });
 
