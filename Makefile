@@ -42,7 +42,7 @@ test-rust:
 
 # The shared vectors against the built @latch/wasm in plain Node.
 test-wasm:
-	node --test crates/latch-wasm/js/
+	npx vitest run --config crates/latch-wasm/vitest.config.mjs
 
 test-web:
 	npm test -w @latch/react
