@@ -18,7 +18,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(sum) = address::to_checksum_address(text) {
         assert_eq!(address::to_checksum_address(&sum).as_deref(), Ok(sum.as_str()));
     }
-    let (left, right) = text.split_at(text.len() / 2);
+    let middle = text.char_indices().nth(text.chars().count() / 2).map_or(text.len(), |(i, _)| i);
+    let (left, right) = text.split_at(middle);
     let _ = format::format_units(text, data.first().copied().unwrap_or(18));
     let _ = format::format_balance(Some(left), Some(right));
     let _ = format::truncate_address(text);

@@ -1,5 +1,8 @@
 //! Runs a `vectors/<area>.json` file against Rust implementations.
 
+// Each test binary uses a subset of these helpers.
+#![allow(dead_code, unreachable_pub)]
+
 use std::collections::BTreeMap;
 
 use latch_core::Result;
