@@ -27,7 +27,7 @@ use tower_http::trace::TraceLayer;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::gateway::Gateway;
-use crate::project::Caller;
+use crate::project::{Caller, ProjectDirectory};
 use crate::store::Store;
 
 /// What every handler shares.
@@ -39,6 +39,8 @@ pub struct AppState {
     pub store: Arc<dyn Store>,
     /// The chain RPC gateway.
     pub gateway: Arc<Gateway>,
+    /// Projects, cached for the per-request check.
+    pub projects: ProjectDirectory,
 }
 
 impl AppState {
@@ -46,10 +48,12 @@ impl AppState {
     pub async fn new(config: Config) -> anyhow::Result<Self> {
         let store = store::open(&config.database_url()).await?;
         let gateway = Arc::new(Gateway::new(&config)?);
+        let projects = ProjectDirectory::new(store.clone());
         Ok(Self {
             config: Arc::new(config),
             store,
             gateway,
+            projects,
         })
     }
 }

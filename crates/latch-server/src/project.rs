@@ -1,13 +1,17 @@
 //! Who is calling: every API call names a project (query `projectId` or header
 //! `x-project-id`) and, from a browser, an `Origin` the project allows.
 
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
 use latch_core::origin::origin_allowed;
 
 use crate::error::ApiError;
-use crate::store::{is_valid_project_id, Project};
+use crate::store::{is_valid_project_id, Project, Store, StoreResult};
 use crate::AppState;
 
 /// The project a request is made for, checked against the store and its allowlist.
@@ -15,6 +19,49 @@ use crate::AppState;
 pub struct Caller {
     /// The project.
     pub project: Project,
+}
+
+/// How long a looked-up project (or its absence) is trusted before the store
+/// is asked again: every API call checks its project, so this keeps the
+/// database off the hot path, while `latch project add|remove` (possibly on
+/// another node) still takes effect within seconds.
+pub const PROJECT_CACHE_TTL: Duration = Duration::from_secs(5);
+/// Entries kept at most; past it the cache starts over (a flood of made-up
+/// ids must not grow memory).
+const PROJECT_CACHE_CAPACITY: usize = 10_000;
+
+/// Projects by id, read through a short-lived cache.
+#[derive(Clone)]
+pub struct ProjectDirectory {
+    store: Arc<dyn Store>,
+    cache: Arc<RwLock<HashMap<String, (Option<Project>, Instant)>>>,
+}
+
+impl ProjectDirectory {
+    /// A directory over `store`.
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        Self {
+            store,
+            cache: Arc::default(),
+        }
+    }
+
+    /// The project `id`, from the cache when fresh.
+    pub async fn get(&self, id: &str) -> StoreResult<Option<Project>> {
+        let now = Instant::now();
+        if let Some((project, fetched)) = self.cache.read().unwrap_or_else(|e| e.into_inner()).get(id) {
+            if now.duration_since(*fetched) < PROJECT_CACHE_TTL {
+                return Ok(project.clone());
+            }
+        }
+        let project = self.store.project(id).await?;
+        let mut cache = self.cache.write().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= PROJECT_CACHE_CAPACITY {
+            cache.clear();
+        }
+        cache.insert(id.to_owned(), (project.clone(), now));
+        Ok(project)
+    }
 }
 
 fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
@@ -39,11 +86,7 @@ impl FromRequestParts<AppState> for Caller {
         let id = project_id(parts)
             .filter(|id| is_valid_project_id(id))
             .ok_or(ApiError::InvalidProjectId)?;
-        let project = state
-            .store
-            .project(id)
-            .await
-            .map_err(|e| ApiError::Internal(e.into()))?;
+        let project = state.projects.get(id).await.map_err(|e| ApiError::Internal(e.into()))?;
         let project = project.ok_or(ApiError::InvalidProjectId)?;
         if let Some(origin) = header_str(&parts.headers, header::ORIGIN.as_str()) {
             if !origin_allowed(&project.allowed_origins, origin) {
@@ -56,7 +99,42 @@ impl FromRequestParts<AppState> for Caller {
 
 #[cfg(test)]
 mod tests {
-    use super::query_param;
+    use super::*;
+    use crate::store::SqliteStore;
+
+    #[tokio::test]
+    async fn directory_answers_from_its_cache_within_the_ttl() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(
+            SqliteStore::open(&format!("sqlite://{}", dir.path().join("db").display()))
+                .await
+                .unwrap(),
+        );
+        let project = Project {
+            id: "p".into(),
+            allowed_origins: vec![],
+            created_at: 0,
+        };
+        store.put_project(&project).await.unwrap();
+        let directory = ProjectDirectory::new(store.clone());
+        assert_eq!(directory.get("p").await.unwrap(), Some(project.clone()));
+        assert_eq!(directory.get("ghost").await.unwrap(), None);
+        // The store changes; the directory keeps its answers until they expire.
+        store.remove_project("p").await.unwrap();
+        store
+            .put_project(&Project {
+                id: "ghost".into(),
+                ..project.clone()
+            })
+            .await
+            .unwrap();
+        assert_eq!(directory.get("p").await.unwrap(), Some(project));
+        assert_eq!(directory.get("ghost").await.unwrap(), None);
+        // A fresh directory (another node, or after the TTL) sees the store as it is.
+        let fresh = ProjectDirectory::new(store);
+        assert_eq!(fresh.get("p").await.unwrap(), None);
+        assert!(fresh.get("ghost").await.unwrap().is_some());
+    }
 
     #[test]
     fn query_params() {
