@@ -30,11 +30,14 @@ pub const PROJECT_CACHE_TTL: Duration = Duration::from_secs(5);
 /// ids must not grow memory).
 const PROJECT_CACHE_CAPACITY: usize = 10_000;
 
+/// A project (or its absence) and when the store said so.
+type CacheEntry = (Option<Project>, Instant);
+
 /// Projects by id, read through a short-lived cache.
 #[derive(Clone)]
 pub struct ProjectDirectory {
     store: Arc<dyn Store>,
-    cache: Arc<RwLock<HashMap<String, (Option<Project>, Instant)>>>,
+    cache: Arc<RwLock<HashMap<String, CacheEntry>>>,
 }
 
 impl ProjectDirectory {
