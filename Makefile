@@ -66,3 +66,7 @@ fuzz:
 
 bench-gateway:
 	scripts/bench-gateway
+
+.PHONY: bench-core
+bench-core: build-wasm
+	node bench/core.mjs

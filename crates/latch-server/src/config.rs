@@ -12,6 +12,8 @@ use latch_core::caip::CaipNetworkId;
 use latch_core::origin::is_valid_origin_pattern;
 use serde::{Deserialize, Serialize};
 
+use crate::ratelimit::Limit;
+
 /// Every setting of `latch`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -36,6 +38,12 @@ pub struct Config {
     pub max_batch: usize,
     /// Largest request body in bytes.
     pub max_body_bytes: usize,
+    /// Requests one project may make (all its users together).
+    pub project_rate_limit: Limit,
+    /// Requests one client IP may make.
+    pub ip_rate_limit: Limit,
+    /// Take the client IP from the first `X-Forwarded-For` entry: only behind a proxy that sets it.
+    pub trust_forwarded_for: bool,
 }
 
 /// One chain of the RPC gateway.
@@ -77,6 +85,15 @@ impl Default for Config {
             upstream_timeout_ms: 10_000,
             max_batch: 1000,
             max_body_bytes: 10 * 1024 * 1024,
+            project_rate_limit: Limit {
+                per_second: 500.0,
+                burst: 1000.0,
+            },
+            ip_rate_limit: Limit {
+                per_second: 50.0,
+                burst: 200.0,
+            },
+            trust_forwarded_for: false,
         }
     }
 }
@@ -135,6 +152,14 @@ impl Config {
         ids.sort_unstable();
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
             return Err(ConfigError::Invalid(format!("chain {} is configured twice", w[0])));
+        }
+        for limit in [self.project_rate_limit, self.ip_rate_limit] {
+            let enabled = limit.per_second > 0.0 && limit.per_second.is_finite();
+            if !(limit.per_second == 0.0 || enabled && limit.burst >= 1.0 && limit.burst.is_finite()) {
+                return Err(ConfigError::Invalid(
+                    "a rate limit needs per_second >= 0 and burst >= 1".into(),
+                ));
+            }
         }
         if self.max_batch == 0 || self.upstream_timeout_ms == 0 {
             return Err(ConfigError::Invalid(
@@ -233,5 +258,50 @@ mod tests {
             upstreams: vec!["http://a".into()],
         };
         assert!(bad(vec![twice.clone(), twice]).contains("twice"));
+    }
+}
+
+#[cfg(test)]
+mod rate_limit_tests {
+    use super::*;
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
+    fn rate_limits_from_env_and_their_rules() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("LATCH_IP_RATE_LIMIT", "{per_second=0,burst=0}");
+            jail.set_env("LATCH_PROJECT_RATE_LIMIT", "{per_second=5,burst=10}");
+            let config = Config::load(Path::new("absent.toml"), Config::env()).unwrap();
+            assert_eq!(
+                config.ip_rate_limit,
+                Limit {
+                    per_second: 0.0,
+                    burst: 0.0
+                }
+            );
+            assert_eq!(
+                config.project_rate_limit,
+                Limit {
+                    per_second: 5.0,
+                    burst: 10.0
+                }
+            );
+            Ok(())
+        });
+        let with = |per_second, burst| {
+            Config {
+                ip_rate_limit: Limit { per_second, burst },
+                ..Config::default()
+            }
+            .validated()
+            .map(drop)
+        };
+        assert!(
+            with(10.0, 0.5).is_err(),
+            "a burst below one request never admits anything"
+        );
+        assert!(with(-1.0, 5.0).is_err());
+        assert!(with(f64::INFINITY, 5.0).is_err());
+        assert!(with(0.0, 0.0).is_ok(), "zero disables");
     }
 }

@@ -30,6 +30,9 @@ pub enum ApiError {
     /// The request's origin is not on the project's allowlist (403); clients show `Invalid App Configuration`.
     #[error("Invalid App Configuration: origin {0} is not allowed for this project")]
     OriginNotAllowed(String),
+    /// Too many requests for the project or the client (429); retry after the duration.
+    #[error("rate limit exceeded, retry in {} s", retry_after_seconds(*.0))]
+    RateLimited(std::time::Duration),
     /// No route (404).
     #[error("not found")]
     NotFound,
@@ -68,6 +71,7 @@ impl ApiError {
             ApiError::UnsupportedChain(_) => (StatusCode::BAD_REQUEST, "UNSUPPORTED_CHAIN", "chainId"),
             ApiError::InvalidProjectId => (StatusCode::UNAUTHORIZED, "INVALID_PROJECT_ID", "projectId"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
+            ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "method"),
             ApiError::UpstreamUnavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "UPSTREAM_UNAVAILABLE", "chainId"),
@@ -91,13 +95,23 @@ impl IntoResponse for ApiError {
             }],
         };
         let mut response = (status, axum::Json(body)).into_response();
-        if status == StatusCode::SERVICE_UNAVAILABLE {
+        let retry_after = match &self {
+            ApiError::RateLimited(wait) => Some(retry_after_seconds(*wait)),
+            ApiError::UpstreamUnavailable(_) => Some(1),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }
+}
+
+/// `Retry-After` is whole seconds; never tell a client to retry at once.
+fn retry_after_seconds(wait: std::time::Duration) -> u64 {
+    wait.as_secs_f64().ceil().max(1.0) as u64
 }
 
 impl From<sqlx::Error> for ApiError {

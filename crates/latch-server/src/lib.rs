@@ -8,6 +8,7 @@ pub mod config;
 pub mod error;
 pub mod gateway;
 pub mod project;
+pub mod ratelimit;
 pub mod store;
 
 use std::sync::Arc;
@@ -28,6 +29,7 @@ use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::gateway::Gateway;
 use crate::project::{Caller, ProjectDirectory};
+use crate::ratelimit::RateLimiter;
 use crate::store::Store;
 
 /// What every handler shares.
@@ -41,6 +43,10 @@ pub struct AppState {
     pub gateway: Arc<Gateway>,
     /// Projects, cached for the per-request check.
     pub projects: ProjectDirectory,
+    /// Per-project request budget.
+    pub project_limiter: Arc<RateLimiter>,
+    /// Per-client-IP request budget.
+    pub ip_limiter: Arc<RateLimiter>,
 }
 
 impl AppState {
@@ -49,11 +55,15 @@ impl AppState {
         let store = store::open(&config.database_url()).await?;
         let gateway = Arc::new(Gateway::new(&config)?);
         let projects = ProjectDirectory::new(store.clone());
+        let project_limiter = Arc::new(RateLimiter::new(config.project_rate_limit));
+        let ip_limiter = Arc::new(RateLimiter::new(config.ip_rate_limit));
         Ok(Self {
             config: Arc::new(config),
             store,
             gateway,
             projects,
+            project_limiter,
+            ip_limiter,
         })
     }
 }

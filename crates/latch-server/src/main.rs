@@ -125,10 +125,11 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     // Graceful: in-flight requests finish, but a client that never lets go
     // cannot hold the process past SHUTDOWN_GRACE.
     let (stopping, mut stop_requested) = tokio::sync::watch::channel(false);
-    let server = axum::serve(listener, app(state)).with_graceful_shutdown(async move {
-        shutdown_signal().await;
-        let _ = stopping.send(true);
-    });
+    let server = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            let _ = stopping.send(true);
+        });
     tokio::select! {
         served = server => served?,
         _ = async {

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use axum::extract::FromRequestParts;
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
 use latch_core::origin::origin_allowed;
@@ -78,6 +80,22 @@ fn project_id(parts: &Parts) -> Option<&str> {
     from_query.or_else(|| header_str(&parts.headers, "x-project-id"))
 }
 
+/// The client's address: the socket peer, or the first `X-Forwarded-For` hop
+/// when a trusted proxy sets it.
+fn client_ip(parts: &Parts, trust_forwarded_for: bool) -> Option<IpAddr> {
+    let forwarded = trust_forwarded_for
+        .then(|| header_str(&parts.headers, "x-forwarded-for"))
+        .flatten()
+        .and_then(|list| list.split(',').next())
+        .and_then(|first| first.trim().parse().ok());
+    forwarded.or_else(|| {
+        parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|info| info.0.ip())
+    })
+}
+
 fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
@@ -91,6 +109,17 @@ impl FromRequestParts<AppState> for Caller {
             .ok_or(ApiError::InvalidProjectId)?;
         let project = state.projects.get(id).await.map_err(|e| ApiError::Internal(e.into()))?;
         let project = project.ok_or(ApiError::InvalidProjectId)?;
+        let now = Instant::now();
+        state
+            .project_limiter
+            .check(&project.id, now)
+            .map_err(ApiError::RateLimited)?;
+        if let Some(ip) = client_ip(parts, state.config.trust_forwarded_for) {
+            state
+                .ip_limiter
+                .check(&ip.to_string(), now)
+                .map_err(ApiError::RateLimited)?;
+        }
         if let Some(origin) = header_str(&parts.headers, header::ORIGIN.as_str()) {
             if !origin_allowed(&project.allowed_origins, origin) {
                 return Err(ApiError::OriginNotAllowed(origin.to_owned()));

@@ -9,7 +9,8 @@ use latch_server::app;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{dead_upstream, state, Anvil};
+use common::{dead_upstream, state, state_with, Anvil};
+use latch_server::ratelimit::Limit;
 
 const ANVIL_1: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
@@ -212,4 +213,48 @@ async fn enforces_the_origin_allowlist() {
     assert!(reason(&body).1.starts_with("Invalid App Configuration"));
     let (status, body) = send(router, Request::get("/nope").body(Body::empty()).unwrap()).await;
     assert_eq!((status, reason(&body).0), (StatusCode::NOT_FOUND, "NOT_FOUND"));
+}
+
+#[tokio::test]
+async fn rate_limits_per_project_and_per_ip_with_retry_after() {
+    let tight = Limit {
+        per_second: 1.0,
+        burst: 2.0,
+    };
+    let chains = || {
+        Request::get("/v1/supported-chains?projectId=test")
+            .body(Body::empty())
+            .unwrap()
+    };
+
+    let (by_project, _dir) = state_with(vec![dead_upstream()], |c| c.project_rate_limit = tight).await;
+    let router = app(by_project);
+    assert_eq!(send(router.clone(), chains()).await.0, StatusCode::OK);
+    assert_eq!(send(router.clone(), chains()).await.0, StatusCode::OK);
+    let response = router.oneshot(chains()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(response.headers()["retry-after"], "1");
+
+    let (by_ip, _dir) = state_with(vec![dead_upstream()], |c| c.ip_rate_limit = tight).await;
+    let router = app(by_ip);
+    let from = |ip: [u8; 4]| {
+        let mut request = chains();
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((ip, 40000))));
+        request
+    };
+    for _ in 0..2 {
+        assert_eq!(send(router.clone(), from([10, 0, 0, 1])).await.0, StatusCode::OK);
+    }
+    let (status, body) = send(router.clone(), from([10, 0, 0, 1])).await;
+    assert_eq!(
+        (status, reason(&body).0),
+        (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED")
+    );
+    assert_eq!(
+        send(router, from([10, 0, 0, 2])).await.0,
+        StatusCode::OK,
+        "another client has its own budget"
+    );
 }

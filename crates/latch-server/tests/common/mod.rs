@@ -71,8 +71,13 @@ impl Anvil {
 /// A state on a fresh SQLite file serving eip155:31337 through `upstreams`,
 /// with project `test` allowing `http://127.0.0.1:*`.
 pub async fn state(upstreams: Vec<String>) -> (AppState, tempfile::TempDir) {
+    state_with(upstreams, |_| {}).await
+}
+
+/// [`state`] with `adjust` applied to the configuration first.
+pub async fn state_with(upstreams: Vec<String>, adjust: impl FnOnce(&mut Config)) -> (AppState, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let config = Config {
+    let mut config = Config {
         data_dir: dir.path().to_owned(),
         chains: vec![ChainConfig {
             id: "eip155:31337".into(),
@@ -81,6 +86,7 @@ pub async fn state(upstreams: Vec<String>) -> (AppState, tempfile::TempDir) {
         upstream_timeout_ms: 2_000,
         ..Config::default()
     };
+    adjust(&mut config);
     let state = AppState::new(config.validated().unwrap()).await.unwrap();
     let project = Project {
         id: "test".into(),

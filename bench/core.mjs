@@ -1,0 +1,37 @@
+// `make bench-core`: what @latch/wasm costs a page. Size of the module (raw and
+// gzip) and the per-call time of the hot functions called from JS (Node, the
+// same V8 as Chromium). Budgets (issue 3): ≤ 150 kB gzip; a formatting call ≤ 2 µs.
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import * as wasm from '@latch/wasm';
+
+await wasm.init();
+const module = readFileSync(new URL('../packages/wasm/web/latch_wasm_bg.wasm', import.meta.url));
+const gzip = gzipSync(module, { level: 9 }).length;
+
+const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const cases = {
+  formatBalance: () => wasm.formatBalance('9999.99987', 'ETH'),
+  formatUnits: () => wasm.formatUnits('0x21e19e0c9bab2400000', 18),
+  truncateAddress: () => wasm.truncateAddress(ADDRESS),
+  parseCaipAddress: () => wasm.parseCaipAddress(`eip155:1:${ADDRESS}`),
+  toChecksumAddress: () => wasm.toChecksumAddress(ADDRESS.toLowerCase()),
+};
+
+/** Median over several rounds of the mean time per call, in microseconds. */
+function measure(fn, calls = 100_000, rounds = 7) {
+  for (let i = 0; i < 10_000; i++) fn(); // warm up the JIT and the module
+  const perCall = [];
+  for (let round = 0; round < rounds; round++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < calls; i++) fn();
+    perCall.push(Number(process.hrtime.bigint() - start) / calls / 1000);
+  }
+  return perCall.sort((a, b) => a - b)[Math.floor(rounds / 2)];
+}
+
+console.log(`@latch/wasm module: ${module.length} bytes raw, ${gzip} bytes gzip (budget 150 kB gzip: ${gzip <= 150_000 ? 'met' : 'MISSED'})`);
+for (const [name, fn] of Object.entries(cases)) {
+  const us = measure(fn);
+  console.log(`${name.padEnd(20)} ${us.toFixed(3)} µs/call`);
+}
