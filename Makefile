@@ -37,8 +37,9 @@ lint:
 	npm run typecheck -w @latch/demo
 	npm run typecheck -w @latch/e2e
 
+# The store's shared test story also runs on a throw-away PostgreSQL.
 test-rust:
-	cargo $(NEXTEST) --workspace
+	scripts/with-postgres cargo $(NEXTEST) --workspace
 
 # The shared vectors against the built @latch/wasm in plain Node.
 test-wasm:

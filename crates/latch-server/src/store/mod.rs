@@ -1,6 +1,7 @@
 //! Storage behind one trait in domain terms, so SQLite (embedded default) and
 //! Postgres (when scaled out) are interchangeable; chosen once from the URL scheme.
 
+mod postgres;
 mod sqlite;
 
 use std::sync::Arc;
@@ -8,6 +9,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde::Serialize;
 
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 /// Why storage failed.
@@ -18,7 +20,7 @@ pub enum StoreError {
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     /// The database URL names no backend this build has.
-    #[error("unsupported database URL (expected sqlite://…): {0}")]
+    #[error("unsupported database URL scheme {0:?} (expected sqlite:// or postgres://)")]
     UnsupportedUrl(String),
     /// A stored value could not be decoded; the database was edited by hand or is corrupt.
     #[error("corrupt stored value: {0}")]
@@ -53,10 +55,13 @@ pub trait Store: Send + Sync + 'static {
     async fn remove_project(&self, id: &str) -> StoreResult<bool>;
 }
 
-/// Opens (creating and migrating if needed) the database `url` names.
+/// Opens (creating and migrating if needed) the database `url` names:
+/// `sqlite://…` or `postgres://…` / `postgresql://…`.
 pub async fn open(url: &str) -> StoreResult<Arc<dyn Store>> {
     if url.starts_with("sqlite:") {
         Ok(Arc::new(SqliteStore::open(url).await?))
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(PostgresStore::open(url).await?))
     } else {
         Err(StoreError::UnsupportedUrl(
             url.split("://").next().unwrap_or_default().to_owned(),
@@ -67,4 +72,87 @@ pub async fn open(url: &str) -> StoreResult<Arc<dyn Store>> {
 /// Whether `id` can be a project id: 1–64 of `[A-Za-z0-9_-]`.
 pub fn is_valid_project_id(id: &str) -> bool {
     (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// One test story for every backend: what any `Store` must do.
+#[cfg(test)]
+mod contract {
+    use super::*;
+
+    async fn check(store: Arc<dyn Store>) {
+        let project = Project {
+            id: "demo".into(),
+            allowed_origins: vec!["http://localhost:*".into()],
+            created_at: 7,
+        };
+        store.put_project(&project).await.unwrap();
+        assert_eq!(store.project("demo").await.unwrap(), Some(project.clone()));
+        let updated = Project {
+            allowed_origins: vec!["https://a.org".into(), "https://b.org".into()],
+            created_at: 99,
+            ..project
+        };
+        store.put_project(&updated).await.unwrap();
+        store
+            .put_project(&Project {
+                id: "alpha".into(),
+                allowed_origins: vec![],
+                created_at: 1,
+            })
+            .await
+            .unwrap();
+        let stored = store.projects().await.unwrap();
+        assert_eq!(
+            stored.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
+            ["alpha", "demo"]
+        );
+        assert_eq!(stored[1].allowed_origins, ["https://a.org", "https://b.org"]);
+        assert_eq!(stored[1].created_at, 7, "an update keeps the creation time");
+        assert!(store.remove_project("demo").await.unwrap());
+        assert!(!store.remove_project("demo").await.unwrap());
+        assert_eq!(store.project("demo").await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        check(
+            open(&format!("sqlite://{}", dir.path().join("latch.db").display()))
+                .await
+                .unwrap(),
+        )
+        .await;
+    }
+
+    /// Needs a server: `scripts/with-postgres` (which `make test` uses) provides one.
+    #[tokio::test]
+    async fn postgres() {
+        let url = std::env::var("POSTGRES_TEST_URL").expect(
+            "POSTGRES_TEST_URL is unset: run the Rust suites through scripts/with-postgres (make test-rust does)",
+        );
+        // A fresh database per run, so the story starts from an empty schema.
+        let admin = sqlx::PgPool::connect(&url).await.unwrap();
+        let name = format!("latch_contract_{}", std::process::id());
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {name}"))
+            .execute(&admin)
+            .await
+            .unwrap();
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&admin)
+            .await
+            .unwrap();
+        let (base, _) = url.rsplit_once('/').unwrap();
+        check(open(&format!("{base}/{name}")).await.unwrap()).await;
+        // Opening again finds the schema in place (migrations are idempotent).
+        open(&format!("{base}/{name}")).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn unknown_scheme_is_refused() {
+        let err = open("mysql://x").await.err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "unsupported database URL scheme \"mysql\" (expected sqlite:// or postgres://)"
+        );
+    }
 }

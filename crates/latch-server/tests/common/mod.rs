@@ -20,7 +20,7 @@ pub struct Anvil {
 }
 
 fn anvil_binary() -> PathBuf {
-    if let Some(path) = std::env::var_os("LATCH_ANVIL") {
+    if let Some(path) = std::env::var_os("ANVIL_PATH") {
         return path.into();
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
