@@ -258,3 +258,21 @@ async fn rate_limits_per_project_and_per_ip_with_retry_after() {
         "another client has its own budget"
     );
 }
+
+#[tokio::test]
+async fn a_fallback_upstream_takes_over_when_the_primary_dies() {
+    let primary = Anvil::start().await;
+    let secondary = Anvil::start().await;
+    let (state, _dir) = state(vec![primary.url.clone(), secondary.url.clone()]).await;
+    let router = app(state);
+    let call = || rpc("chainId=eip155:31337&projectId=test", get_balance(9).to_string());
+    assert_eq!(send(router.clone(), call()).await.1["result"], "0x21e19e0c9bab2400000");
+    drop(primary); // kills the process
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let (status, body) = send(router.clone(), call()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["result"], "0x21e19e0c9bab2400000");
+    drop(secondary);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert_eq!(send(router, call()).await.0, StatusCode::SERVICE_UNAVAILABLE);
+}
