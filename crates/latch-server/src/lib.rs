@@ -7,6 +7,7 @@
 pub mod config;
 pub mod error;
 pub mod gateway;
+pub mod metrics;
 pub mod project;
 pub mod ratelimit;
 pub mod store;
@@ -15,15 +16,19 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderName, Method};
+use axum::http::{header, HeaderName, HeaderValue, Method, Request};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
+
+use crate::metrics::Metrics;
 
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
@@ -47,6 +52,37 @@ pub struct AppState {
     pub project_limiter: Arc<RateLimiter>,
     /// Per-client-IP request budget.
     pub ip_limiter: Arc<RateLimiter>,
+    /// Request counters and latencies for `/metrics`.
+    pub metrics: Metrics,
+}
+
+/// Request ids: a per-process prefix (start time) and a counter, so ids are
+/// unique across restarts without a random source.
+#[derive(Clone)]
+struct RequestIds {
+    prefix: String,
+    next: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Default for RequestIds {
+    fn default() -> Self {
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        Self {
+            prefix: format!("{:x}", started.as_millis()),
+            next: Arc::default(),
+        }
+    }
+}
+
+impl MakeRequestId for RequestIds {
+    fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<RequestId> {
+        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        HeaderValue::from_str(&format!("{}-{n}", self.prefix))
+            .ok()
+            .map(RequestId::new)
+    }
 }
 
 impl AppState {
@@ -64,6 +100,7 @@ impl AppState {
             projects,
             project_limiter,
             ip_limiter,
+            metrics: Metrics::default(),
         })
     }
 }
@@ -74,6 +111,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1", post(rpc))
         .route("/v1/", post(rpc))
         .route("/v1/supported-chains", get(supported_chains))
+        .route("/metrics", get(metrics::serve).with_state(state.metrics.clone()))
         // Unknown API paths answer JSON even when a web app is served at `/`.
         .route("/v1/{*rest}", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
@@ -85,8 +123,18 @@ pub fn app(state: AppState) -> Router {
     };
     router
         .layer(RequestBodyLimitLayer::new(state.config.max_body_bytes))
+        .layer(middleware::from_fn_with_state(state.metrics.clone(), metrics::track))
         .layer(cors())
-        .layer(TraceLayer::new_for_http())
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+            let id = request
+                .headers()
+                .get("x-request-id")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("-");
+            tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %id)
+        }))
+        .layer(SetRequestIdLayer::x_request_id(RequestIds::default()))
         .with_state(state)
 }
 

@@ -276,3 +276,45 @@ async fn a_fallback_upstream_takes_over_when_the_primary_dies() {
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     assert_eq!(send(router, call()).await.0, StatusCode::SERVICE_UNAVAILABLE);
 }
+
+#[tokio::test]
+async fn counts_requests_for_prometheus_and_tags_each_with_an_id() {
+    let (state, _dir) = state(vec![dead_upstream()]).await;
+    let router = app(state);
+    let response = router
+        .clone()
+        .oneshot(
+            Request::get("/v1/supported-chains?projectId=test")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let id = response.headers()["x-request-id"].to_str().unwrap().to_owned();
+    assert!(!id.is_empty());
+    let again = router
+        .clone()
+        .oneshot(Request::get("/v1/supported-chains").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_ne!(again.headers()["x-request-id"].to_str().unwrap(), id, "ids are unique");
+
+    let metrics = router
+        .oneshot(Request::get("/metrics").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(metrics.status(), StatusCode::OK);
+    let text = String::from_utf8(metrics.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    assert!(
+        text.contains("latch_http_requests_total{route=\"/v1/supported-chains\",status=\"200\"} 1\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("latch_http_requests_total{route=\"/v1/supported-chains\",status=\"401\"} 1\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("latch_http_request_duration_seconds_count{route=\"/v1/supported-chains\"} 2\n"),
+        "{text}"
+    );
+}

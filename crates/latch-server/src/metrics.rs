@@ -1,0 +1,130 @@
+//! Prometheus metrics at `GET /metrics`: requests by route and status, and a
+//! latency histogram by route. Hand-rolled: two maps behind a mutex are all a
+//! single binary needs, and the text format is tiny.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// Upper bounds of the latency buckets, in seconds.
+const BUCKETS: [f64; 14] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+#[derive(Default)]
+struct Histogram {
+    counts: [u64; BUCKETS.len()],
+    count: u64,
+    sum: f64,
+}
+
+#[derive(Default)]
+struct Inner {
+    requests: BTreeMap<(String, u16), u64>,
+    latency: BTreeMap<String, Histogram>,
+}
+
+/// The process's request metrics.
+#[derive(Clone, Default)]
+pub struct Metrics(Arc<Mutex<Inner>>);
+
+impl Metrics {
+    fn record(&self, route: &str, status: u16, seconds: f64) {
+        let mut inner = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        *inner.requests.entry((route.to_owned(), status)).or_default() += 1;
+        let histogram = inner.latency.entry(route.to_owned()).or_default();
+        for (count, bound) in histogram.counts.iter_mut().zip(BUCKETS) {
+            if seconds <= bound {
+                *count += 1;
+            }
+        }
+        histogram.count += 1;
+        histogram.sum += seconds;
+    }
+
+    /// The Prometheus text exposition format.
+    pub fn render(&self) -> String {
+        let inner = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = String::new();
+        out.push_str("# HELP latch_http_requests_total HTTP requests answered, by route and status.\n");
+        out.push_str("# TYPE latch_http_requests_total counter\n");
+        for ((route, status), count) in &inner.requests {
+            let _ = writeln!(
+                out,
+                "latch_http_requests_total{{route=\"{route}\",status=\"{status}\"}} {count}"
+            );
+        }
+        out.push_str("# HELP latch_http_request_duration_seconds Time to answer, by route.\n");
+        out.push_str("# TYPE latch_http_request_duration_seconds histogram\n");
+        for (route, h) in &inner.latency {
+            for (bound, count) in BUCKETS.iter().zip(h.counts) {
+                let _ = writeln!(
+                    out,
+                    "latch_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {count}"
+                );
+            }
+            let _ = writeln!(
+                out,
+                "latch_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {}",
+                h.count
+            );
+            let _ = writeln!(
+                out,
+                "latch_http_request_duration_seconds_sum{{route=\"{route}\"}} {}",
+                h.sum
+            );
+            let _ = writeln!(
+                out,
+                "latch_http_request_duration_seconds_count{{route=\"{route}\"}} {}",
+                h.count
+            );
+        }
+        out
+    }
+}
+
+/// Middleware recording every request. Routes are the matched patterns
+/// (never raw paths), so the label set stays bounded.
+pub async fn track(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str)
+        .to_owned();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    metrics.record(&route, response.status().as_u16(), started.elapsed().as_secs_f64());
+    response
+}
+
+/// `GET /metrics`.
+pub async fn serve(State(metrics): State<Metrics>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], metrics.render())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_counters_and_cumulative_buckets() {
+        let metrics = Metrics::default();
+        metrics.record("/v1", 200, 0.0007);
+        metrics.record("/v1", 200, 0.2);
+        metrics.record("/v1", 503, 0.003);
+        let text = metrics.render();
+        assert!(text.contains("latch_http_requests_total{route=\"/v1\",status=\"200\"} 2\n"));
+        assert!(text.contains("latch_http_requests_total{route=\"/v1\",status=\"503\"} 1\n"));
+        assert!(text.contains("latch_http_request_duration_seconds_bucket{route=\"/v1\",le=\"0.0005\"} 0\n"));
+        assert!(text.contains("latch_http_request_duration_seconds_bucket{route=\"/v1\",le=\"0.001\"} 1\n"));
+        assert!(text.contains("latch_http_request_duration_seconds_bucket{route=\"/v1\",le=\"0.005\"} 2\n"));
+        assert!(text.contains("latch_http_request_duration_seconds_bucket{route=\"/v1\",le=\"+Inf\"} 3\n"));
+        assert!(text.contains("latch_http_request_duration_seconds_count{route=\"/v1\"} 3\n"));
+    }
+}
