@@ -54,6 +54,9 @@ pub struct ChainConfig {
     pub id: String,
     /// JSON-RPC endpoints tried in order.
     pub upstreams: Vec<String>,
+    /// Re-order upstreams by measured latency and stability (spec §7), probing every 4 s.
+    #[serde(default)]
+    pub rank: bool,
 }
 
 /// A setting that must not appear in logs: `Debug` prints `"<redacted>"`.
@@ -132,10 +135,18 @@ impl Config {
             self.chains.push(ChainConfig {
                 id: DEV_CHAIN.into(),
                 upstreams: vec![DEV_RPC_URL.into()],
+                rank: false,
             });
         }
         for chain in &self.chains {
             CaipNetworkId::parse(&chain.id).map_err(|e| ConfigError::Invalid(format!("chain {:?}: {e}", chain.id)))?;
+            let namespace = chain.id.split(':').next().unwrap_or_default();
+            if chain.rank && !matches!(namespace, "eip155" | "solana") {
+                return Err(ConfigError::Invalid(format!(
+                    "chain {}: ranking probes only eip155 and solana chains",
+                    chain.id
+                )));
+            }
             if chain.upstreams.is_empty() {
                 return Err(ConfigError::Invalid(format!("chain {} has no upstreams", chain.id)));
             }
@@ -226,7 +237,8 @@ mod tests {
             dev.chains,
             vec![ChainConfig {
                 id: DEV_CHAIN.into(),
-                upstreams: vec![DEV_RPC_URL.into()]
+                upstreams: vec![DEV_RPC_URL.into()],
+                rank: false
             }]
         );
         let bad = |chains| {
@@ -240,22 +252,26 @@ mod tests {
         };
         assert!(bad(vec![ChainConfig {
             id: "nope".into(),
-            upstreams: vec!["http://a".into()]
+            upstreams: vec!["http://a".into()],
+            rank: false
         }])
         .contains("Invalid CAIP-2"));
         assert!(bad(vec![ChainConfig {
             id: "eip155:1".into(),
-            upstreams: vec![]
+            upstreams: vec![],
+            rank: false
         }])
         .contains("no upstreams"));
         assert!(bad(vec![ChainConfig {
             id: "eip155:1".into(),
-            upstreams: vec!["ftp://a".into()]
+            upstreams: vec!["ftp://a".into()],
+            rank: false
         }])
         .contains("http(s)"));
         let twice = ChainConfig {
             id: "eip155:1".into(),
             upstreams: vec!["http://a".into()],
+            rank: false,
         };
         assert!(bad(vec![twice.clone(), twice]).contains("twice"));
     }

@@ -1,11 +1,13 @@
 //! The chain RPC gateway (spec §7 "Chain RPC"): JSON-RPC 2.0, single or
 //! batch, forwarded to a chain's upstreams in order with fallback.
 
-use std::collections::BTreeMap;
-use std::time::Duration;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use latch_core::caip::CaipNetworkId;
+use latch_core::transport::{rank_transports, Sample, RANK_INTERVAL_MS, RANK_SAMPLES};
 use serde_json::Value;
 
 use crate::config::Config;
@@ -20,8 +22,30 @@ const RETRYABLE_RPC_CODES: [i64; 2] = [-32005, -32603];
 pub struct Chain {
     /// Its CAIP-2 id.
     pub id: CaipNetworkId,
-    /// Endpoints tried in order.
+    /// Endpoints, in configured order.
     pub upstreams: Vec<String>,
+    /// Whether upstreams are re-ordered by measured latency and stability.
+    pub rank: bool,
+    /// Indices into `upstreams` in the order they are tried.
+    order: Arc<RwLock<Vec<usize>>>,
+    /// Recent probes per upstream, when ranked.
+    samples: Arc<Mutex<Vec<VecDeque<Sample>>>>,
+}
+
+impl Chain {
+    fn upstreams_in_order(&self) -> Vec<&str> {
+        let order = self.order.read().unwrap_or_else(|e| e.into_inner());
+        order.iter().map(|&i| self.upstreams[i].as_str()).collect()
+    }
+
+    /// The JSON-RPC call that tells whether an upstream of this chain is alive.
+    fn probe_request(&self) -> Option<&'static str> {
+        match self.id.namespace.as_str() {
+            "eip155" => Some(r#"{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}"#),
+            "solana" => Some(r#"{"jsonrpc":"2.0","id":1,"method":"getSlot","params":[]}"#),
+            _ => None,
+        }
+    }
 }
 
 /// Forwards JSON-RPC to the configured chains.
@@ -48,6 +72,9 @@ impl Gateway {
                     Chain {
                         id: CaipNetworkId::parse(&c.id)?,
                         upstreams: c.upstreams.clone(),
+                        rank: c.rank,
+                        order: Arc::new(RwLock::new((0..c.upstreams.len()).collect())),
+                        samples: Arc::new(Mutex::new(vec![VecDeque::new(); c.upstreams.len()])),
                     },
                 ))
             })
@@ -61,6 +88,73 @@ impl Gateway {
             http,
             max_batch: config.max_batch,
         })
+    }
+
+    /// Probes every upstream of every ranked chain once and re-orders them
+    /// (spec §7: latency 0.3, stability 0.7, last 10 samples).
+    pub async fn rank_once(&self) {
+        for chain in self.chains.values().filter(|c| c.rank) {
+            let Some(probe) = chain.probe_request() else { continue };
+            let mut probes = tokio::task::JoinSet::new();
+            for (index, upstream) in chain.upstreams.iter().enumerate() {
+                let request = self
+                    .http
+                    .post(upstream)
+                    .header(reqwest::header::CONTENT_TYPE, "application/json")
+                    .body(probe);
+                probes.spawn(async move {
+                    let started = Instant::now();
+                    let ok = match request.send().await {
+                        Ok(r) if r.status().is_success() => {
+                            r.json::<Value>().await.is_ok_and(|body| body.get("result").is_some())
+                        }
+                        _ => false,
+                    };
+                    (
+                        index,
+                        Sample {
+                            latency_ms: started.elapsed().as_secs_f64() * 1000.0,
+                            ok,
+                        },
+                    )
+                });
+            }
+            let results = probes.join_all().await;
+            let ranked = {
+                let mut samples = chain.samples.lock().unwrap_or_else(|e| e.into_inner());
+                for (index, sample) in results {
+                    let recent = &mut samples[index];
+                    if recent.len() == RANK_SAMPLES {
+                        recent.pop_front();
+                    }
+                    recent.push_back(sample);
+                }
+                let snapshot: Vec<Vec<Sample>> = samples.iter().map(|s| s.iter().copied().collect()).collect();
+                rank_transports(&snapshot)
+            };
+            *chain.order.write().unwrap_or_else(|e| e.into_inner()) = ranked;
+        }
+    }
+
+    /// Ranks ranked chains every 4 s for as long as the runtime lives.
+    pub fn spawn_ranking(self: &Arc<Self>) {
+        if !self.chains.values().any(|c| c.rank) {
+            return;
+        }
+        let gateway = Arc::clone(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_millis(RANK_INTERVAL_MS));
+            loop {
+                tick.tick().await;
+                gateway.rank_once().await;
+            }
+        });
+    }
+
+    /// The upstreams of `chain_id` in the order they are tried now.
+    pub fn upstream_order(&self, chain_id: &str) -> Option<Vec<String>> {
+        let chain = self.chains.get(chain_id)?;
+        Some(chain.upstreams_in_order().into_iter().map(String::from).collect())
     }
 
     /// The CAIP-2 ids served over HTTP, sorted.
@@ -99,7 +193,7 @@ impl Gateway {
             }
             single => {
                 check_request(single).map_err(bad_body)?;
-                if let Some(reply) = answer_locally(chain, single) {
+                if let Some(reply) = answer_locally(&chain.id, single) {
                     return Ok(RpcReply(Bytes::from(reply.to_string())));
                 }
             }
@@ -109,7 +203,7 @@ impl Gateway {
 
     async fn forward(&self, chain: &Chain, body: Bytes) -> ApiResult<RpcReply> {
         let mut last_rpc_error = None;
-        for upstream in &chain.upstreams {
+        for upstream in chain.upstreams_in_order() {
             let response = self
                 .http
                 .post(upstream)
@@ -182,11 +276,11 @@ fn check_request(request: &Value) -> Result<(), String> {
 }
 
 /// Answers what the chain id alone determines, sparing an upstream round trip.
-fn answer_locally(chain: &Chain, request: &Value) -> Option<Value> {
-    if chain.id.namespace != "eip155" {
+fn answer_locally(chain: &CaipNetworkId, request: &Value) -> Option<Value> {
+    if chain.namespace != "eip155" {
         return None;
     }
-    let chain_number: u64 = chain.id.reference.parse().ok()?;
+    let chain_number: u64 = chain.reference.parse().ok()?;
     let result = match request.get("method")?.as_str()? {
         "eth_chainId" => format!("0x{chain_number:x}"),
         "net_version" => chain_number.to_string(),
@@ -234,10 +328,7 @@ mod tests {
 
     #[test]
     fn chain_id_answered_locally() {
-        let chain = Chain {
-            id: CaipNetworkId::parse("eip155:31337").unwrap(),
-            upstreams: vec![],
-        };
+        let chain = CaipNetworkId::parse("eip155:31337").unwrap();
         let reply = answer_locally(&chain, &json!({"jsonrpc":"2.0","id":7,"method":"eth_chainId"})).unwrap();
         assert_eq!(reply, json!({"jsonrpc":"2.0","id":7,"result":"0x7a69"}));
         let reply = answer_locally(&chain, &json!({"jsonrpc":"2.0","id":"n","method":"net_version"})).unwrap();

@@ -100,6 +100,7 @@ async fn main() -> anyhow::Result<()> {
 async fn serve(config: Config) -> anyhow::Result<()> {
     tracing::info!(?config, "starting");
     let state = AppState::new(config).await.context("opening state")?;
+    state.gateway.spawn_ranking();
     let config = state.config.clone();
     if config.dev && state.store.project(DEV_PROJECT).await?.is_none() {
         let origins = DEV_ORIGINS.map(String::from).to_vec();

@@ -318,3 +318,28 @@ async fn counts_requests_for_prometheus_and_tags_each_with_an_id() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn ranking_moves_a_dead_primary_behind_a_live_upstream() {
+    let anvil = Anvil::start().await;
+    let dead = dead_upstream();
+    let (state, _dir) = state_with(vec![dead.clone(), anvil.url.clone()], |c| c.chains[0].rank = true).await;
+    assert_eq!(
+        state.gateway.upstream_order("eip155:31337").unwrap(),
+        [dead.clone(), anvil.url.clone()]
+    );
+    state.gateway.rank_once().await;
+    assert_eq!(
+        state.gateway.upstream_order("eip155:31337").unwrap(),
+        [anvil.url.clone(), dead]
+    );
+    let (status, body) = send(
+        app(state),
+        rpc("chainId=eip155:31337&projectId=test", get_balance(3).to_string()),
+    )
+    .await;
+    assert_eq!(
+        (status, &body["result"]),
+        (StatusCode::OK, &json!("0x21e19e0c9bab2400000"))
+    );
+}

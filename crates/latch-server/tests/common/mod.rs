@@ -82,6 +82,7 @@ pub async fn state_with(upstreams: Vec<String>, adjust: impl FnOnce(&mut Config)
         chains: vec![ChainConfig {
             id: "eip155:31337".into(),
             upstreams,
+            rank: false,
         }],
         upstream_timeout_ms: 2_000,
         ..Config::default()
