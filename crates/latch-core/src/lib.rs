@@ -6,6 +6,7 @@
 //! so the browser (through `latch-wasm`) and the server agree byte for byte.
 
 pub mod address;
+pub mod analytics;
 pub mod caip;
 mod error;
 pub mod format;

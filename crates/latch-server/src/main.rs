@@ -110,6 +110,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
                 id: DEV_PROJECT.into(),
                 allowed_origins: origins,
                 created_at: now_seconds(),
+                analytics_enabled: true,
             })
             .await?;
     }
@@ -173,6 +174,7 @@ async fn manage_projects(config: &Config, action: ProjectAction) -> anyhow::Resu
                     id: id.clone(),
                     allowed_origins: origins,
                     created_at: now_seconds(),
+                    analytics_enabled: true,
                 })
                 .await?;
             println!("project {id} saved");

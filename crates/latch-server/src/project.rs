@@ -146,6 +146,7 @@ mod tests {
             id: "p".into(),
             allowed_origins: vec![],
             created_at: 0,
+            analytics_enabled: true,
         };
         store.put_project(&project).await.unwrap();
         let directory = ProjectDirectory::new(store.clone());

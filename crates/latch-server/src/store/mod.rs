@@ -40,6 +40,34 @@ pub struct Project {
     pub allowed_origins: Vec<String>,
     /// Unix seconds.
     pub created_at: i64,
+    /// Whether the modal may send analytics for this project (spec §7 `isAnalyticsEnabled`).
+    pub analytics_enabled: bool,
+}
+
+/// One analytics event as received (spec §3 "Analytics event").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalyticsEvent {
+    /// The project it was sent for.
+    pub project_id: String,
+    /// The client's id for it; a resend with the same id is stored once.
+    pub event_id: String,
+    /// The event name, e.g. `CONNECT_SUCCESS`.
+    pub event: String,
+    /// `track` or `error`.
+    pub kind: String,
+    /// The connected address, when there was one.
+    pub address: Option<String>,
+    /// The page's domain.
+    pub domain: String,
+    /// The page's URL.
+    pub url: String,
+    /// When it happened (client clock), unix milliseconds.
+    pub occurred_at: i64,
+    /// When the server received it, unix milliseconds.
+    pub received_at: i64,
+    /// The event's properties as JSON text.
+    pub properties: Option<String>,
 }
 
 /// Everything `latch` persists.
@@ -53,6 +81,10 @@ pub trait Store: Send + Sync + 'static {
     async fn projects(&self) -> StoreResult<Vec<Project>>;
     /// Removes a project; whether it existed.
     async fn remove_project(&self, id: &str) -> StoreResult<bool>;
+    /// Stores events in one transaction, ignoring ids already stored; how many were new.
+    async fn add_events(&self, events: &[AnalyticsEvent]) -> StoreResult<u64>;
+    /// A project's events that happened at or after `since_ms`, oldest first, at most `limit`.
+    async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>>;
 }
 
 /// Opens (creating and migrating if needed) the database `url` names:
@@ -84,6 +116,7 @@ mod contract {
             id: "demo".into(),
             allowed_origins: vec!["http://localhost:*".into()],
             created_at: 7,
+            analytics_enabled: true,
         };
         store.put_project(&project).await.unwrap();
         assert_eq!(store.project("demo").await.unwrap(), Some(project.clone()));
@@ -98,6 +131,7 @@ mod contract {
                 id: "alpha".into(),
                 allowed_origins: vec![],
                 created_at: 1,
+                analytics_enabled: true,
             })
             .await
             .unwrap();
@@ -111,6 +145,38 @@ mod contract {
         assert!(store.remove_project("demo").await.unwrap());
         assert!(!store.remove_project("demo").await.unwrap());
         assert_eq!(store.project("demo").await.unwrap(), None);
+
+        let muted = Project {
+            id: "muted".into(),
+            allowed_origins: vec![],
+            created_at: 1,
+            analytics_enabled: false,
+        };
+        store.put_project(&muted).await.unwrap();
+        assert!(!store.project("muted").await.unwrap().unwrap().analytics_enabled);
+
+        let event = |id: &str, at: i64| AnalyticsEvent {
+            project_id: "alpha".into(),
+            event_id: id.into(),
+            event: "MODAL_OPEN".into(),
+            kind: "track".into(),
+            address: None,
+            domain: "a.org".into(),
+            url: "https://a.org/".into(),
+            occurred_at: at,
+            received_at: at + 5,
+            properties: Some(r#"{"connected":false}"#.into()),
+        };
+        assert_eq!(store.add_events(&[event("e1", 10), event("e2", 20)]).await.unwrap(), 2);
+        assert_eq!(
+            store.add_events(&[event("e2", 20), event("e3", 30)]).await.unwrap(),
+            1,
+            "resends are stored once"
+        );
+        let stored = store.events("alpha", 15, 10).await.unwrap();
+        assert_eq!(stored, vec![event("e2", 20), event("e3", 30)]);
+        assert_eq!(store.events("alpha", 0, 1).await.unwrap().len(), 1);
+        assert!(store.events("muted", 0, 10).await.unwrap().is_empty());
     }
 
     #[tokio::test]

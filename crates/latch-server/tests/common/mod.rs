@@ -93,6 +93,7 @@ pub async fn state_with(upstreams: Vec<String>, adjust: impl FnOnce(&mut Config)
         id: "test".into(),
         allowed_origins: vec!["http://127.0.0.1:*".into()],
         created_at: 0,
+        analytics_enabled: true,
     };
     state.store.put_project(&project).await.unwrap();
     (state, dir)
