@@ -4,6 +4,7 @@
 //! Architecture invariant: this is the only crate that speaks HTTP or touches
 //! a database; every rule it applies comes from `latch-core`.
 
+pub mod analytics;
 pub mod config;
 pub mod error;
 pub mod gateway;
@@ -112,6 +113,9 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/", post(rpc))
         .route("/v1/supported-chains", get(supported_chains))
         .route("/metrics", get(metrics::serve).with_state(state.metrics.clone()))
+        .route("/e", post(analytics::event))
+        .route("/batch", post(analytics::batch))
+        .route("/getAnalyticsConfig", get(analytics::config))
         // Unknown API paths answer JSON even when a web app is served at `/`.
         .route("/v1/{*rest}", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })

@@ -49,6 +49,9 @@ enum ProjectAction {
         /// An allowed origin pattern, e.g. https://app.example.com or http://localhost:* (repeatable).
         #[arg(long = "origin")]
         origins: Vec<String>,
+        /// Refuse analytics events for this project (the modal then sends none).
+        #[arg(long)]
+        no_analytics: bool,
     },
     /// List projects.
     List,
@@ -162,7 +165,11 @@ async fn shutdown_signal() {
 async fn manage_projects(config: &Config, action: ProjectAction) -> anyhow::Result<()> {
     let store = store::open(&config.database_url()).await?;
     match action {
-        ProjectAction::Add { id, origins } => {
+        ProjectAction::Add {
+            id,
+            origins,
+            no_analytics,
+        } => {
             if !is_valid_project_id(&id) {
                 bail!("project id {id:?} must be 1-64 characters of A-Z, a-z, 0-9, _ and -");
             }
@@ -174,7 +181,7 @@ async fn manage_projects(config: &Config, action: ProjectAction) -> anyhow::Resu
                     id: id.clone(),
                     allowed_origins: origins,
                     created_at: now_seconds(),
-                    analytics_enabled: true,
+                    analytics_enabled: !no_analytics,
                 })
                 .await?;
             println!("project {id} saved");

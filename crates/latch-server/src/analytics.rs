@@ -1,0 +1,143 @@
+//! Analytics ingestion (spec §7 "Analytics"): `POST /e` (one event),
+//! `POST /batch` (an array, as `sendBeacon` sends it, often `text/plain`),
+//! and `GET /getAnalyticsConfig`. Events are validated by latch-core's rules
+//! and stored once per event id; a project with analytics off stores nothing.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::Json;
+use latch_core::analytics::{event_problem, MAX_BATCH_EVENTS, MAX_PROPERTIES_BYTES};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::{ApiError, ApiResult};
+use crate::project::Caller;
+use crate::store::AnalyticsEvent;
+use crate::AppState;
+
+/// The event body clients send.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct IncomingEvent {
+    event_id: String,
+    url: String,
+    domain: String,
+    /// Unix milliseconds on the client.
+    timestamp: i64,
+    props: IncomingProps,
+}
+
+#[derive(Deserialize)]
+struct IncomingProps {
+    #[serde(rename = "type")]
+    kind: String,
+    event: String,
+    address: Option<String>,
+    properties: Option<Value>,
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn bad(field: &'static str, description: String) -> ApiError {
+    ApiError::BadRequest { field, description }
+}
+
+fn to_stored(project_id: &str, index: Option<usize>, value: Value, received_at: i64) -> ApiResult<AnalyticsEvent> {
+    let at = |what: String| match index {
+        Some(i) => format!("event {i}: {what}"),
+        None => what,
+    };
+    let event: IncomingEvent = serde_json::from_value(value).map_err(|e| bad("body", at(e.to_string())))?;
+    if let Some(problem) = event_problem(
+        &event.event_id,
+        &event.url,
+        &event.domain,
+        &event.props.kind,
+        &event.props.event,
+    ) {
+        return Err(bad("body", at(problem)));
+    }
+    let properties = match event.props.properties {
+        None | Some(Value::Null) => None,
+        Some(object @ Value::Object(_)) => Some(object.to_string()),
+        Some(_) => return Err(bad("body", at("props.properties must be an object".into()))),
+    };
+    if properties.as_ref().is_some_and(|p| p.len() > MAX_PROPERTIES_BYTES) {
+        return Err(bad(
+            "body",
+            at(format!("props.properties exceeds {MAX_PROPERTIES_BYTES} bytes")),
+        ));
+    }
+    Ok(AnalyticsEvent {
+        project_id: project_id.to_owned(),
+        event_id: event.event_id,
+        event: event.props.event,
+        kind: event.props.kind,
+        address: event.props.address.filter(|a| !a.is_empty()),
+        domain: event.domain,
+        url: event.url,
+        occurred_at: event.timestamp,
+        received_at,
+        properties,
+    })
+}
+
+fn parse_json(body: &Bytes) -> ApiResult<Value> {
+    serde_json::from_slice(body).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))
+}
+
+async fn store(state: &AppState, caller: &Caller, values: Vec<(Option<usize>, Value)>) -> ApiResult<Json<Value>> {
+    if !caller.project.analytics_enabled {
+        return Ok(Json(json!({ "accepted": 0, "stored": 0, "analyticsEnabled": false })));
+    }
+    let received_at = now_ms();
+    // Validate everything first: a batch is stored whole or not at all.
+    let events = values
+        .into_iter()
+        .map(|(index, value)| to_stored(&caller.project.id, index, value, received_at))
+        .collect::<ApiResult<Vec<_>>>()?;
+    let stored = state
+        .store
+        .add_events(&events)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(Json(
+        json!({ "accepted": events.len(), "stored": stored, "analyticsEnabled": true }),
+    ))
+}
+
+/// `POST /e`: one event.
+pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Value>> {
+    let value = parse_json(&body)?;
+    store(&state, &caller, vec![(None, value)]).await
+}
+
+/// `POST /batch`: an array of events.
+pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Value>> {
+    let Value::Array(values) = parse_json(&body)? else {
+        return Err(bad("body", "a batch is a JSON array of events".into()));
+    };
+    if values.is_empty() || values.len() > MAX_BATCH_EVENTS {
+        return Err(bad(
+            "body",
+            format!("a batch holds 1 to {MAX_BATCH_EVENTS} events, not {}", values.len()),
+        ));
+    }
+    store(
+        &state,
+        &caller,
+        values.into_iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
+    )
+    .await
+}
+
+/// `GET /getAnalyticsConfig`: `{isAnalyticsEnabled}` for the caller's project.
+pub async fn config(caller: Caller) -> Json<Value> {
+    Json(json!({ "isAnalyticsEnabled": caller.project.analytics_enabled }))
+}
