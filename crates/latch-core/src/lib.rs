@@ -7,8 +7,13 @@
 
 pub mod address;
 pub mod caip;
+pub mod constants;
 mod error;
 pub mod format;
+pub mod link;
+pub mod network;
 pub mod origin;
+pub mod policy;
+pub mod timing;
 
 pub use error::{Error, Result};
