@@ -34,6 +34,42 @@ pub enum Error {
         /// What is wrong with it, for the developer reading the error.
         reason: &'static str,
     },
+    // Networks, lists and orders, RPC policy, links, timing rules.
+    /// A CAIP-2 network id that is well formed but not in the catalogue (§8).
+    #[error("Network not found")]
+    NetworkNotFound {
+        /// The id that was looked up.
+        caip_network_id: String,
+    },
+    /// An argument of the wrong shape or value, e.g. a JS object missing a
+    /// field; `what` names the argument and `reason` says what was expected.
+    #[error("Invalid {what}: {reason}")]
+    InvalidArgument {
+        /// The argument, as the caller knows it (`feature`, `timestamp`, …).
+        what: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// An RPC method that is neither safe nor approvable in the modal (§6).
+    #[error("Requested RPC call is not allowed")]
+    RpcMethodNotAllowed {
+        /// The refused method name.
+        method: String,
+    },
+    /// A wallet app link that cannot start a deep or universal link (§5).
+    #[error("Invalid app URL: {reason}")]
+    InvalidAppUrl {
+        /// The rejected link.
+        input: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// An e-mail login attempted within the cooldown of the last one (§4, §8).
+    #[error("Please try again after {seconds} seconds")]
+    EmailCooldown {
+        /// Whole seconds left, rounded up.
+        seconds: u64,
+    },
 }
 
 impl Error {
@@ -45,6 +81,12 @@ impl Error {
             Error::InvalidCaipAddress { .. } => "INVALID_CAIP_ADDRESS",
             Error::InvalidEvmAddress { .. } => "INVALID_EVM_ADDRESS",
             Error::InvalidAmount { .. } => "INVALID_AMOUNT",
+            // Networks, lists and orders, RPC policy, links, timing rules.
+            Error::NetworkNotFound { .. } => "NETWORK_NOT_FOUND",
+            Error::InvalidArgument { .. } => "INVALID_ARGUMENT",
+            Error::RpcMethodNotAllowed { .. } => "RPC_METHOD_NOT_ALLOWED",
+            Error::InvalidAppUrl { .. } => "INVALID_APP_URL",
+            Error::EmailCooldown { .. } => "EMAIL_COOLDOWN",
         }
     }
 }

@@ -8,9 +8,14 @@
 pub mod address;
 pub mod analytics;
 pub mod caip;
+pub mod constants;
 mod error;
 pub mod format;
+pub mod link;
+pub mod network;
 pub mod origin;
+pub mod policy;
+pub mod timing;
 pub mod transport;
 
 pub use error::{Error, Result};

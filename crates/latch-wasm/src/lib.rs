@@ -8,7 +8,11 @@ use wasm_bindgen::prelude::*;
 
 pub mod address;
 pub mod caip;
+pub mod constants;
 pub mod format;
+pub mod link;
+pub mod network;
+pub mod policy;
 
 pub(crate) fn js_error(err: latch_core::Error) -> JsValue {
     let error = js_sys::Error::new(&err.to_string());

@@ -1,0 +1,447 @@
+//! What the modal shows and in which order (§2, §5, §9), and which RPC methods
+//! the embedded wallet answers (§6).
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
+
+/// Wallets the host must not show, by reverse-DNS id or by name (§5).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestrictedWallets {
+    /// Reverse-DNS ids (EIP-6963 `rdns`), e.g. `io.metamask`.
+    #[serde(default)]
+    pub rdns: Vec<String>,
+    /// Display names, e.g. `MetaMask`.
+    #[serde(default)]
+    pub names: Vec<String>,
+}
+
+impl RestrictedWallets {
+    /// Whether a wallet with this `rdns` and `name` is hidden (§5). Both compare
+    /// case-insensitively, so a list written `Metamask` still hides `MetaMask`.
+    pub fn hides(&self, rdns: Option<&str>, name: Option<&str>) -> bool {
+        let rdns_hit = rdns.is_some_and(|r| self.rdns.iter().any(|x| x.eq_ignore_ascii_case(r)));
+        let name_hit = name.is_some_and(|n| {
+            let n = n.to_lowercase();
+            self.names.iter().any(|x| x.to_lowercase() == n)
+        });
+        rdns_hit || name_hit
+    }
+}
+
+/// Where the browser-wallet (injected) connector would show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InjectedConnectorContext {
+    /// The page runs on a desktop browser.
+    pub is_desktop: bool,
+    /// A browser wallet is installed (`window.ethereum` or an EIP-6963 announcement).
+    pub injected_installed: bool,
+}
+
+/// Whether to hide the generic browser-wallet connector (§5: "hidden on
+/// desktop if none is installed"). On mobile it stays: it opens an in-app browser.
+pub fn should_hide_injected_connector(context: InjectedConnectorContext) -> bool {
+    context.is_desktop && !context.injected_installed
+}
+
+/// The socials a Telegram mini-app cannot use on `os` (§5). `os` is compared
+/// case-insensitively: `ios`, `mac` (or `macos`), `android`; any other value
+/// removes nothing.
+fn telegram_blocked_socials(os: &str) -> &'static [&'static str] {
+    match os.to_ascii_lowercase().as_str() {
+        "ios" => &["google"],
+        "mac" | "macos" => &["x"],
+        "android" => &["facebook", "x"],
+        _ => &[],
+    }
+}
+
+/// `socials` without those a Telegram mini-app cannot open on `os` (§5: "iOS
+/// removes google, Mac removes x, Android removes facebook and x").
+pub fn filter_telegram_socials(socials: &[String], os: &str) -> Vec<String> {
+    let blocked = telegram_blocked_socials(os);
+    socials
+        .iter()
+        .filter(|s| !blocked.contains(&s.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// The groups of the Connect view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ConnectMethod {
+    /// E-mail login.
+    Email,
+    /// Social logins.
+    Social,
+    /// Wallets.
+    Wallet,
+}
+
+/// The default connect-method order (§2).
+pub const DEFAULT_CONNECT_METHOD_ORDER: [ConnectMethod; 3] =
+    [ConnectMethod::Email, ConnectMethod::Social, ConnectMethod::Wallet];
+
+/// The order when an installed wallet is shown, in the spec's other reading (§2).
+pub const INSTALLED_WALLET_CONNECT_METHOD_ORDER: [ConnectMethod; 3] =
+    [ConnectMethod::Wallet, ConnectMethod::Email, ConnectMethod::Social];
+
+/// What decides the connect-method order. §2 reads two ways; both fit here:
+/// - the fixed reading ("defaults to email, social, wallet"): leave
+///   `installedWalletShown` out;
+/// - the other reading ("wallet, email, social, or the default order when no
+///   injected or announced wallet is shown"): pass `installedWalletShown`.
+///
+/// A `configured` order from the host wins over both.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectMethodOrderRequest {
+    /// The host's own order: any non-empty selection, without repeats.
+    #[serde(default)]
+    pub configured: Option<Vec<ConnectMethod>>,
+    /// Whether an injected or announced (EIP-6963) wallet is shown.
+    #[serde(default)]
+    pub installed_wallet_shown: Option<bool>,
+}
+
+/// The order of the Connect view's groups (§2); see [`ConnectMethodOrderRequest`].
+pub fn connect_method_order(request: &ConnectMethodOrderRequest) -> Result<Vec<ConnectMethod>> {
+    if let Some(configured) = &request.configured {
+        let invalid = |reason: &str| Error::InvalidArgument {
+            what: "connect method order",
+            reason: reason.into(),
+        };
+        if configured.is_empty() {
+            return Err(invalid("name at least one of email, social, wallet"));
+        }
+        if configured.iter().enumerate().any(|(i, m)| configured[..i].contains(m)) {
+            return Err(invalid("a method is listed twice"));
+        }
+        return Ok(configured.clone());
+    }
+    Ok(match request.installed_wallet_shown {
+        Some(true) => INSTALLED_WALLET_CONNECT_METHOD_ORDER,
+        _ => DEFAULT_CONNECT_METHOD_ORDER,
+    }
+    .to_vec())
+}
+
+/// The order of connector groups in the wallet list (§2).
+pub const DEFAULT_CONNECTOR_TYPE_ORDER: [&str; 7] = [
+    "walletConnect",
+    "recent",
+    "injected",
+    "featured",
+    "custom",
+    "external",
+    "recommended",
+];
+
+/// The order of the account view's wallet features (§2).
+pub const WALLET_FEATURE_ORDER: [&str; 4] = ["onramp", "swaps", "receive", "send"];
+
+/// The social logins offered by default, in order (§9).
+pub const DEFAULT_SOCIALS: [&str; 7] = ["google", "x", "discord", "farcaster", "github", "apple", "facebook"];
+
+/// Optional features and whether they are on (§9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Features {
+    /// Token swaps.
+    pub swaps: bool,
+    /// Buying crypto.
+    pub onramp: bool,
+    /// Receive view.
+    pub receive: bool,
+    /// Send view.
+    pub send: bool,
+    /// E-mail login.
+    pub email: bool,
+    /// Wallets listed under e-mail login.
+    pub email_show_wallets: bool,
+    /// Transaction history.
+    pub history: bool,
+    /// Usage analytics.
+    pub analytics: bool,
+    /// The "all wallets" entry.
+    pub all_wallets: bool,
+    /// A terms checkbox before connecting.
+    pub legal_checkbox: bool,
+    /// Smart sessions.
+    pub smart_sessions: bool,
+    /// Wallets collapsed behind a button.
+    pub collapse_wallets: bool,
+}
+
+/// §9: "Default features on: swaps, onramp, receive, send, email, emailShowWallets,
+/// history, analytics, allWallets. Off: legalCheckbox, smartSessions, collapseWallets."
+pub const DEFAULT_FEATURES: Features = Features {
+    swaps: true,
+    onramp: true,
+    receive: true,
+    send: true,
+    email: true,
+    email_show_wallets: true,
+    history: true,
+    analytics: true,
+    all_wallets: true,
+    legal_checkbox: false,
+    smart_sessions: false,
+    collapse_wallets: false,
+};
+
+/// How the embedded wallet treats an RPC method (§6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RpcMethodClass {
+    /// Answered without asking: reads, and relaying an already signed transaction.
+    Safe,
+    /// Shown in ApproveTransaction first.
+    Approval,
+    /// Rejected with `Requested RPC call is not allowed`.
+    NotAllowed,
+}
+
+impl RpcMethodClass {
+    /// The name JS uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RpcMethodClass::Safe => "safe",
+            RpcMethodClass::Approval => "approval",
+            RpcMethodClass::NotAllowed => "notAllowed",
+        }
+    }
+}
+
+/// §6 "Safe RPC methods": the read methods of the Ethereum JSON-RPC API, the
+/// wallet capability/status/asset reads, the ERC-4337 user-operation reads, and
+/// `eth_sendRawTransaction` (it relays what was signed and approved before).
+pub const SAFE_RPC_METHODS: [&str; 41] = [
+    "eth_accounts",
+    "eth_blockNumber",
+    "eth_call",
+    "eth_chainId",
+    "eth_estimateGas",
+    "eth_feeHistory",
+    "eth_gasPrice",
+    "eth_getAccount",
+    "eth_getBalance",
+    "eth_getBlockByHash",
+    "eth_getBlockByNumber",
+    "eth_getBlockReceipts",
+    "eth_getBlockTransactionCountByHash",
+    "eth_getBlockTransactionCountByNumber",
+    "eth_getCode",
+    "eth_getFilterChanges",
+    "eth_getFilterLogs",
+    "eth_getLogs",
+    "eth_getProof",
+    "eth_getStorageAt",
+    "eth_getTransactionByBlockHashAndIndex",
+    "eth_getTransactionByBlockNumberAndIndex",
+    "eth_getTransactionByHash",
+    "eth_getTransactionCount",
+    "eth_getTransactionReceipt",
+    "eth_getUncleCountByBlockHash",
+    "eth_getUncleCountByBlockNumber",
+    "eth_maxPriorityFeePerGas",
+    "eth_newBlockFilter",
+    "eth_newFilter",
+    "eth_newPendingTransactionFilter",
+    "eth_sendRawTransaction",
+    "eth_syncing",
+    "eth_uninstallFilter",
+    "wallet_getCapabilities",
+    "wallet_getCallsStatus",
+    "wallet_getAssets",
+    "eth_getUserOperationByHash",
+    "eth_getUserOperationReceipt",
+    "eth_supportedEntryPoints",
+    "eth_estimateUserOperationGas",
+];
+
+/// §6 "Not-safe methods (need approval in the modal)".
+pub const APPROVAL_RPC_METHODS: [&str; 11] = [
+    "personal_sign",
+    "eth_signTypedData_v4",
+    "eth_sendTransaction",
+    "solana_signMessage",
+    "solana_signTransaction",
+    "solana_signAllTransactions",
+    "solana_signAndSendTransaction",
+    "wallet_sendCalls",
+    "wallet_grantPermissions",
+    "wallet_revokePermissions",
+    "eth_sendUserOperation",
+];
+
+/// What the UI shows for a refused method (§6).
+pub const ACTION_NOT_ALLOWED_MESSAGE: &str = "Action not allowed";
+
+/// Classifies `method` (§6). Names match exactly, as JSON-RPC method names are
+/// case-sensitive; "Unknown methods are rejected", so anything unlisted is
+/// [`RpcMethodClass::NotAllowed`].
+pub fn classify_rpc_method(method: &str) -> RpcMethodClass {
+    if SAFE_RPC_METHODS.contains(&method) {
+        RpcMethodClass::Safe
+    } else if APPROVAL_RPC_METHODS.contains(&method) {
+        RpcMethodClass::Approval
+    } else {
+        RpcMethodClass::NotAllowed
+    }
+}
+
+/// The class of an allowed `method`, else `Requested RPC call is not allowed` (§6).
+pub fn assert_rpc_method_allowed(method: &str) -> Result<RpcMethodClass> {
+    match classify_rpc_method(method) {
+        RpcMethodClass::NotAllowed => Err(Error::RpcMethodNotAllowed {
+            method: method.to_owned(),
+        }),
+        allowed => Ok(allowed),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    // §5: "Wallets with a restricted reverse-DNS id or name are hidden."
+    #[test]
+    fn restricted_wallets() {
+        let restricted = RestrictedWallets {
+            rdns: strings(&["io.metamask"]),
+            names: strings(&["Phantom"]),
+        };
+        for (rdns, name, hidden) in [
+            (Some("io.metamask"), Some("MetaMask"), true),
+            (Some("IO.METAMASK"), None, true),
+            (None, Some("phantom"), true),
+            (Some("app.phantom"), Some("Phantom"), true),
+            (Some("com.coinbase.wallet"), Some("Coinbase Wallet"), false),
+            (None, None, false),
+        ] {
+            assert_eq!(restricted.hides(rdns, name), hidden, "{rdns:?} {name:?}");
+        }
+        assert!(!RestrictedWallets::default().hides(Some("io.metamask"), Some("MetaMask")));
+    }
+
+    // §5: "the browser-wallet injected connector is hidden on desktop if none is installed."
+    #[test]
+    fn injected_connector_visibility() {
+        for (is_desktop, injected_installed, hide) in [
+            (true, false, true),
+            (true, true, false),
+            (false, false, false),
+            (false, true, false),
+        ] {
+            let context = InjectedConnectorContext {
+                is_desktop,
+                injected_installed,
+            };
+            assert_eq!(should_hide_injected_connector(context), hide);
+        }
+    }
+
+    // §5: "In a Telegram mini-app, socials are filtered: iOS removes google, Mac removes x,
+    // Android removes facebook and x."
+    #[test]
+    fn telegram_socials() {
+        let all = strings(&DEFAULT_SOCIALS);
+        let without = |removed: &[&str]| -> Vec<String> {
+            all.iter().filter(|s| !removed.contains(&s.as_str())).cloned().collect()
+        };
+        assert_eq!(filter_telegram_socials(&all, "ios"), without(&["google"]));
+        assert_eq!(filter_telegram_socials(&all, "iOS"), without(&["google"]));
+        assert_eq!(filter_telegram_socials(&all, "mac"), without(&["x"]));
+        assert_eq!(filter_telegram_socials(&all, "macos"), without(&["x"]));
+        assert_eq!(filter_telegram_socials(&all, "android"), without(&["facebook", "x"]));
+        assert_eq!(filter_telegram_socials(&all, "windows"), all);
+    }
+
+    // §2: "Connect-method order defaults to email, social, wallet; another reading gives
+    // wallet, email, social, or the default order when no injected or announced wallet is shown."
+    #[test]
+    fn connect_method_orders() {
+        use ConnectMethod::*;
+        let order = |configured: Option<Vec<ConnectMethod>>, shown: Option<bool>| {
+            connect_method_order(&ConnectMethodOrderRequest {
+                configured,
+                installed_wallet_shown: shown,
+            })
+        };
+        assert_eq!(order(None, None).unwrap(), [Email, Social, Wallet]);
+        assert_eq!(order(None, Some(false)).unwrap(), [Email, Social, Wallet]);
+        assert_eq!(order(None, Some(true)).unwrap(), [Wallet, Email, Social]);
+        assert_eq!(order(Some(vec![Social, Wallet]), Some(true)).unwrap(), [Social, Wallet]);
+        assert_eq!(
+            order(Some(vec![]), None).unwrap_err().to_string(),
+            "Invalid connect method order: name at least one of email, social, wallet"
+        );
+        assert_eq!(
+            order(Some(vec![Email, Email]), None).unwrap_err().to_string(),
+            "Invalid connect method order: a method is listed twice"
+        );
+    }
+
+    // §9: "Default features on: swaps, onramp, receive, send, email, emailShowWallets,
+    // history, analytics, allWallets. Off: legalCheckbox, smartSessions, collapseWallets."
+    #[test]
+    fn default_features_on_and_off() {
+        let f = DEFAULT_FEATURES;
+        assert!(f.swaps && f.onramp && f.receive && f.send && f.email && f.email_show_wallets);
+        assert!(f.history && f.analytics && f.all_wallets);
+        assert!(!f.legal_checkbox && !f.smart_sessions && !f.collapse_wallets);
+    }
+
+    // §6: safe reads, approvals, and "Unknown methods are rejected".
+    #[test]
+    fn rpc_classes() {
+        for (method, class) in [
+            ("eth_call", RpcMethodClass::Safe),
+            ("eth_getBalance", RpcMethodClass::Safe),
+            ("eth_sendRawTransaction", RpcMethodClass::Safe),
+            ("wallet_getCallsStatus", RpcMethodClass::Safe),
+            ("eth_getUserOperationReceipt", RpcMethodClass::Safe),
+            ("personal_sign", RpcMethodClass::Approval),
+            ("solana_signAndSendTransaction", RpcMethodClass::Approval),
+            ("eth_sendUserOperation", RpcMethodClass::Approval),
+            ("eth_sign", RpcMethodClass::NotAllowed),
+            ("eth_signTypedData", RpcMethodClass::NotAllowed),
+            ("wallet_switchEthereumChain", RpcMethodClass::NotAllowed),
+            ("ETH_CALL", RpcMethodClass::NotAllowed),
+            ("", RpcMethodClass::NotAllowed),
+        ] {
+            assert_eq!(classify_rpc_method(method), class, "{method}");
+        }
+        assert_eq!(assert_rpc_method_allowed("personal_sign"), Ok(RpcMethodClass::Approval));
+        assert_eq!(
+            assert_rpc_method_allowed("eth_sign").unwrap_err().to_string(),
+            "Requested RPC call is not allowed"
+        );
+    }
+
+    #[test]
+    fn rpc_lists_are_disjoint() {
+        assert!(SAFE_RPC_METHODS.iter().all(|m| !APPROVAL_RPC_METHODS.contains(m)));
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(s in "\\PC*", list in proptest::collection::vec("\\PC*", 0..5)) {
+            let _ = classify_rpc_method(&s);
+            let _ = assert_rpc_method_allowed(&s);
+            let kept = filter_telegram_socials(&list, &s);
+            prop_assert!(kept.len() <= list.len());
+            let restricted = RestrictedWallets { rdns: list.clone(), names: list.clone() };
+            let _ = restricted.hides(Some(&s), Some(&s));
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Networks (latch_core::network).
+
+use latch_core::{network, Error};
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+
+use crate::{js_error, to_js};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** A network (spec §3). `id` is the chain id on eip155, the CAIP-2 reference elsewhere. */
+export interface Network {
+  id: number | string;
+  caipNetworkId: string;
+  chainNamespace: string;
+  name: string;
+  nativeCurrency: { name: string; symbol: string; decimals: number };
+  rpcUrls: { default: { http: string[] }; chainDefault?: { http: string[] } };
+  assets?: { imageId?: string; imageUrl?: string };
+  blockExplorers?: { default: { name: string; url: string } };
+  testnet?: boolean;
+}
+/** A network in full, or the CAIP-2 id of a catalogue network. */
+export type NetworkChoice = Network | string;
+export interface RestoreNetworkRequest {
+  /** The persisted active network id; a malformed value counts as none. */
+  stored?: string | null;
+  requested: NetworkChoice[];
+  defaultNetwork?: NetworkChoice | null;
+  /** Namespaces with an adapter; default: those of `requested`. */
+  namespaces?: string[] | null;
+}
+export type AccountType = 'eoa' | 'smartAccount' | 'payment';
+export type NamespaceFeature = 'balances' | 'names' | 'activity' | 'onramp' | 'embeddedWallet';
+"#;
+
+/// A JS value as `T`, or an `Invalid {what}: …` error naming what was wrong.
+pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &'static str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| {
+        // The error wraps a JS Error, whose Display adds an `Error: ` prefix;
+        // its bare message reads best after `Invalid {what}: `.
+        let fallback = e.to_string();
+        let error = JsValue::from(e);
+        let message = js_sys::Reflect::get(&error, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string());
+        js_error(Error::InvalidArgument {
+            what,
+            reason: message.unwrap_or(fallback),
+        })
+    })
+}
+
+fn optional_network(found: Option<network::Network>) -> Result<JsValue, JsValue> {
+    found.map_or(Ok(JsValue::UNDEFINED), |n| to_js(&n))
+}
+
+/// Every network of the catalogue.
+#[wasm_bindgen(js_name = getNetworks, unchecked_return_type = "Network[]")]
+pub fn get_networks() -> Result<JsValue, JsValue> {
+    to_js(&network::networks())
+}
+
+/// The catalogue network with this CAIP-2 id, `undefined` when unknown;
+/// throws `Invalid CAIP-2 network id` when malformed.
+#[wasm_bindgen(js_name = getNetwork, unchecked_return_type = "Network | undefined")]
+pub fn get_network(caip_network_id: &str) -> Result<JsValue, JsValue> {
+    optional_network(network::network(caip_network_id).map_err(js_error)?)
+}
+
+/// The unsupported-network placeholder: name `Unknown Network`, empty currency,
+/// no RPC URLs; it keeps the given id (all id fields empty without one).
+#[wasm_bindgen(js_name = unsupportedNetworkPlaceholder, unchecked_return_type = "Network")]
+pub fn unsupported_network_placeholder(caip_network_id: Option<String>) -> Result<JsValue, JsValue> {
+    to_js(&network::unsupported_network_placeholder(caip_network_id.as_deref()).map_err(js_error)?)
+}
+
+/// The network to make active at start (§4); `undefined` when nothing was requested.
+#[wasm_bindgen(js_name = restoreNetwork, unchecked_return_type = "Network | undefined")]
+pub fn restore_network(
+    #[wasm_bindgen(unchecked_param_type = "RestoreNetworkRequest")] request: JsValue,
+) -> Result<JsValue, JsValue> {
+    let request = from_js(request, "restore network request")?;
+    optional_network(network::restore_network(request).map_err(js_error)?)
+}
+
+/// Whether a wallet-switch error code triggers an add-chain request (4902,
+/// 5000, 32603 or -32603).
+#[wasm_bindgen(js_name = isAddChainTrigger)]
+pub fn is_add_chain_trigger(code: f64) -> bool {
+    network::is_add_chain_trigger(code)
+}
+
+/// The default account type of a namespace; `undefined` for unknown namespaces.
+#[wasm_bindgen(js_name = defaultAccountType, unchecked_return_type = "AccountType | undefined")]
+pub fn default_account_type(namespace: &str) -> JsValue {
+    network::default_account_type(namespace).map_or(JsValue::UNDEFINED, |t| t.as_str().into())
+}
+
+/// Whether a feature works on a namespace; throws `Invalid feature: …` for an unknown feature.
+#[wasm_bindgen(js_name = supportsFeature)]
+pub fn supports_feature(
+    #[wasm_bindgen(unchecked_param_type = "NamespaceFeature")] feature: &str,
+    namespace: &str,
+) -> Result<bool, JsValue> {
+    let feature = feature.parse().map_err(js_error)?;
+    Ok(network::supports_feature(feature, namespace))
+}
+
+/// The CAIP-2 ids of the networks the embedded wallet works on.
+#[wasm_bindgen(js_name = embeddedWalletNetworks, unchecked_return_type = "string[]")]
+pub fn embedded_wallet_networks() -> Result<JsValue, JsValue> {
+    to_js(&network::EMBEDDED_WALLET_NETWORKS)
+}
+
+/// The on-ramp provider's chain name for a network, `ethereum` when it has none.
+#[wasm_bindgen(js_name = onrampChain)]
+pub fn onramp_chain(caip_network_id: &str) -> Result<String, JsValue> {
+    network::onramp_chain(caip_network_id)
+        .map(str::to_owned)
+        .map_err(js_error)
+}
