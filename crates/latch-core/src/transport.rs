@@ -1,14 +1,16 @@
 //! Ranking of redundant RPC transports (spec §7 "latency/stability ranking
 //! optional (weights 0.3 and 0.7, 10 samples, 4 s polling)").
 
+use crate::constants::CONSTANTS;
+
 /// Weight of the latency score in a transport's rank.
-pub const LATENCY_WEIGHT: f64 = 0.3;
+pub const LATENCY_WEIGHT: f64 = CONSTANTS.rpc.ranking_latency_weight;
 /// Weight of the stability (success rate) score.
-pub const STABILITY_WEIGHT: f64 = 0.7;
+pub const STABILITY_WEIGHT: f64 = CONSTANTS.rpc.ranking_stability_weight;
 /// Samples kept per transport.
-pub const RANK_SAMPLES: usize = 10;
+pub const RANK_SAMPLES: usize = CONSTANTS.rpc.ranking_sample_count as usize;
 /// Interval between probes, in milliseconds.
-pub const RANK_INTERVAL_MS: u64 = 4_000;
+pub const RANK_INTERVAL_MS: u64 = CONSTANTS.rpc.ranking_interval_ms;
 
 /// One probe of a transport: how long it took, and whether it answered.
 #[derive(Debug, Clone, Copy, PartialEq)]

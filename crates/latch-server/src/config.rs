@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
 use latch_core::caip::CaipNetworkId;
+use latch_core::constants::CONSTANTS;
 use latch_core::origin::is_valid_origin_pattern;
 use serde::{Deserialize, Serialize};
 
@@ -85,8 +86,8 @@ impl Default for Config {
             static_dir: None,
             dev: false,
             chains: Vec::new(),
-            upstream_timeout_ms: 10_000,
-            max_batch: 1000,
+            upstream_timeout_ms: CONSTANTS.rpc.timeout_ms,
+            max_batch: CONSTANTS.rpc.batch_size as usize,
             max_body_bytes: 10 * 1024 * 1024,
             project_rate_limit: Limit {
                 per_second: 500.0,

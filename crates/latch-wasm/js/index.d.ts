@@ -1,3 +1,4 @@
 export * from './web/latch_wasm.js';
+export { LATCH_CONSTANTS } from './constants.js';
 /** Loads the WebAssembly module once; await it before calling anything else. */
 export function init(): Promise<void>;

@@ -4,6 +4,7 @@
 import initBindings from './web/latch_wasm.js';
 
 export * from './web/latch_wasm.js';
+export { LATCH_CONSTANTS } from './constants.js';
 
 let ready;
 

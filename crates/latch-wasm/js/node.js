@@ -6,6 +6,7 @@ import { initSync } from './web/latch_wasm.js';
 initSync({ module: readFileSync(new URL('./web/latch_wasm_bg.wasm', import.meta.url)) });
 
 export * from './web/latch_wasm.js';
+export { LATCH_CONSTANTS } from './constants.js';
 
 export function init() {
   return Promise.resolve();

@@ -1,7 +1,8 @@
+import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { CaipNetworkId } from './types.js';
 
 /** Spec §7: chain RPC calls time out after 10 s. */
-const RPC_TIMEOUT_MS = 10_000;
+const RPC_TIMEOUT_MS = LATCH_CONSTANTS.rpc.timeoutMs;
 
 /** A non-2xx answer from the Latch server; `detail` carries the server's stated reason. */
 export class HttpError extends Error {

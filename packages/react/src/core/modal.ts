@@ -1,3 +1,4 @@
+import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { EventBus } from './events.js';
 import { createStore, type Store } from './store.js';
 
@@ -35,7 +36,7 @@ export interface ModalController {
 }
 
 /** Spec §9: the shake flag clears itself after 500 ms. */
-export const SHAKE_DURATION_MS = 500;
+export const SHAKE_DURATION_MS = LATCH_CONSTANTS.timings.shakeMs;
 
 export function currentView(state: ModalState): ViewName {
   // The history is never empty: every action keeps at least one entry.

@@ -1,17 +1,21 @@
+import { LATCH_CONSTANTS } from '@latch/wasm';
+
 export type ThemeMode = 'dark' | 'light';
 
 /** CSS custom properties, all `--latch-` prefixed, applied on Latch's root elements. */
 export type ThemeVariables = Record<`--latch-${string}`, string>;
 
-/** Spec §2 defaults shared by both modes. */
+const { theme, modal } = LATCH_CONSTANTS;
+
+/** Spec §2 defaults shared by both modes (numbers from latch-core's constants). */
 const shared: ThemeVariables = {
   '--latch-font-family':
     'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-  '--latch-font-size-master': '10px',
-  '--latch-border-radius-master': '4px',
-  '--latch-z-index': '999',
-  '--latch-modal-width': '360px',
-  '--latch-duration': '150ms',
+  '--latch-font-size-master': theme.fontSizeMaster,
+  '--latch-border-radius-master': theme.borderRadiusMaster,
+  '--latch-z-index': String(theme.zIndex),
+  '--latch-modal-width': `${modal.widthPx}px`,
+  '--latch-duration': `${modal.transitionMs}ms`,
   '--latch-accent': '#667dff',
   '--latch-accent-foreground': '#ffffff',
 };
@@ -19,7 +23,7 @@ const shared: ThemeVariables = {
 export function darkTheme(overrides: ThemeVariables = {}): ThemeVariables {
   return {
     ...shared,
-    '--latch-color-background': '#121313',
+    '--latch-color-background': theme.backgroundDark,
     '--latch-color-surface': '#1e1f1f',
     '--latch-color-surface-hover': '#2a2b2b',
     '--latch-color-foreground': '#e4e7e7',
@@ -34,7 +38,7 @@ export function darkTheme(overrides: ThemeVariables = {}): ThemeVariables {
 export function lightTheme(overrides: ThemeVariables = {}): ThemeVariables {
   return {
     ...shared,
-    '--latch-color-background': '#ffffff',
+    '--latch-color-background': theme.backgroundLight,
     '--latch-color-surface': '#f3f3f3',
     '--latch-color-surface-hover': '#e9e9e9',
     '--latch-color-foreground': '#141414',
