@@ -45,6 +45,9 @@ pub struct Config {
     pub ip_rate_limit: Limit,
     /// Take the client IP from the first `X-Forwarded-For` entry: only behind a proxy that sets it.
     pub trust_forwarded_for: bool,
+    /// Bearer token for the analytics dashboard and its API; unset disables them
+    /// (`--dev` uses [`DEV_ADMIN_TOKEN`]).
+    pub admin_token: Option<Secret>,
 }
 
 /// One chain of the RPC gateway.
@@ -70,6 +73,9 @@ impl fmt::Debug for Secret {
         f.write_str("\"<redacted>\"")
     }
 }
+
+/// The dashboard token `--dev` uses when none is configured (local use only).
+pub const DEV_ADMIN_TOKEN: &str = "latch-dev-admin";
 
 /// The local devnet chain `--dev` serves when no chain is configured.
 pub const DEV_CHAIN: &str = "eip155:31337";
@@ -98,6 +104,7 @@ impl Default for Config {
                 burst: 200.0,
             },
             trust_forwarded_for: false,
+            admin_token: None,
         }
     }
 }
@@ -132,6 +139,14 @@ impl Config {
 
     /// Applies `--dev` defaults and checks every rule.
     pub fn validated(mut self) -> Result<Self, ConfigError> {
+        if self.dev && self.admin_token.is_none() {
+            self.admin_token = Some(Secret(DEV_ADMIN_TOKEN.into()));
+        }
+        if self.admin_token.as_ref().is_some_and(|t| t.0.len() < 12) {
+            return Err(ConfigError::Invalid(
+                "admin_token must be at least 12 characters".into(),
+            ));
+        }
         if self.dev && self.chains.is_empty() {
             self.chains.push(ChainConfig {
                 id: DEV_CHAIN.into(),

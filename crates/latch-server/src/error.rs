@@ -27,6 +27,9 @@ pub enum ApiError {
     /// The project id is missing or unknown (401); clients show `Invalid Project ID`.
     #[error("Invalid Project ID")]
     InvalidProjectId,
+    /// The admin token is missing or wrong (401).
+    #[error("a valid admin token is required")]
+    Unauthorized,
     /// The request's origin is not on the project's allowlist (403); clients show `Invalid App Configuration`.
     #[error("Invalid App Configuration: origin {0} is not allowed for this project")]
     OriginNotAllowed(String),
@@ -70,6 +73,7 @@ impl ApiError {
             ApiError::UnprocessableBody(_) => (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_JSON", "body"),
             ApiError::UnsupportedChain(_) => (StatusCode::BAD_REQUEST, "UNSUPPORTED_CHAIN", "chainId"),
             ApiError::InvalidProjectId => (StatusCode::UNAUTHORIZED, "INVALID_PROJECT_ID", "projectId"),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED", "authorization"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),

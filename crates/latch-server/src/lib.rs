@@ -6,6 +6,7 @@
 
 pub mod analytics;
 pub mod config;
+pub mod dashboard;
 pub mod error;
 pub mod gateway;
 pub mod metrics;
@@ -116,6 +117,9 @@ pub fn app(state: AppState) -> Router {
         .route("/e", post(analytics::event))
         .route("/batch", post(analytics::batch))
         .route("/getAnalyticsConfig", get(analytics::config))
+        .route("/dashboard", get(dashboard::page))
+        .route("/v1/analytics/summary", get(dashboard::summary))
+        .route("/v1/analytics/projects", get(dashboard::projects))
         // Unknown API paths answer JSON even when a web app is served at `/`.
         .route("/v1/{*rest}", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })

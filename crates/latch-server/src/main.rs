@@ -4,7 +4,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use latch_server::config::{check_origin_pattern, Config, DEV_ORIGINS};
+use latch_server::config::{check_origin_pattern, Config, DEV_ADMIN_TOKEN, DEV_ORIGINS};
 use latch_server::store::{self, is_valid_project_id, Project};
 use latch_server::{app, AppState};
 
@@ -126,6 +126,9 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     match &config.static_dir {
         Some(dir) => println!("latch serving {} and the API at {url}", dir.display()),
         None => println!("latch serving the API at {url}"),
+    }
+    if config.admin_token.as_ref().is_some_and(|t| t.0 == DEV_ADMIN_TOKEN) {
+        println!("analytics dashboard at {url}dashboard (admin token {DEV_ADMIN_TOKEN})");
     }
     // Graceful: in-flight requests finish, but a client that never lets go
     // cannot hold the process past SHUTDOWN_GRACE.

@@ -122,3 +122,63 @@ async fn a_project_with_analytics_off_stores_nothing_and_says_so() {
     );
     assert!(store.events("quiet", 0, 10).await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn the_dashboard_api_needs_the_admin_token_and_summarises_events() {
+    let (closed, _dir) = state(vec![dead_upstream()]).await;
+    let summary = |token: &str| {
+        Request::get("/v1/analytics/summary?project=test&days=7")
+            .header("authorization", format!("Bearer {token}"))
+            .body(Body::empty())
+            .unwrap()
+    };
+    assert_eq!(
+        send(app(closed), summary("anything-long-enough")).await.0,
+        StatusCode::NOT_FOUND,
+        "no token configured"
+    );
+
+    let token = "a-long-admin-token";
+    let (state, _dir) = common::state_with(vec![dead_upstream()], |c| {
+        c.admin_token = Some(latch_server::config::Secret(token.into()))
+    })
+    .await;
+    let router = app(state);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let at = |mut e: Value| {
+        e["timestamp"] = json!(now);
+        e
+    };
+    let events = json!([
+        at(event("o1", "MODAL_OPEN")),
+        at(event("o2", "MODAL_OPEN")),
+        at(event("c1", "CONNECT_SUCCESS"))
+    ]);
+    assert_eq!(
+        send(router.clone(), post("/batch?projectId=test", events)).await.0,
+        StatusCode::OK
+    );
+
+    assert_eq!(
+        send(router.clone(), summary("wrong-token-here")).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, body) = send(router.clone(), summary(token)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!((body["opens"].as_u64(), body["connects"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(body["conversion"], 0.5);
+    assert_eq!(body["connectsByWallet"], json!({"Latch Test Wallet": 1}));
+    assert_eq!(body["connectsByConnector"], json!({"ANNOUNCED": 1}));
+    assert_eq!(body["days"].as_array().unwrap().len(), 7);
+
+    let page = router
+        .oneshot(Request::get("/dashboard").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = String::from_utf8(page.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    assert!(html.contains("<title>Latch analytics</title>"));
+}
