@@ -9,6 +9,8 @@ pub mod address;
 pub mod caip;
 mod error;
 pub mod format;
+pub mod history;
 pub mod origin;
+pub mod validate;
 
 pub use error::{Error, Result};
