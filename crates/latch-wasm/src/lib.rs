@@ -9,6 +9,9 @@ use wasm_bindgen::prelude::*;
 pub mod address;
 pub mod caip;
 pub mod format;
+pub mod history;
+mod input;
+pub mod validate;
 
 pub(crate) fn js_error(err: latch_core::Error) -> JsValue {
     let error = js_sys::Error::new(&err.to_string());
