@@ -41,15 +41,6 @@ pub enum Error {
         /// The id that was looked up.
         caip_network_id: String,
     },
-    /// An argument of the wrong shape or value, e.g. a JS object missing a
-    /// field; `what` names the argument and `reason` says what was expected.
-    #[error("Invalid {what}: {reason}")]
-    InvalidArgument {
-        /// The argument, as the caller knows it (`feature`, `timestamp`, …).
-        what: &'static str,
-        /// What is wrong with it.
-        reason: String,
-    },
     /// An RPC method that is neither safe nor approvable in the modal (§6).
     #[error("Requested RPC call is not allowed")]
     RpcMethodNotAllowed {
@@ -64,7 +55,62 @@ pub enum Error {
         /// What is wrong with it.
         reason: &'static str,
     },
-    /// An e-mail login attempted within the cooldown of the last one (§4, §8).
+    // Formatting and validation (format, history, validate).
+    /// A structured input (transaction, token balance, send draft…) whose
+    /// shape is not the documented one; `reason` says which field.
+    #[error("Invalid {what}: {reason}")]
+    InvalidInput {
+        /// What was being read, e.g. `transaction`.
+        what: &'static str,
+        /// What is wrong with it, as the deserializer saw it.
+        reason: String,
+    },
+    /// A millisecond timestamp that is not a finite number in the JS `Date` range.
+    #[error("Invalid timestamp")]
+    InvalidTimestamp,
+    /// A name to register that breaks §5 "at least 4 characters, letters,
+    /// digits, hyphen only"; the message says which part.
+    #[error("{reason}")]
+    InvalidName {
+        /// The user-facing explanation.
+        reason: &'static str,
+    },
+    /// An EVM chain id without an ENSIP-11 coin type (§5: at or above 2^31).
+    #[error("Invalid chainId")]
+    InvalidChainId,
+    /// A send draft missing what the send needs (§5); the message is shown to the user.
+    #[error("{reason}")]
+    IncompleteSendDraft {
+        /// The user-facing explanation, the spec's exact text where it gives one.
+        reason: &'static str,
+    },
+    /// A send on a namespace that has no send flow (§8 "Unsupported chain").
+    #[error("Unsupported chain")]
+    UnsupportedSendChain {
+        /// The namespace of the draft.
+        namespace: String,
+    },
+    /// An expirer target that is neither `topic:<string>` nor `id:<number>`.
+    #[error("Invalid target, expected id:number or topic:string")]
+    InvalidExpirerTarget {
+        /// The rejected text.
+        input: String,
+    },
+    /// An expirer target built from a value of the wrong type for its kind (§8).
+    #[error("Value must be \"{expected}\" for expirer target type: {kind}")]
+    ExpirerValueType {
+        /// `topic` or `id`.
+        kind: &'static str,
+        /// `string` or `number`.
+        expected: &'static str,
+    },
+    /// Both sign-in options were given; only one may drive sign-in (§5).
+    #[error("Cannot set both `siweConfig` and `siwx` options")]
+    SiwxConflict,
+    /// No project id was configured (§5, §8).
+    #[error("Project ID Not Configured")]
+    ProjectIdNotConfigured,
+    /// An e-mail login attempted within the cooldown (§4, §8, §9 30 s).
     #[error("Please try again after {seconds} seconds")]
     EmailCooldown {
         /// Whole seconds left, rounded up.
@@ -83,9 +129,19 @@ impl Error {
             Error::InvalidAmount { .. } => "INVALID_AMOUNT",
             // Networks, lists and orders, RPC policy, links, timing rules.
             Error::NetworkNotFound { .. } => "NETWORK_NOT_FOUND",
-            Error::InvalidArgument { .. } => "INVALID_ARGUMENT",
             Error::RpcMethodNotAllowed { .. } => "RPC_METHOD_NOT_ALLOWED",
             Error::InvalidAppUrl { .. } => "INVALID_APP_URL",
+            // Formatting and validation (format, history, validate).
+            Error::InvalidInput { .. } => "INVALID_INPUT",
+            Error::InvalidTimestamp => "INVALID_TIMESTAMP",
+            Error::InvalidName { .. } => "INVALID_NAME",
+            Error::InvalidChainId => "INVALID_CHAIN_ID",
+            Error::IncompleteSendDraft { .. } => "INCOMPLETE_SEND_DRAFT",
+            Error::UnsupportedSendChain { .. } => "UNSUPPORTED_SEND_CHAIN",
+            Error::InvalidExpirerTarget { .. } => "INVALID_EXPIRER_TARGET",
+            Error::ExpirerValueType { .. } => "EXPIRER_VALUE_TYPE",
+            Error::SiwxConflict => "SIWX_CONFLICT",
+            Error::ProjectIdNotConfigured => "PROJECT_ID_NOT_CONFIGURED",
             Error::EmailCooldown { .. } => "EMAIL_COOLDOWN",
         }
     }

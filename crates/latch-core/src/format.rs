@@ -1,7 +1,20 @@
-//! How amounts and addresses are shown (spec §5, §9). Exact decimal string
-//! arithmetic throughout: a float would misprint large balances.
+//! How amounts, addresses and dates are shown (spec §5, §9). Exact decimal
+//! string arithmetic throughout: a float would misprint large balances.
+//!
+//! Rounding, per use: balances are floored (a user must not see more than they
+//! hold); fiat values, general numbers and transfer quantities round half away
+//! from zero, as `Intl.NumberFormat` does.
+
+mod number;
+mod time;
 
 use alloy_primitives::U256;
+
+pub use number::{
+    format_number, format_quantity, format_value, quantity_sign, Decimal, NumberInput, DEFAULT_NUMBER_DECIMALS,
+    QUANTITY_DECIMALS, TOKEN_VALUE_DECIMALS,
+};
+pub use time::{format_relative_time, parse_iso_date, YearMonth, JUST_NOW};
 
 use crate::{Error, Result};
 

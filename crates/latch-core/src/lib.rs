@@ -11,11 +11,13 @@ pub mod caip;
 pub mod constants;
 mod error;
 pub mod format;
+pub mod history;
 pub mod link;
 pub mod network;
 pub mod origin;
 pub mod policy;
 pub mod timing;
 pub mod transport;
+pub mod validate;
 
 pub use error::{Error, Result};

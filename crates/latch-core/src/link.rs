@@ -60,7 +60,7 @@ fn check_common(app_url: &str, wc_uri: &str) -> Result<()> {
         return Err(invalid(app_url, "contains whitespace or control characters"));
     }
     if wc_uri.is_empty() {
-        return Err(Error::InvalidArgument {
+        return Err(Error::InvalidInput {
             what: "pairing URI",
             reason: "empty".into(),
         });

@@ -573,7 +573,7 @@ impl FromStr for NamespaceFeature {
             "onramp" => NamespaceFeature::Onramp,
             "embeddedWallet" => NamespaceFeature::EmbeddedWallet,
             _ => {
-                return Err(Error::InvalidArgument {
+                return Err(Error::InvalidInput {
                     what: "feature",
                     reason: format!("expected one of {}", Self::NAMES.join(", ")),
                 })

@@ -110,7 +110,7 @@ pub struct ConnectMethodOrderRequest {
 /// The order of the Connect view's groups (§2); see [`ConnectMethodOrderRequest`].
 pub fn connect_method_order(request: &ConnectMethodOrderRequest) -> Result<Vec<ConnectMethod>> {
     if let Some(configured) = &request.configured {
-        let invalid = |reason: &str| Error::InvalidArgument {
+        let invalid = |reason: &str| Error::InvalidInput {
             what: "connect method order",
             reason: reason.into(),
         };

@@ -22,22 +22,6 @@ pub fn can_retry_pairing(last_attempt_ms: u64, now_ms: u64) -> bool {
     now_ms.saturating_sub(last_attempt_ms) >= CONSTANTS.pairing.retry_gap_ms
 }
 
-/// Refuses an e-mail login within 30 s of the last one with
-/// `Please try again after {n} seconds`, `n` rounded up (§4, §8).
-pub fn check_email_cooldown(last_attempt_ms: Option<u64>, now_ms: u64) -> Result<()> {
-    let Some(last) = last_attempt_ms else {
-        return Ok(());
-    };
-    let elapsed = now_ms.saturating_sub(last);
-    let cooldown = CONSTANTS.cooldowns.email_login_ms;
-    if elapsed >= cooldown {
-        return Ok(());
-    }
-    Err(Error::EmailCooldown {
-        seconds: (cooldown - elapsed).div_ceil(CONSTANTS.time.second_ms),
-    })
-}
-
 /// A JS timestamp (a `number` of milliseconds) as whole milliseconds. It must
 /// be finite, not negative and at most 2^53 (the largest exact JS integer);
 /// a fraction (`performance.now()`-style) is dropped.
@@ -47,7 +31,7 @@ pub fn timestamp_from_js(value: f64) -> Result<u64> {
         // In range and finite, so the cast is exact after flooring.
         Ok(value.floor() as u64)
     } else {
-        Err(Error::InvalidArgument {
+        Err(Error::InvalidInput {
             what: "timestamp",
             reason: "expected a finite, non-negative number of milliseconds".into(),
         })
@@ -98,16 +82,6 @@ mod tests {
 
     // §4: "E-mail login is blocked within 30 s of the last attempt." §8: "Please try again after {n} seconds".
     #[test]
-    fn email_cooldown_counts_seconds_up() {
-        assert_eq!(check_email_cooldown(None, NOW), Ok(()));
-        assert_eq!(check_email_cooldown(Some(NOW - 30_000), NOW), Ok(()));
-        for (last, seconds) in [(NOW, 30), (NOW - 1, 30), (NOW - 29_001, 1), (NOW - 20_000, 10)] {
-            let err = check_email_cooldown(Some(last), NOW).unwrap_err();
-            assert_eq!(err.to_string(), format!("Please try again after {seconds} seconds"));
-        }
-    }
-
-    #[test]
     fn js_timestamps() {
         assert_eq!(timestamp_from_js(1_700_000_000_000.7), Ok(1_700_000_000_000));
         assert_eq!(timestamp_from_js(0.0), Ok(0));
@@ -128,7 +102,6 @@ mod tests {
         #[test]
         fn never_panics(a: u64, b: u64, f: f64) {
             let _ = (pairing_expiry(a), is_pairing_near_expiry(a, b), can_retry_pairing(a, b));
-            let _ = check_email_cooldown(Some(a), b);
             let _ = timestamp_from_js(f);
         }
     }

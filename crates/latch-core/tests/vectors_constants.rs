@@ -26,13 +26,6 @@ fn constants_vectors() {
             ("canRetryPairing", |a| {
                 Ok(json!(timing::can_retry_pairing(millis(a, 0)?, millis(a, 1)?)))
             }),
-            ("checkEmailCooldown", |a| {
-                let last = match &a[0] {
-                    Value::Null => None,
-                    _ => Some(millis(a, 0)?),
-                };
-                timing::check_email_cooldown(last, millis(a, 1)?).map(|()| Value::Null)
-            }),
         ],
     );
 }

@@ -22,7 +22,7 @@ fn network_vectors() {
                 Ok(to_value(network::unsupported_network_placeholder(opt_text(a, 0))?))
             }),
             ("restoreNetwork", |a| {
-                let request = serde_json::from_value(a[0].clone()).map_err(|e| Error::InvalidArgument {
+                let request = serde_json::from_value(a[0].clone()).map_err(|e| Error::InvalidInput {
                     what: "restore network request",
                     reason: e.to_string(),
                 })?;

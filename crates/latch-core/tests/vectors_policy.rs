@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 fn from_value<T: DeserializeOwned>(value: &Value, what: &'static str) -> latch_core::Result<T> {
-    serde_json::from_value(value.clone()).map_err(|e| Error::InvalidArgument {
+    serde_json::from_value(value.clone()).map_err(|e| Error::InvalidInput {
         what,
         reason: e.to_string(),
     })

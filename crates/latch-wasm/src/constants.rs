@@ -87,10 +87,3 @@ pub fn is_pairing_near_expiry(expiry_ms: f64, now_ms: f64) -> Result<bool, JsVal
 pub fn can_retry_pairing(last_attempt_ms: f64, now_ms: f64) -> Result<bool, JsValue> {
     Ok(timing::can_retry_pairing(millis(last_attempt_ms)?, millis(now_ms)?))
 }
-
-/// Throws `Please try again after {n} seconds` within 30 s of the last e-mail login.
-#[wasm_bindgen(js_name = checkEmailCooldown)]
-pub fn check_email_cooldown(last_attempt_ms: Option<f64>, now_ms: f64) -> Result<(), JsValue> {
-    let last = last_attempt_ms.map(millis).transpose()?;
-    timing::check_email_cooldown(last, millis(now_ms)?).map_err(js_error)
-}

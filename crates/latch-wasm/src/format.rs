@@ -3,6 +3,7 @@
 use latch_core::format;
 use wasm_bindgen::prelude::*;
 
+use crate::input::{decimal, millis, required_decimal};
 use crate::js_error;
 
 /// Base units (decimal or `0x` hex) to an exact decimal string.
@@ -21,4 +22,46 @@ pub fn format_balance(balance: Option<String>, symbol: Option<String>) -> Result
 #[wasm_bindgen(js_name = truncateAddress)]
 pub fn truncate_address(address: &str) -> String {
     format::truncate_address(address)
+}
+
+/// en-US with grouping and exactly `decimals` (default 2) places, rounded:
+/// `formatNumber(1234.567)` → `"1,234.57"`.
+#[wasm_bindgen(js_name = formatNumber)]
+pub fn format_number(
+    #[wasm_bindgen(unchecked_param_type = "number | string | null | undefined")] value: JsValue,
+    decimals: Option<u8>,
+) -> Result<String, JsValue> {
+    let value = decimal(&value)?.unwrap_or_default();
+    Ok(format::format_number(
+        &value,
+        decimals.unwrap_or(format::DEFAULT_NUMBER_DECIMALS),
+    ))
+}
+
+/// A token's fiat value: en-US, 2 decimals, rounded; `0.00` when missing.
+#[wasm_bindgen(js_name = formatValue)]
+pub fn format_value(
+    #[wasm_bindgen(unchecked_param_type = "number | string | null | undefined")] value: JsValue,
+) -> Result<String, JsValue> {
+    Ok(format::format_value(decimal(&value)?.as_ref()))
+}
+
+/// A transfer quantity with its sign by operation type and 3 decimals:
+/// `formatQuantity("1234.5678", "receive")` → `"+1,234.568"`.
+#[wasm_bindgen(js_name = formatQuantity)]
+pub fn format_quantity(
+    #[wasm_bindgen(unchecked_param_type = "number | string")] numeric: JsValue,
+    #[wasm_bindgen(js_name = "operationType")] operation_type: &str,
+) -> Result<String, JsValue> {
+    format::format_quantity(&required_decimal(&numeric)?, operation_type).map_err(js_error)
+}
+
+/// How long ago, in the largest whole unit: `just now`, `5 min`, `1 hr`,
+/// `2 hrs`, `3 d`, `1 mo`, `1 yr`. Future timestamps show `just now`.
+#[wasm_bindgen(js_name = formatRelativeTime)]
+pub fn format_relative_time(
+    #[wasm_bindgen(js_name = "timestampMs")] timestamp_ms: f64,
+    #[wasm_bindgen(js_name = "nowMs")] now_ms: f64,
+) -> Result<String, JsValue> {
+    Ok(format::format_relative_time(millis(timestamp_ms)?, millis(now_ms)?))
 }

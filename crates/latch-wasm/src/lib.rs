@@ -10,9 +10,12 @@ pub mod address;
 pub mod caip;
 pub mod constants;
 pub mod format;
+pub mod history;
+mod input;
 pub mod link;
 pub mod network;
 pub mod policy;
+pub mod validate;
 
 pub(crate) fn js_error(err: latch_core::Error) -> JsValue {
     let error = js_sys::Error::new(&err.to_string());

@@ -44,7 +44,7 @@ pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &'static str) -
         let message = js_sys::Reflect::get(&error, &"message".into())
             .ok()
             .and_then(|m| m.as_string());
-        js_error(Error::InvalidArgument {
+        js_error(Error::InvalidInput {
             what,
             reason: message.unwrap_or(fallback),
         })

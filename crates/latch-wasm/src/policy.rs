@@ -28,7 +28,7 @@ export type RpcMethodClass = 'safe' | 'approval' | 'notAllowed';
 "#;
 
 fn invalid_wallets(reason: &str) -> JsValue {
-    js_error(Error::InvalidArgument {
+    js_error(Error::InvalidInput {
         what: "wallets",
         reason: reason.into(),
     })
