@@ -10,5 +10,6 @@ pub mod caip;
 mod error;
 pub mod format;
 pub mod origin;
+pub mod siwx;
 
 pub use error::{Error, Result};
