@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 pub mod address;
 pub mod caip;
 pub mod format;
+pub mod siwx;
 
 pub(crate) fn js_error(err: latch_core::Error) -> JsValue {
     let error = js_sys::Error::new(&err.to_string());
