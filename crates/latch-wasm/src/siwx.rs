@@ -47,8 +47,11 @@ export interface SiwxMessage extends Omit<SiweMessage, 'chainId'> {
 /// A message object from JS. Shape errors (a missing field, a misspelt one, a
 /// fractional chain id) become `Invalid sign-in message: …` like field errors.
 fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| js_error(latch_core::Error::InvalidSignInMessage { reason: e.to_string() }))
+    serde_wasm_bindgen::from_value(value).map_err(|e| {
+        // serde-wasm-bindgen's errors are JS `Error`s; their Display adds an `Error: ` prefix.
+        let message = JsValue::from(e).unchecked_into::<js_sys::Error>().message();
+        js_error(latch_core::Error::InvalidSignInMessage { reason: message.into() })
+    })
 }
 
 /// The EIP-4361 text of `message`; throws `Invalid sign-in message: …`.
@@ -85,7 +88,7 @@ pub fn parse_siwx_message(text: &str) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = checkSiweTimes)]
 pub fn check_siwe_times(
     #[wasm_bindgen(unchecked_param_type = "SiweMessage | SiwxMessage")] message: JsValue,
-    now_ms: f64,
+    #[wasm_bindgen(js_name = "nowMs")] now_ms: f64,
 ) -> Result<(), JsValue> {
     // The chain id plays no part in the time window, so either form is taken.
     let message: SignInMessage<IgnoredAny> = from_js(message)?;
@@ -105,8 +108,8 @@ pub fn recover_personal_sign_address(message: &str, signature: &str) -> Result<S
 #[wasm_bindgen(js_name = verifySolanaSignature)]
 pub fn verify_solana_signature(
     message: &str,
-    signature_base58: &str,
-    public_key_base58: &str,
+    #[wasm_bindgen(js_name = "signatureBase58")] signature_base58: &str,
+    #[wasm_bindgen(js_name = "publicKeyBase58")] public_key_base58: &str,
 ) -> Result<bool, JsValue> {
     siwx::verify_solana_signature(message, signature_base58, public_key_base58).map_err(js_error)
 }

@@ -53,12 +53,13 @@ pub struct BitcoinAddress {
 /// Segwit addresses follow BIP-350: witness v0 needs the bech32 checksum,
 /// v1 and later bech32m; the human-readable part must be `bc`, `tb` or `bcrt`.
 pub fn parse_bitcoin_address(value: &str) -> Result<BitcoinAddress> {
-    let invalid = || Error::InvalidBitcoinAddress {
-        input: value.to_owned(),
-    };
-    // The two encodings share no valid strings (no base58check version byte
-    // here starts with `bc1`, `tb1` or `bcrt1`), so the order does not matter.
-    parse_segwit(value).or_else(|| parse_base58(value)).ok_or_else(invalid)
+    // The order does not matter: the accepted base58 addresses start with
+    // `1`, `3`, `m`, `n` or `2`, segwit ones with `bc`, `tb` or `bcrt`.
+    parse_segwit(value)
+        .or_else(|| parse_base58(value))
+        .ok_or_else(|| Error::InvalidBitcoinAddress {
+            input: value.to_owned(),
+        })
 }
 
 fn parse_segwit(value: &str) -> Option<BitcoinAddress> {

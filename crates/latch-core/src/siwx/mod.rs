@@ -97,7 +97,7 @@ impl SignInChainId for u64 {
                 "not a Sign-In with Ethereum message: the account is not an Ethereum one",
             ));
         }
-        network.reference.parse().map_err(|_| invalid("Chain ID is too large"))
+        network.reference.parse().map_err(|_| invalid(EIP155_CHAIN_ID_RULE))
     }
 }
 
@@ -162,13 +162,13 @@ impl Account {
 
     fn check_reference(self, reference: &str) -> Result<()> {
         match self {
-            // EIP-4361 `chain-id = 1*DIGIT`; a leading zero would give the same
-            // number two spellings.
+            // EIP-4361 `chain-id = 1*DIGIT`, without a leading zero (which would
+            // give one number two spellings) and within u64 in both views.
             Self::Ethereum => (reference.bytes().all(|b| b.is_ascii_digit())
-                && !reference.is_empty()
-                && (reference == "0" || !reference.starts_with('0')))
+                && (reference == "0" || !reference.starts_with('0'))
+                && reference.parse::<u64>().is_ok())
             .then_some(())
-            .ok_or_else(|| invalid("Chain ID must be an EIP-155 chain id in decimal")),
+            .ok_or_else(|| invalid(EIP155_CHAIN_ID_RULE)),
             // CAIP-30: the first 32 characters of the genesis hash, or any other
             // CAIP-2 reference a wallet uses (e.g. `mainnet`).
             Self::Solana => CaipNetworkId::parse(&format!("solana:{reference}"))
@@ -182,6 +182,7 @@ fn invalid(reason: impl Into<String>) -> Error {
     Error::InvalidSignInMessage { reason: reason.into() }
 }
 
+const EIP155_CHAIN_ID_RULE: &str = "Chain ID must be an EIP-155 chain id: decimal, no leading zero, below 2^64";
 const HEADER_MIDDLE: &str = " wants you to sign in with your ";
 const HEADER_END: &str = " account:";
 
