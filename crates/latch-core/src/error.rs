@@ -116,6 +116,57 @@ pub enum Error {
         /// Whole seconds left, rounded up.
         seconds: u64,
     },
+    // Addresses and sign-in messages (§3, §5, §8 sign-in).
+    /// Text that is not 32 to 44 base58 characters decoding to 32 bytes (§5).
+    #[error("Invalid Solana address")]
+    InvalidSolanaAddress {
+        /// The rejected text.
+        input: String,
+    },
+    /// Text that is not a base58check or segwit address on mainnet, testnet or regtest.
+    #[error("Invalid Bitcoin address")]
+    InvalidBitcoinAddress {
+        /// The rejected text.
+        input: String,
+    },
+    /// Text that is not an SS58 address of a 32-byte account id with a correct checksum.
+    #[error("Invalid SS58 address")]
+    InvalidSs58Address {
+        /// The rejected text.
+        input: String,
+    },
+    /// An SS58 network prefix that is reserved (46, 47) or above 16383.
+    #[error("Invalid SS58 network prefix")]
+    InvalidSs58Prefix {
+        /// The rejected prefix.
+        prefix: u16,
+    },
+    /// A sign-in message (EIP-4361 / CAIP-122) that breaks the grammar or a field rule.
+    #[error("Invalid sign-in message: {reason}")]
+    InvalidSignInMessage {
+        /// Which field or line is wrong, for the developer reading the error.
+        reason: String,
+    },
+    /// A sign-in message whose expiration time has passed. The text is the
+    /// spec's alert title (§8 "Session Expired"), which clients match on.
+    #[error("Session Expired")]
+    SignInExpired {
+        /// The message's `Expiration Time`.
+        expiration_time: String,
+    },
+    /// A sign-in message whose not-before time is still ahead: usually a wrong
+    /// clock on one side (§8 "token not yet valid; check the clock and reconnect").
+    #[error("Session not yet valid: check the clock and reconnect")]
+    SignInNotYetValid {
+        /// The message's `Not Before`.
+        not_before: String,
+    },
+    /// A signature that is malformed or from which no signer can be recovered.
+    #[error("Invalid signature: {reason}")]
+    InvalidSignature {
+        /// What is wrong with it, for the developer reading the error.
+        reason: &'static str,
+    },
 }
 
 impl Error {
@@ -143,6 +194,15 @@ impl Error {
             Error::SiwxConflict => "SIWX_CONFLICT",
             Error::ProjectIdNotConfigured => "PROJECT_ID_NOT_CONFIGURED",
             Error::EmailCooldown { .. } => "EMAIL_COOLDOWN",
+            // Addresses and sign-in messages.
+            Error::InvalidSolanaAddress { .. } => "INVALID_SOLANA_ADDRESS",
+            Error::InvalidBitcoinAddress { .. } => "INVALID_BITCOIN_ADDRESS",
+            Error::InvalidSs58Address { .. } => "INVALID_SS58_ADDRESS",
+            Error::InvalidSs58Prefix { .. } => "INVALID_SS58_PREFIX",
+            Error::InvalidSignInMessage { .. } => "INVALID_SIGN_IN_MESSAGE",
+            Error::SignInExpired { .. } => "SIGN_IN_EXPIRED",
+            Error::SignInNotYetValid { .. } => "SIGN_IN_NOT_YET_VALID",
+            Error::InvalidSignature { .. } => "INVALID_SIGNATURE",
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod link;
 pub mod network;
 pub mod origin;
 pub mod policy;
+pub mod siwx;
 pub mod timing;
 pub mod transport;
 pub mod validate;

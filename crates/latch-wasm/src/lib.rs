@@ -15,6 +15,7 @@ mod input;
 pub mod link;
 pub mod network;
 pub mod policy;
+pub mod siwx;
 pub mod validate;
 
 pub(crate) fn js_error(err: latch_core::Error) -> JsValue {
