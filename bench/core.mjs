@@ -10,12 +10,20 @@ const module = readFileSync(new URL('../packages/wasm/web/latch_wasm_bg.wasm', i
 const gzip = gzipSync(module, { level: 9 }).length;
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const NOW = 1_763_770_000_000;
+const WC_URI = 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303';
 const cases = {
   formatBalance: () => wasm.formatBalance('9999.99987', 'ETH'),
   formatUnits: () => wasm.formatUnits('0x21e19e0c9bab2400000', 18),
   truncateAddress: () => wasm.truncateAddress(ADDRESS),
   parseCaipAddress: () => wasm.parseCaipAddress(`eip155:1:${ADDRESS}`),
   toChecksumAddress: () => wasm.toChecksumAddress(ADDRESS.toLowerCase()),
+  formatValue: () => wasm.formatValue(1234.5678),
+  formatNumber: () => wasm.formatNumber('1234567.891', 2),
+  formatRelativeTime: () => wasm.formatRelativeTime(NOW - 7_200_000, NOW),
+  isValidAddress: () => wasm.isValidAddress('eip155', ADDRESS),
+  classifyRpcMethod: () => wasm.classifyRpcMethod('eth_sendTransaction'),
+  buildNativeDeepLink: () => wasm.buildNativeDeepLink('rainbow:', WC_URI),
 };
 
 /** Median over several rounds of the mean time per call, in microseconds. */

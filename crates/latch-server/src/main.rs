@@ -124,11 +124,13 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     // Port 0 picks a free port; report the one actually bound.
     let url = format!("http://{}/", listener.local_addr()?);
     match &config.static_dir {
-        Some(dir) => println!("latch serving {} and the API at {url}", dir.display()),
-        None => println!("latch serving the API at {url}"),
+        Some(dir) => announce(&format!("latch serving {} and the API at {url}", dir.display())),
+        None => announce(&format!("latch serving the API at {url}")),
     }
     if config.admin_token.as_ref().is_some_and(|t| t.0 == DEV_ADMIN_TOKEN) {
-        println!("analytics dashboard at {url}dashboard (admin token {DEV_ADMIN_TOKEN})");
+        announce(&format!(
+            "analytics dashboard at {url}dashboard (admin token {DEV_ADMIN_TOKEN})"
+        ));
     }
     // Graceful: in-flight requests finish, but a client that never lets go
     // cannot hold the process past SHUTDOWN_GRACE.
@@ -147,6 +149,14 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// A line for whoever started the server. A supervisor that stopped reading
+/// stdout (closed pipe) must not bring the server down, so errors are ignored.
+fn announce(line: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
 }
 
 async fn shutdown_signal() {
