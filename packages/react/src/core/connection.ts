@@ -1,4 +1,5 @@
 import { eip155NetworkId, formatUnits, init, toChecksumAddress, validateCaipAddress } from '@latch/wasm';
+import type { EventBus } from './events.js';
 import type { Gateway } from './gateway.js';
 import type { ModalController } from './modal.js';
 import { createStore, type Store } from './store.js';
@@ -64,10 +65,12 @@ export function createConnectionController({
   modal,
   gateway,
   networks,
+  events,
 }: {
   modal: ModalController;
   gateway: Gateway;
   networks: readonly Network[];
+  events: EventBus;
 }): ConnectionController {
   const connection = createStore<ConnectionState>({ status: 'disconnected', connectors: [] });
   const account = createStore<AccountState>(EMPTY_ACCOUNT);
@@ -161,7 +164,9 @@ export function createConnectionController({
   }
 
   function disconnect() {
+    const wasConnected = connection.getState().status === 'connected';
     endSession();
+    if (wasConnected) events.emit({ type: 'DISCONNECT_SUCCESS', data: {} });
     connection.setState({ status: 'disconnected', activeConnectorId: undefined, error: undefined });
     modal.close();
   }
@@ -191,6 +196,8 @@ export function createConnectionController({
     if (!connector) return;
     endSession();
     const attempt = connectAttempt;
+    const reported = { name: connector.name, connectorType: connector.type };
+    events.emit({ type: 'SELECT_WALLET', data: reported });
     connection.setState({ status: 'connecting', activeConnectorId: connectorId, error: undefined });
     modal.push('ConnectingExternal');
     modal.setLoading(true);
@@ -206,6 +213,8 @@ export function createConnectionController({
       if (attempt !== connectAttempt) return;
       account.setState(EMPTY_ACCOUNT);
       const rejected = (cause as { code?: unknown } | null)?.code === USER_REJECTED_REQUEST;
+      const message = cause instanceof Error ? cause.message : String(cause);
+      events.emit({ type: 'CONNECT_ERROR', data: { ...reported, message, rejected } });
       connection.setState({ status: 'disconnected', error: { kind: rejected ? 'rejected' : 'failed', cause } });
       modal.setLoading(false);
       // A rejection is a choice, so the user goes back to the wallet list; other failures stay
@@ -215,6 +224,10 @@ export function createConnectionController({
     }
     stopWatchingProvider = watchProvider(connector.provider);
     connection.setState({ status: 'connected' });
+    const { address, caipNetworkId } = account.getState();
+    if (address && caipNetworkId) {
+      events.emit({ type: 'CONNECT_SUCCESS', data: { ...reported, caipNetworkId }, address });
+    }
     modal.setLoading(false);
     await showNetworkState();
   }

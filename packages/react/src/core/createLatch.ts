@@ -3,6 +3,7 @@ import { createTranslate, resolveMessages, type Locale, type Messages, type Tran
 import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.js';
 import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
 import { watchAnnouncedWallets } from './eip6963.js';
+import { startAnalytics } from './analytics.js';
 import { createEventBus, type LatchEventListener } from './events.js';
 import { createGateway } from './gateway.js';
 import { createModalController, type ModalController } from './modal.js';
@@ -23,6 +24,12 @@ export interface LatchOptions {
   /** Overrides for individual messages of the chosen locale. */
   messages?: Partial<Messages>;
   onEvent?: LatchEventListener;
+  /**
+   * Send usage events (modal opens, connections, errors) to the Latch server's analytics.
+   * Default true, as in the spec; pass false until the visitor consents if your site needs it.
+   * The server can also switch analytics off per project.
+   */
+  analytics?: boolean;
 }
 
 export interface Latch {
@@ -56,14 +63,20 @@ export function createLatch(options: LatchOptions): Latch {
 
   const gateway = createGateway({
     projectId: options.projectId,
-    getServerUrl: () => options.serverUrl ?? globalThis.location.origin,
+    getServerUrl: () => getServerUrl(),
   });
   const modal = createModalController({
     events,
     // Called only after setup; the connection controller is created below because it needs `modal`.
     isConnected: () => connectionController.connection.getState().status === 'connected',
   });
-  const connectionController = createConnectionController({ modal, gateway, networks: options.networks });
+  const connectionController = createConnectionController({
+    modal,
+    gateway,
+    networks: options.networks,
+    events,
+  });
+  const getServerUrl = () => options.serverUrl ?? globalThis.location.origin;
   const themeMode = options.themeMode ?? 'dark';
 
   return {
@@ -83,7 +96,15 @@ export function createLatch(options: LatchOptions): Latch {
       // Loading early keeps the wallet prompt from waiting on it; `connect` awaits it again and
       // reports a failure there, so one here needs no handling.
       init().catch(() => undefined);
-      return watchAnnouncedWallets(target, connectionController.addConnector);
+      const stopWatching = watchAnnouncedWallets(target, connectionController.addConnector);
+      const stopAnalytics =
+        options.analytics === false
+          ? undefined
+          : startAnalytics({ target, events, projectId: options.projectId, serverUrl: getServerUrl() });
+      return () => {
+        stopWatching();
+        stopAnalytics?.();
+      };
     },
   };
 }

@@ -1,7 +1,20 @@
-/** Events a Latch instance reports to the host (an analytics transport will subscribe later). */
+/** What a wallet connection is reported with. */
+export interface ConnectorData {
+  name: string;
+  connectorType: string;
+}
+
+/**
+ * Events a Latch instance reports to the host (`onEvent`) and, unless
+ * `analytics: false`, to the Latch server (spec §4 "Analytics").
+ */
 export type LatchEvent =
   | { type: 'MODAL_OPEN'; data: { connected: boolean } }
-  | { type: 'MODAL_CLOSE'; data: { connected: boolean } };
+  | { type: 'MODAL_CLOSE'; data: { connected: boolean } }
+  | { type: 'SELECT_WALLET'; data: ConnectorData }
+  | { type: 'CONNECT_SUCCESS'; data: ConnectorData & { caipNetworkId: string }; address: string }
+  | { type: 'CONNECT_ERROR'; data: ConnectorData & { message: string; rejected: boolean } }
+  | { type: 'DISCONNECT_SUCCESS'; data: Record<string, never> };
 
 export type LatchEventListener = (event: LatchEvent) => void;
 

@@ -92,10 +92,17 @@ export function uninstallWallets(): void {
  * Replaces `fetch` for the Latch server's chain gateway; unit tests have no server. The real
  * gateway is covered end to end. Globals are restored after each test (`unstubGlobals`).
  */
+/**
+ * Stubs `fetch` (no Latch server runs in unit tests; the real one is covered end to end):
+ * gateway calls get `respond()` and are recorded on the returned mock; the analytics config
+ * answers "off", so analytics sends nothing.
+ */
 export function stubGateway(respond: () => Response | Promise<Response> = () => rpcResult(TEN_THOUSAND_ETH)) {
-  const fetchStub = vi.fn(async (_url: string, _init?: RequestInit) => respond());
-  vi.stubGlobal('fetch', fetchStub);
-  return fetchStub;
+  const gatewayCalls = vi.fn(async (_url: string, _init?: RequestInit) => respond());
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) =>
+    new URL(url).pathname.startsWith('/v1') ? gatewayCalls(url, init) : Response.json({ isAnalyticsEnabled: false }),
+  );
+  return gatewayCalls;
 }
 
 export function rpcResult(result: unknown): Response {

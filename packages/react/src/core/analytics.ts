@@ -1,0 +1,73 @@
+import type { EventBus, LatchEvent } from './events.js';
+
+/** The SDK type and version the server's analytics records (spec §7 `st`, `sv`). */
+const SDK_TYPE = 'latch-react';
+const SDK_VERSION = '0.1.0';
+
+export interface AnalyticsOptions {
+  target: Window;
+  events: EventBus;
+  projectId: string;
+  serverUrl: string;
+}
+
+/**
+ * Forwards events to `POST {serverUrl}/e` once the server's `/getAnalyticsConfig` says analytics
+ * is on for the project (any error means off, spec §7). Events raised before the answer wait for
+ * it. Returns the cleanup.
+ */
+export function startAnalytics({ target, events, projectId, serverUrl }: AnalyticsOptions): () => void {
+  const base = serverUrl.replace(/\/+$/, '');
+  const query = new URLSearchParams({ projectId, st: SDK_TYPE, sv: SDK_VERSION });
+  let enabled: boolean | undefined;
+  let waiting: LatchEvent[] = [];
+  let stopped = false;
+
+  function send(event: LatchEvent) {
+    const isError = event.type.endsWith('_ERROR');
+    const body = {
+      eventId: target.crypto.randomUUID(),
+      url: target.location.href,
+      domain: target.location.hostname,
+      timestamp: Date.now(),
+      props: {
+        type: isError ? 'error' : 'track',
+        event: event.type,
+        address: 'address' in event ? event.address : undefined,
+        properties: event.data,
+      },
+    };
+    // keepalive lets a MODAL_CLOSE sent while the page unloads still arrive; text/plain avoids a
+    // CORS preflight. Failures are dropped: analytics must never disturb the visitor.
+    target
+      .fetch(`${base}/e?${query}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify(body),
+        keepalive: true,
+      })
+      .catch(() => undefined);
+  }
+
+  const unsubscribe = events.subscribe((event) => {
+    if (enabled === undefined) waiting.push(event);
+    else if (enabled) send(event);
+  });
+
+  target
+    .fetch(`${base}/getAnalyticsConfig?${query}`)
+    .then((response) => (response.ok ? response.json() : { isAnalyticsEnabled: false }))
+    .then((config: { isAnalyticsEnabled?: unknown }) => config.isAnalyticsEnabled === true)
+    .catch(() => false)
+    .then((on) => {
+      if (stopped) return;
+      enabled = on;
+      if (on) waiting.forEach(send);
+      waiting = [];
+    });
+
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
+}
