@@ -6,6 +6,7 @@
 
 pub mod analytics;
 pub mod config;
+pub mod cors;
 pub mod dashboard;
 pub mod error;
 pub mod gateway;
@@ -18,13 +19,12 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderName, HeaderValue, Method, Request};
+use axum::http::{header, HeaderValue, Request};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::services::{ServeDir, ServeFile};
@@ -132,7 +132,7 @@ pub fn app(state: AppState) -> Router {
     router
         .layer(RequestBodyLimitLayer::new(state.config.max_body_bytes))
         .layer(middleware::from_fn_with_state(state.metrics.clone(), metrics::track))
-        .layer(cors())
+        .layer(middleware::from_fn_with_state(state.clone(), cors::cors))
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
             let id = request
@@ -144,21 +144,6 @@ pub fn app(state: AppState) -> Router {
         }))
         .layer(SetRequestIdLayer::x_request_id(RequestIds::default()))
         .with_state(state)
-}
-
-/// Preflights are answered for any origin; the project's allowlist is enforced
-/// on the request itself (403), where the project id is known.
-fn cors() -> CorsLayer {
-    CorsLayer::new()
-        .allow_origin(AllowOrigin::mirror_request())
-        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
-        .allow_headers([
-            header::CONTENT_TYPE,
-            HeaderName::from_static("x-project-id"),
-            HeaderName::from_static("x-sdk-type"),
-            HeaderName::from_static("x-sdk-version"),
-        ])
-        .max_age(std::time::Duration::from_secs(600))
 }
 
 #[derive(Deserialize)]

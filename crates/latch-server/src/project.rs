@@ -9,7 +9,7 @@ use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, Uri};
 use latch_core::origin::origin_allowed;
 
 use crate::error::ApiError;
@@ -76,8 +76,13 @@ fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
 }
 
 fn project_id(parts: &Parts) -> Option<&str> {
-    let from_query = parts.uri.query().and_then(|q| query_param(q, "projectId"));
-    from_query.or_else(|| header_str(&parts.headers, "x-project-id"))
+    project_id_of(&parts.uri, &parts.headers)
+}
+
+/// The project a request names: query `projectId`, else header `x-project-id`.
+pub(crate) fn project_id_of<'a>(uri: &'a Uri, headers: &'a HeaderMap) -> Option<&'a str> {
+    let from_query = uri.query().and_then(|q| query_param(q, "projectId"));
+    from_query.or_else(|| header_str(headers, "x-project-id"))
 }
 
 /// The client's address: the socket peer, or the first `X-Forwarded-For` hop

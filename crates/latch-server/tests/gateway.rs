@@ -343,3 +343,71 @@ async fn ranking_moves_a_dead_primary_behind_a_live_upstream() {
         (StatusCode::OK, &json!("0x21e19e0c9bab2400000"))
     );
 }
+
+#[tokio::test]
+async fn cors_answers_allowed_origins_and_makes_refusals_readable() {
+    let (state, _dir) = state(vec![dead_upstream()]).await;
+    let router = app(state);
+    let preflight = |origin: &str, query: &str| {
+        Request::options(format!("/v1/?chainId=eip155:31337&{query}"))
+            .header("origin", origin)
+            .header("access-control-request-method", "POST")
+            .header("access-control-request-headers", "content-type")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let allowed = router
+        .clone()
+        .oneshot(preflight("http://127.0.0.1:5173", "projectId=test"))
+        .await
+        .unwrap();
+    assert_eq!(allowed.status(), StatusCode::NO_CONTENT);
+    assert_eq!(
+        allowed.headers()["access-control-allow-origin"],
+        "http://127.0.0.1:5173"
+    );
+    assert!(allowed.headers()["access-control-allow-headers"]
+        .to_str()
+        .unwrap()
+        .contains("content-type"));
+    for (origin, query) in [
+        ("https://evil.example", "projectId=test"),
+        ("http://127.0.0.1:5173", "projectId=nope"),
+    ] {
+        let refused = router.clone().oneshot(preflight(origin, query)).await.unwrap();
+        assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+        assert!(
+            !refused.headers().contains_key("access-control-allow-origin"),
+            "{origin} {query}"
+        );
+    }
+
+    let get = |origin: &str| {
+        Request::get("/v1/supported-chains?projectId=test")
+            .header("origin", origin)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let ok = router.clone().oneshot(get("http://localhost:3000")).await.unwrap();
+    assert_eq!(
+        ok.status(),
+        StatusCode::FORBIDDEN,
+        "localhost is not on project test's list"
+    );
+    assert_eq!(
+        ok.headers()["access-control-allow-origin"],
+        "http://localhost:3000",
+        "the refusal is readable"
+    );
+    let ok = router.clone().oneshot(get("http://127.0.0.1:3000")).await.unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+    assert_eq!(ok.headers()["access-control-allow-origin"], "http://127.0.0.1:3000");
+    let no_origin = router
+        .oneshot(
+            Request::get("/v1/supported-chains?projectId=test")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert!(!no_origin.unwrap().headers().contains_key("access-control-allow-origin"));
+}

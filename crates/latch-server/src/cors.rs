@@ -1,0 +1,75 @@
+//! CORS that answers only a project's allowed origins (spec §8 "Invalid App
+//! Configuration"). Preflights name their project in the query (`projectId`)
+//! and pass only for an origin on its allowlist. Actual responses carry
+//! `Access-Control-Allow-Origin` for allowed origins, and also on the 401/403
+//! refusals themselves, so the modal can read the status and show the spec's
+//! alert instead of an opaque network error.
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use latch_core::origin::origin_allowed;
+
+use crate::project::project_id_of;
+use crate::AppState;
+
+const ALLOW_METHODS: &str = "GET, POST, OPTIONS";
+const ALLOW_HEADERS: &str = "content-type, x-project-id, x-sdk-type, x-sdk-version";
+const MAX_AGE_SECONDS: &str = "600";
+
+async fn origin_allowed_for(state: &AppState, project_id: Option<&str>, origin: &str) -> bool {
+    let Some(id) = project_id else { return false };
+    match state.projects.get(id).await {
+        Ok(Some(project)) => origin_allowed(&project.allowed_origins, origin),
+        _ => false,
+    }
+}
+
+fn allow(response: &mut Response, origin: &HeaderValue) {
+    let headers = response.headers_mut();
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
+    headers.append(header::VARY, HeaderValue::from_static("origin"));
+}
+
+/// The middleware.
+pub async fn cors(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let Some(origin) = request.headers().get(header::ORIGIN).cloned() else {
+        return next.run(request).await;
+    };
+    let origin_text = origin.to_str().unwrap_or_default().to_owned();
+    let project = project_id_of(request.uri(), request.headers()).map(str::to_owned);
+    let is_preflight =
+        request.method() == Method::OPTIONS && request.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    let allowed = origin_allowed_for(&state, project.as_deref(), &origin_text).await;
+
+    if is_preflight {
+        if !allowed {
+            // No CORS headers: the browser refuses the call before it is made.
+            return StatusCode::FORBIDDEN.into_response();
+        }
+        let mut response = StatusCode::NO_CONTENT.into_response();
+        allow(&mut response, &origin);
+        let headers = response.headers_mut();
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_METHODS,
+            HeaderValue::from_static(ALLOW_METHODS),
+        );
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_HEADERS,
+            HeaderValue::from_static(ALLOW_HEADERS),
+        );
+        headers.insert(
+            header::ACCESS_CONTROL_MAX_AGE,
+            HeaderValue::from_static(MAX_AGE_SECONDS),
+        );
+        return response;
+    }
+
+    let mut response = next.run(request).await;
+    let readable_refusal = matches!(response.status(), StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
+    if allowed || readable_refusal {
+        allow(&mut response, &origin);
+    }
+    response
+}
