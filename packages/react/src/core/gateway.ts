@@ -15,6 +15,17 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The spec's alert for a refusal by the Latch server (§8): an unknown project (401) is
+ * `Invalid Project ID`, an origin off the project's allowlist (403) `Invalid App Configuration`.
+ */
+export function serverRefusal(error: unknown): 'invalidProjectId' | 'invalidAppConfiguration' | undefined {
+  if (!(error instanceof HttpError)) return undefined;
+  if (error.status === 401) return 'invalidProjectId';
+  if (error.status === 403) return 'invalidAppConfiguration';
+  return undefined;
+}
+
 /** A JSON-RPC error object returned by the chain behind the gateway. */
 export class RpcError extends Error {
   override readonly name = 'RpcError';

@@ -37,7 +37,7 @@ describe('AccountView', () => {
       healthy ? rpcResult('0xde0b6b3a7640000') : Response.json({ status: 'FAILED', reasons: [] }, { status: 503 }),
     );
     await connect();
-    await screen.findByText('Balance unavailable');
+    await screen.findByText('Token Balance Unavailable');
     healthy = true;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect((await screen.findByText('1.000 ETH')).dataset.testid).toBe('account-balance');
@@ -49,5 +49,15 @@ describe('AccountView', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByTestId('connect-button').textContent).toBe('Connect Wallet');
+  });
+
+  it.each([
+    [401, 'Invalid Project ID'],
+    [403, 'Invalid App Configuration'],
+    [503, 'Token Balance Unavailable'],
+  ])('shows the spec alert when the server answers %i', async (status, alert) => {
+    stubGateway(() => Response.json({ status: 'FAILED', reasons: [{ field: 'x', description: 'refused' }] }, { status }));
+    await connect();
+    expect((await screen.findByRole('alert')).textContent).toBe(alert);
   });
 });

@@ -1,12 +1,13 @@
 import { formatBalance, truncateAddress } from '@latch/wasm';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
+import { serverRefusal } from '../../core/gateway.js';
 import { useStore } from '../../hooks/useStore.js';
 
 /** The connected address and its native balance. */
 export function AccountView() {
   const latch = useLatchInstance();
-  const { address, balance, balanceSymbol, balanceStatus } = useStore(latch.account);
+  const { address, balance, balanceSymbol, balanceStatus, balanceError } = useStore(latch.account);
   if (!address) return null;
 
   return (
@@ -19,7 +20,9 @@ export function AccountView() {
           formatBalance(balance, balanceSymbol)
         ) : balanceStatus === 'error' ? (
           <>
-            <span className="latch-message--error">{latch.t('balanceUnavailable')}</span>
+            <span className="latch-message--error" role="alert">
+              {latch.t(serverRefusal(balanceError) ?? 'balanceUnavailable')}
+            </span>
             <Button onClick={() => void latch.refreshBalance()}>{latch.t('retry')}</Button>
           </>
         ) : (
