@@ -2,6 +2,7 @@
 //! Postgres (when scaled out) are interchangeable; chosen once from the URL scheme.
 
 mod postgres;
+mod sql;
 mod sqlite;
 
 use std::sync::Arc;
