@@ -7,6 +7,7 @@ initSync({ module: readFileSync(new URL('./web/latch_wasm_bg.wasm', import.meta.
 
 export * from './web/latch_wasm.js';
 export { LATCH_CONSTANTS } from './constants.js';
+export { LatchError } from './errors.js';
 
 export function init() {
   return Promise.resolve();

@@ -18,11 +18,17 @@ pub mod policy;
 pub mod siwx;
 pub mod validate;
 
+#[wasm_bindgen(module = "/js/errors.js")]
+extern "C" {
+    /// `LatchError extends Error` with a `code` (js/errors.js).
+    type LatchError;
+
+    #[wasm_bindgen(constructor)]
+    fn new(message: &str, code: &str) -> LatchError;
+}
+
 pub(crate) fn js_error(err: latch_core::Error) -> JsValue {
-    let error = js_sys::Error::new(&err.to_string());
-    // Setting a plain data property on a fresh Error cannot fail.
-    let _ = js_sys::Reflect::set(&error, &"code".into(), &err.code().into());
-    error.into()
+    LatchError::new(&err.to_string(), err.code()).into()
 }
 
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {

@@ -28,7 +28,8 @@ for (const file of files) {
             } catch (e) {
               thrown = e;
             }
-            expect(thrown, `${name}(${JSON.stringify(input)}) throws`).toBeInstanceOf(Error);
+            expect(thrown, `${name}(${JSON.stringify(input)}) throws a LatchError`).toBeInstanceOf(wasm.LatchError);
+            expect(thrown).toBeInstanceOf(Error);
             expect(thrown.message, `${name}(${JSON.stringify(input)})`).toBe(error);
             expect(typeof thrown.code, `${name}(${JSON.stringify(input)}) has a code`).toBe('string');
           } else {

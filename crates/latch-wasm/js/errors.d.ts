@@ -1,0 +1,6 @@
+/** What every @latch/wasm function throws: `message` is the spec's exact text, `code` is stable. */
+export declare class LatchError extends Error {
+  readonly name: 'LatchError';
+  readonly code: string;
+  constructor(message: string, code: string);
+}
