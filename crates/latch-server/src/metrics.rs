@@ -37,8 +37,19 @@ pub struct Metrics(Arc<Mutex<Inner>>);
 impl Metrics {
     fn record(&self, route: &str, status: u16, seconds: f64) {
         let mut inner = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        *inner.requests.entry((route.to_owned(), status)).or_default() += 1;
-        let histogram = inner.latency.entry(route.to_owned()).or_default();
+        // Look up before inserting: after a route's first request, recording allocates nothing.
+        match inner.requests.iter_mut().find(|((r, s), _)| r == route && *s == status) {
+            Some((_, count)) => *count += 1,
+            None => {
+                inner.requests.insert((route.to_owned(), status), 1);
+            }
+        }
+        if !inner.latency.contains_key(route) {
+            inner.latency.insert(route.to_owned(), Histogram::default());
+        }
+        let Some(histogram) = inner.latency.get_mut(route) else {
+            return;
+        };
         for (count, bound) in histogram.counts.iter_mut().zip(BUCKETS) {
             if seconds <= bound {
                 *count += 1;
@@ -92,14 +103,12 @@ impl Metrics {
 /// Middleware recording every request. Routes are the matched patterns
 /// (never raw paths), so the label set stays bounded.
 pub async fn track(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or("unmatched", MatchedPath::as_str)
-        .to_owned();
+    // MatchedPath is a shared string: cloning it does not copy the route.
+    let route = request.extensions().get::<MatchedPath>().cloned();
     let started = Instant::now();
     let response = next.run(request).await;
-    metrics.record(&route, response.status().as_u16(), started.elapsed().as_secs_f64());
+    let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
+    metrics.record(route, response.status().as_u16(), started.elapsed().as_secs_f64());
     response
 }
 
