@@ -9,10 +9,11 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::Json;
 use latch_core::analytics::{event_problem, MAX_BATCH_EVENTS, MAX_PROPERTIES_BYTES};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::project::Caller;
 use crate::store::AnalyticsEvent;
 use crate::AppState;
@@ -92,9 +93,13 @@ fn parse_json(body: &Bytes) -> ApiResult<Value> {
     serde_json::from_slice(body).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))
 }
 
-async fn store(state: &AppState, caller: &Caller, values: Vec<(Option<usize>, Value)>) -> ApiResult<Json<Value>> {
+async fn store(state: &AppState, caller: &Caller, values: Vec<(Option<usize>, Value)>) -> ApiResult<Json<Ingested>> {
     if !caller.project.analytics_enabled {
-        return Ok(Json(json!({ "accepted": 0, "stored": 0, "analyticsEnabled": false })));
+        return Ok(Json(Ingested {
+            accepted: 0,
+            stored: 0,
+            analytics_enabled: false,
+        }));
     }
     let received_at = now_ms();
     // Validate everything first: a batch is stored whole or not at all.
@@ -107,19 +112,47 @@ async fn store(state: &AppState, caller: &Caller, values: Vec<(Option<usize>, Va
         .add_events(&events)
         .await
         .map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(Json(
-        json!({ "accepted": events.len(), "stored": stored, "analyticsEnabled": true }),
-    ))
+    Ok(Json(Ingested {
+        accepted: events.len(),
+        stored,
+        analytics_enabled: true,
+    }))
+}
+
+/// What an ingestion stored.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Ingested {
+    /// Events that passed validation (0 when analytics is off).
+    pub accepted: usize,
+    /// Events newly stored (resends of a known eventId are not).
+    pub stored: u64,
+    /// Whether the project records analytics.
+    pub analytics_enabled: bool,
+}
+
+/// `{isAnalyticsEnabled}`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalyticsConfig {
+    /// Whether the modal should send events for this project.
+    pub is_analytics_enabled: bool,
 }
 
 /// `POST /e`: one event.
-pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Value>> {
+#[utoipa::path(post, path = "/e", tag = "analytics", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+    request_body(content = serde_json::Value, description = "{eventId, url, domain, timestamp, props: {type, event, address?, properties?}}"),
+    responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
     let value = parse_json(&body)?;
     store(&state, &caller, vec![(None, value)]).await
 }
 
 /// `POST /batch`: an array of events.
-pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Value>> {
+#[utoipa::path(post, path = "/batch", tag = "analytics", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+    request_body(content = serde_json::Value, description = "An array of 1 to 500 events as for /e"),
+    responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
     let Value::Array(values) = parse_json(&body)? else {
         return Err(bad("body", "a batch is a JSON array of events".into()));
     };
@@ -138,6 +171,10 @@ pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -
 }
 
 /// `GET /getAnalyticsConfig`: `{isAnalyticsEnabled}` for the caller's project.
-pub async fn config(caller: Caller) -> Json<Value> {
-    Json(json!({ "isAnalyticsEnabled": caller.project.analytics_enabled }))
+#[utoipa::path(get, path = "/getAnalyticsConfig", tag = "analytics", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+    responses((status = 200, body = AnalyticsConfig), (status = 401, body = ErrorBody)))]
+pub async fn config(caller: Caller) -> Json<AnalyticsConfig> {
+    Json(AnalyticsConfig {
+        is_analytics_enabled: caller.project.analytics_enabled,
+    })
 }

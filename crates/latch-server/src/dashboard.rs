@@ -10,8 +10,9 @@ use axum::response::{Html, IntoResponse};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::ToSchema;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::store::AnalyticsEvent;
 use crate::AppState;
 
@@ -42,7 +43,7 @@ pub struct SummaryQuery {
 }
 
 /// Per-day and per-category counts of a project's events.
-#[derive(Serialize, Debug, PartialEq)]
+#[derive(Serialize, Debug, PartialEq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     /// The project.
@@ -66,7 +67,7 @@ pub struct Summary {
 }
 
 /// One day's counts.
-#[derive(Serialize, Debug, PartialEq, Default)]
+#[derive(Serialize, Debug, PartialEq, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DayCounts {
     /// `YYYY-MM-DD`, UTC.
@@ -179,6 +180,10 @@ pub fn summarize(project: &str, events: &[AnalyticsEvent], since_ms: i64, now_ms
 }
 
 /// `GET /v1/analytics/summary?project=…&days=14` with `Authorization: Bearer <admin token>`.
+#[utoipa::path(get, path = "/v1/analytics/summary", tag = "dashboard",
+    params(("project" = String, Query), ("days" = Option<u32>, Query, description = "1 to 90, default 14")),
+    security(("admin_token" = [])),
+    responses((status = 200, body = Summary), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn summary(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -200,6 +205,8 @@ pub async fn summary(
 }
 
 /// `GET /v1/analytics/projects`: the project ids, for the dashboard's picker.
+#[utoipa::path(get, path = "/v1/analytics/projects", tag = "dashboard", security(("admin_token" = [])),
+    responses((status = 200, body = Vec<String>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn projects(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Vec<String>>> {
     authorize(&state, &headers)?;
     let projects = state.store.projects().await.map_err(|e| ApiError::Internal(e.into()))?;

@@ -5,6 +5,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 /// An error an API call answers with.
 #[derive(Debug, thiserror::Error)]
@@ -53,17 +54,28 @@ pub enum ApiError {
 /// Result of a handler.
 pub type ApiResult<T> = Result<T, ApiError>;
 
-#[derive(Serialize)]
-struct Body<'a> {
-    status: &'static str,
-    code: &'static str,
-    reasons: [Reason<'a>; 1],
+/// The body of every error answer.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Always `FAILED`.
+    #[schema(example = "FAILED")]
+    pub status: &'static str,
+    /// A stable machine code, e.g. `UNSUPPORTED_CHAIN`.
+    #[schema(example = "UNSUPPORTED_CHAIN")]
+    pub code: &'static str,
+    /// What was wrong (one entry).
+    pub reasons: Vec<Reason>,
 }
 
-#[derive(Serialize)]
-struct Reason<'a> {
-    field: &'a str,
-    description: String,
+/// One reason an input was refused.
+#[derive(Serialize, ToSchema)]
+pub struct Reason {
+    /// The input concerned, e.g. `chainId`.
+    #[schema(example = "chainId")]
+    pub field: &'static str,
+    /// For a person.
+    #[schema(example = "chain eip155:1 is not supported")]
+    pub description: String,
 }
 
 impl ApiError {
@@ -90,10 +102,10 @@ impl IntoResponse for ApiError {
             tracing::error!(error = ?source, "internal error");
         }
         let (status, code, field) = self.parts();
-        let body = Body {
+        let body = ErrorBody {
             status: "FAILED",
             code,
-            reasons: [Reason {
+            reasons: vec![Reason {
                 field,
                 description: self.to_string(),
             }],

@@ -11,6 +11,7 @@ pub mod dashboard;
 pub mod error;
 pub mod gateway;
 pub mod metrics;
+pub mod openapi;
 pub mod project;
 pub mod ratelimit;
 pub mod store;
@@ -24,16 +25,17 @@ use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
+use utoipa::ToSchema;
 
 use crate::metrics::Metrics;
 
 use crate::config::Config;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::gateway::Gateway;
 use crate::project::{Caller, ProjectDirectory};
 use crate::ratelimit::RateLimiter;
@@ -114,6 +116,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/", post(rpc))
         .route("/v1/supported-chains", get(supported_chains))
         .route("/metrics", get(metrics::serve).with_state(state.metrics.clone()))
+        .route("/openapi.json", get(openapi::serve))
         .route("/e", post(analytics::event))
         .route("/batch", post(analytics::batch))
         .route("/getAnalyticsConfig", get(analytics::config))
@@ -154,6 +157,12 @@ struct RpcQuery {
 
 /// `POST /v1/?chainId=…&projectId=…`: the body is read as JSON whatever its
 /// Content-Type, because clients send `text/plain` to avoid a CORS preflight.
+#[utoipa::path(post, path = "/v1/", tag = "rpc",
+    params(("chainId" = String, Query, description = "CAIP-2 id, e.g. eip155:1"), ("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+    request_body(content = serde_json::Value, description = "A JSON-RPC 2.0 request or a batch of up to 1000"),
+    responses((status = 200, description = "The upstream's JSON-RPC answer", body = serde_json::Value),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 async fn rpc(
     State(state): State<AppState>,
     _caller: Caller,
@@ -164,11 +173,22 @@ async fn rpc(
     Ok(([(header::CONTENT_TYPE, "application/json")], reply.0).into_response())
 }
 
-/// `GET /v1/supported-chains`: `{http: CaipNetworkId[], ws: CaipNetworkId[]}`.
+/// The chains the gateway serves.
+#[derive(Serialize, ToSchema)]
+pub struct SupportedChains {
+    /// CAIP-2 ids served over HTTP.
+    pub http: Vec<String>,
+    /// CAIP-2 ids served over WebSocket.
+    pub ws: Vec<String>,
+}
+
+/// `GET /v1/supported-chains`.
+#[utoipa::path(get, path = "/v1/supported-chains", tag = "rpc", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+    responses((status = 200, body = SupportedChains), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn supported_chains(State(state): State<AppState>, _caller: Caller) -> impl IntoResponse {
-    let http: Vec<&str> = state.gateway.chain_ids().collect();
+    let http = state.gateway.chain_ids().map(String::from).collect();
     (
         [(header::CACHE_CONTROL, "public, max-age=60")],
-        Json(serde_json::json!({ "http": http, "ws": [] })),
+        Json(SupportedChains { http, ws: Vec::new() }),
     )
 }

@@ -1,0 +1,40 @@
+//! `/openapi.json` describes every JSON endpoint, with the shared error body.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use latch_server::app;
+use serde_json::Value;
+use tower::ServiceExt;
+
+#[tokio::test]
+async fn documents_every_json_endpoint() {
+    let (state, _dir) = common::state(vec![common::dead_upstream()]).await;
+    let response = app(state)
+        .oneshot(Request::get("/openapi.json").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let spec: Value = serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    assert!(spec["openapi"].as_str().unwrap().starts_with("3."));
+    let paths = spec["paths"].as_object().unwrap();
+    for (path, method) in [
+        ("/v1/", "post"),
+        ("/v1/supported-chains", "get"),
+        ("/e", "post"),
+        ("/batch", "post"),
+        ("/getAnalyticsConfig", "get"),
+        ("/v1/analytics/summary", "get"),
+        ("/v1/analytics/projects", "get"),
+    ] {
+        assert!(
+            paths.get(path).and_then(|p| p.get(method)).is_some(),
+            "{method} {path} is documented"
+        );
+    }
+    let error = &spec["components"]["schemas"]["ErrorBody"];
+    assert_eq!(error["required"], serde_json::json!(["status", "code", "reasons"]));
+    assert_eq!(spec["components"]["securitySchemes"]["admin_token"]["scheme"], "bearer");
+}
