@@ -58,12 +58,15 @@ clean:
 	rm -rf target target-wasm packages/wasm/web packages/react/dist apps/demo/dist e2e/test-results
 
 # Slow suites, outside `make test`.
-.PHONY: fuzz bench-gateway
+.PHONY: fuzz fuzz-api bench-gateway
 FUZZ_SECONDS ?= 60
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install --quiet cargo-fuzz
 	cd fuzz && for target in $$(cargo +nightly fuzz list); do \
 	  cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
+
+fuzz-api:
+	scripts/fuzz-api
 
 bench-gateway:
 	scripts/bench-gateway

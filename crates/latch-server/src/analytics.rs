@@ -19,9 +19,9 @@ use crate::store::AnalyticsEvent;
 use crate::AppState;
 
 /// The event body clients send.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct IncomingEvent {
+pub struct IncomingEvent {
     event_id: String,
     url: String,
     domain: String,
@@ -30,8 +30,9 @@ struct IncomingEvent {
     props: IncomingProps,
 }
 
-#[derive(Deserialize)]
-struct IncomingProps {
+/// What happened.
+#[derive(Deserialize, ToSchema)]
+pub struct IncomingProps {
     #[serde(rename = "type")]
     kind: String,
     event: String,
@@ -141,7 +142,7 @@ pub struct AnalyticsConfig {
 
 /// `POST /e`: one event.
 #[utoipa::path(post, path = "/e", tag = "analytics", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
-    request_body(content = serde_json::Value, description = "{eventId, url, domain, timestamp, props: {type, event, address?, properties?}}"),
+    request_body(content = IncomingEvent),
     responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
     let value = parse_json(&body)?;
@@ -150,7 +151,7 @@ pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -
 
 /// `POST /batch`: an array of events.
 #[utoipa::path(post, path = "/batch", tag = "analytics", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
-    request_body(content = serde_json::Value, description = "An array of 1 to 500 events as for /e"),
+    request_body(content = Vec<IncomingEvent>, description = "1 to 500 events"),
     responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
     let Value::Array(values) = parse_json(&body)? else {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::{Html, IntoResponse};
 use axum::Json;
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::store::AnalyticsEvent;
 use crate::AppState;
 
@@ -183,11 +183,11 @@ pub fn summarize(project: &str, events: &[AnalyticsEvent], since_ms: i64, now_ms
 #[utoipa::path(get, path = "/v1/analytics/summary", tag = "dashboard",
     params(("project" = String, Query), ("days" = Option<u32>, Query, description = "1 to 90, default 14")),
     security(("admin_token" = [])),
-    responses((status = 200, body = Summary), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Summary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn summary(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Query(query): Query<SummaryQuery>,
+    ApiQuery(query): ApiQuery<SummaryQuery>,
 ) -> ApiResult<Json<Summary>> {
     authorize(&state, &headers)?;
     let days = i64::from(query.days.unwrap_or(14).clamp(1, 90));

@@ -125,6 +125,23 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// `Query<T>` whose refusal is an [`ApiError`] (our JSON body) rather than axum's plain text.
+pub struct ApiQuery<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, ApiError> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(value)| ApiQuery(value))
+            .map_err(|rejection| ApiError::BadRequest {
+                field: "query",
+                description: rejection.body_text(),
+            })
+    }
+}
+
 /// `Retry-After` is whole seconds; never tell a client to retry at once.
 fn retry_after_seconds(wait: std::time::Duration) -> u64 {
     wait.as_secs_f64().ceil().max(1.0) as u64

@@ -35,7 +35,7 @@ use utoipa::ToSchema;
 use crate::metrics::Metrics;
 
 use crate::config::Config;
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::gateway::Gateway;
 use crate::project::{Caller, ProjectDirectory};
 use crate::ratelimit::RateLimiter;
@@ -158,7 +158,7 @@ struct RpcQuery {
 /// `POST /v1/?chainId=…&projectId=…`: the body is read as JSON whatever its
 /// Content-Type, because clients send `text/plain` to avoid a CORS preflight.
 #[utoipa::path(post, path = "/v1/", tag = "rpc",
-    params(("chainId" = String, Query, description = "CAIP-2 id, e.g. eip155:1"), ("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+    params(("chainId" = String, Query, description = "CAIP-2 id, e.g. eip155:1", pattern = "^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$"), ("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
     request_body(content = serde_json::Value, description = "A JSON-RPC 2.0 request or a batch of up to 1000"),
     responses((status = 200, description = "The upstream's JSON-RPC answer", body = serde_json::Value),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
@@ -166,7 +166,7 @@ struct RpcQuery {
 async fn rpc(
     State(state): State<AppState>,
     _caller: Caller,
-    Query(query): Query<RpcQuery>,
+    ApiQuery(query): ApiQuery<RpcQuery>,
     body: Bytes,
 ) -> ApiResult<Response> {
     let reply = state.gateway.call(query.chain_id.as_deref(), &body).await?;
