@@ -19,7 +19,7 @@ pub mod store;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderValue, Request};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
