@@ -8,6 +8,7 @@
 pub mod address;
 pub mod analytics;
 pub mod caip;
+pub mod catalogue;
 pub mod constants;
 mod error;
 pub mod format;

@@ -48,6 +48,8 @@ pub struct Config {
     /// Bearer token for the analytics dashboard and its API; unset disables them
     /// (`--dev` uses [`DEV_ADMIN_TOKEN`]).
     pub admin_token: Option<Secret>,
+    /// Catalogue ids listed first, in this order, when the list is not searched.
+    pub featured_wallet_ids: Vec<String>,
 }
 
 /// One chain of the RPC gateway.
@@ -105,6 +107,7 @@ impl Default for Config {
             },
             trust_forwarded_for: false,
             admin_token: None,
+            featured_wallet_ids: Vec::new(),
         }
     }
 }

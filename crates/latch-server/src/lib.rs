@@ -5,6 +5,7 @@
 //! a database; every rule it applies comes from `latch-core`.
 
 pub mod analytics;
+pub mod catalogue;
 pub mod config;
 pub mod cors;
 pub mod dashboard;
@@ -32,6 +33,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 use utoipa::ToSchema;
 
+use crate::catalogue::CatalogueCache;
 use crate::metrics::Metrics;
 
 use crate::config::Config;
@@ -58,6 +60,8 @@ pub struct AppState {
     pub ip_limiter: Arc<RateLimiter>,
     /// Request counters and latencies for `/metrics`.
     pub metrics: Metrics,
+    /// The wallet catalogue, cached for `/getWallets`.
+    pub catalogue: CatalogueCache,
 }
 
 /// Request ids: a per-process prefix (start time) and a counter, so ids are
@@ -95,6 +99,7 @@ impl AppState {
         let store = store::open(&config.database_url()).await?;
         let gateway = Arc::new(Gateway::new(&config)?);
         let projects = ProjectDirectory::new(store.clone());
+        let catalogue = CatalogueCache::new(store.clone());
         let project_limiter = Arc::new(RateLimiter::new(config.project_rate_limit));
         let ip_limiter = Arc::new(RateLimiter::new(config.ip_rate_limit));
         Ok(Self {
@@ -105,6 +110,7 @@ impl AppState {
             project_limiter,
             ip_limiter,
             metrics: Metrics::default(),
+            catalogue,
         })
     }
 }
@@ -120,6 +126,7 @@ pub fn app(state: AppState) -> Router {
         .route("/e", post(analytics::event))
         .route("/batch", post(analytics::batch))
         .route("/getAnalyticsConfig", get(analytics::config))
+        .route("/getWallets", get(catalogue::get_wallets))
         .route("/dashboard", get(dashboard::page))
         .route("/v1/analytics/summary", get(dashboard::summary))
         .route("/v1/analytics/projects", get(dashboard::projects))

@@ -4,6 +4,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
+use latch_server::catalogue;
 use latch_server::config::{check_origin_pattern, Config, DEV_ADMIN_TOKEN, DEV_ORIGINS};
 use latch_server::store::{self, is_valid_project_id, Project};
 use latch_server::{app, AppState};
@@ -37,6 +38,54 @@ enum Command {
     Project {
         #[command(subcommand)]
         action: ProjectAction,
+    },
+    /// Manage the wallet catalogue behind /getWallets.
+    Catalogue {
+        #[command(subcommand)]
+        action: CatalogueAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum CatalogueAction {
+    /// Import wallets from a JSON file in the Explorer API's format
+    /// (`{"data": [...]}`, `{"listings": {...}}` or an array); existing ids are replaced.
+    Import {
+        /// The file to read.
+        file: PathBuf,
+    },
+    /// Add (or replace) one wallet.
+    Add {
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        name: String,
+        /// EIP-6963 reverse-DNS id, e.g. io.metamask.
+        #[arg(long)]
+        rdns: Option<String>,
+        /// A supported CAIP-2 chain (repeatable).
+        #[arg(long = "chain")]
+        chains: Vec<String>,
+        #[arg(long)]
+        homepage: Option<String>,
+        #[arg(long)]
+        image_url: Option<String>,
+        #[arg(long)]
+        mobile_link: Option<String>,
+        #[arg(long)]
+        desktop_link: Option<String>,
+        #[arg(long)]
+        webapp_link: Option<String>,
+        /// Listing order, smaller first (default: after the others).
+        #[arg(long)]
+        order: Option<i64>,
+    },
+    /// List wallets (id, name, rdns).
+    List,
+    /// Remove a wallet.
+    Remove {
+        #[arg(long)]
+        id: String,
     },
 }
 
@@ -97,6 +146,7 @@ async fn main() -> anyhow::Result<()> {
             serve(config.validated()?).await
         }
         Command::Project { action } => manage_projects(&config, action).await,
+        Command::Catalogue { action } => manage_catalogue(&config, action).await,
     }
 }
 
@@ -173,6 +223,57 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     let terminate = std::future::pending::<()>();
     tokio::select! { _ = interrupt => {}, _ = terminate => {} }
+}
+
+async fn manage_catalogue(config: &Config, action: CatalogueAction) -> anyhow::Result<()> {
+    let store = store::open(&config.database_url()).await?;
+    match action {
+        CatalogueAction::Import { file } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let wallets = catalogue::parse_catalogue(&text)?;
+            store.put_wallets(&catalogue::to_stored(&wallets)).await?;
+            announce(&format!("imported {} wallets from {}", wallets.len(), file.display()));
+        }
+        CatalogueAction::Add {
+            id,
+            name,
+            rdns,
+            chains,
+            homepage,
+            image_url,
+            mobile_link,
+            desktop_link,
+            webapp_link,
+            order,
+        } => {
+            let position = match order {
+                Some(order) => order,
+                None => store.wallets().await?.iter().map(|w| w.position + 1).max().unwrap_or(0),
+            };
+            let entry = serde_json::json!({
+                "id": id, "name": name, "rdns": rdns, "chains": chains, "homepage": homepage,
+                "image_url": image_url, "mobile_link": mobile_link, "desktop_link": desktop_link,
+                "webapp_link": webapp_link, "order": position,
+            });
+            let wallets = catalogue::parse_catalogue(&serde_json::Value::Array(vec![entry]).to_string())?;
+            store.put_wallets(&catalogue::to_stored(&wallets)).await?;
+            announce(&format!("wallet {id} saved"));
+        }
+        CatalogueAction::List => {
+            for wallet in store.wallets().await? {
+                let parsed: Option<catalogue::Wallet> = serde_json::from_str(&wallet.data).ok();
+                let rdns = parsed.and_then(|w| w.rdns).unwrap_or_default();
+                announce(&format!("{}\t{}\t{}", wallet.id, wallet.name, rdns));
+            }
+        }
+        CatalogueAction::Remove { id } => {
+            if !store.remove_wallet(&id).await? {
+                bail!("no wallet {id:?}");
+            }
+            announce(&format!("wallet {id} removed"));
+        }
+    }
+    Ok(())
 }
 
 async fn manage_projects(config: &Config, action: ProjectAction) -> anyhow::Result<()> {

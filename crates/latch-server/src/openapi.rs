@@ -6,6 +6,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::analytics::{AnalyticsConfig, Ingested};
+use crate::catalogue::{Wallet, WalletPage};
 use crate::dashboard::{DayCounts, Summary};
 use crate::error::{ErrorBody, Reason};
 use crate::SupportedChains;
@@ -20,10 +21,11 @@ use crate::SupportedChains;
         crate::analytics::event,
         crate::analytics::batch,
         crate::analytics::config,
+        crate::catalogue::get_wallets,
         crate::dashboard::summary,
         crate::dashboard::projects,
     ),
-    components(schemas(ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
+    components(schemas(Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)
 )]
 pub struct ApiDoc;

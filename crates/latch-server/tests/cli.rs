@@ -161,3 +161,67 @@ async fn serves_a_web_app_at_the_root() {
     );
     server.stop();
 }
+
+#[tokio::test]
+async fn catalogue_commands_feed_get_wallets() {
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("wallets.json");
+    std::fs::write(
+        &file,
+        r#"{"count": 2, "data": [
+            {"id": "mm", "name": "MetaMask", "rdns": "io.metamask", "chains": ["eip155:1"], "order": 1},
+            {"id": "rb", "name": "Rainbow", "rdns": "me.rainbow", "chains": ["eip155:1", "eip155:10"], "order": 2}
+        ]}"#,
+    )
+    .unwrap();
+    let imported = run(latch(data.path()).args(["catalogue", "import"]).arg(&file));
+    assert_eq!(
+        String::from_utf8_lossy(&imported.stdout).trim(),
+        format!("imported 2 wallets from {}", file.display())
+    );
+    let added = run(latch(data.path()).args([
+        "catalogue",
+        "add",
+        "--id",
+        "dev",
+        "--name",
+        "Latch Dev Wallet",
+        "--chain",
+        "eip155:31337",
+    ]));
+    assert!(added.status.success(), "{}", text(&added));
+    let refused = run(latch(data.path()).args(["catalogue", "add", "--id", "bad", "--name", "Bad", "--chain", "x"]));
+    assert!(
+        text(&refused).contains("chain \"x\": Invalid CAIP-2 network id"),
+        "{}",
+        text(&refused)
+    );
+    let listed = run(latch(data.path()).args(["catalogue", "list"]));
+    assert_eq!(
+        String::from_utf8_lossy(&listed.stdout),
+        "mm\tMetaMask\tio.metamask\nrb\tRainbow\tme.rainbow\ndev\tLatch Dev Wallet\t\n"
+    );
+
+    let server = serve(data.path(), None);
+    let wallets = |query: &str| {
+        let url = format!("{}/getWallets?projectId=demo&{query}", server.url);
+        async move {
+            reqwest::get(url)
+                .await
+                .unwrap()
+                .json::<serde_json::Value>()
+                .await
+                .unwrap()
+        }
+    };
+    let all = wallets("").await;
+    assert_eq!(all["count"], 3);
+    assert_eq!(all["data"][2]["name"], "Latch Dev Wallet");
+    let found = wallets("search=rain").await;
+    assert_eq!(
+        (found["count"].as_u64(), found["data"][0]["id"].as_str()),
+        (Some(1), Some("rb"))
+    );
+    assert_eq!(wallets("chains=eip155:10").await["data"][0]["rdns"], "me.rainbow");
+    server.stop();
+}

@@ -71,6 +71,20 @@ pub struct AnalyticsEvent {
     pub properties: Option<String>,
 }
 
+/// One wallet of the catalogue (spec §3 "Wallet catalogue entry"), stored as
+/// its whole JSON entry plus the columns it is ordered and looked up by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredWallet {
+    /// The catalogue id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Listing order (smaller first).
+    pub position: i64,
+    /// The entry in the Explorer API's JSON format.
+    pub data: String,
+}
+
 /// Everything `latch` persists.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -86,6 +100,12 @@ pub trait Store: Send + Sync + 'static {
     async fn add_events(&self, events: &[AnalyticsEvent]) -> StoreResult<u64>;
     /// A project's events that happened at or after `since_ms`, oldest first, at most `limit`.
     async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>>;
+    /// Inserts or replaces catalogue wallets in one transaction.
+    async fn put_wallets(&self, wallets: &[StoredWallet]) -> StoreResult<()>;
+    /// The whole catalogue, by position then name.
+    async fn wallets(&self) -> StoreResult<Vec<StoredWallet>>;
+    /// Removes a wallet; whether it existed.
+    async fn remove_wallet(&self, id: &str) -> StoreResult<bool>;
 }
 
 /// Opens (creating and migrating if needed) the database `url` names:
@@ -178,6 +198,32 @@ mod contract {
         assert_eq!(stored, vec![event("e2", 20), event("e3", 30)]);
         assert_eq!(store.events("alpha", 0, 1).await.unwrap().len(), 1);
         assert!(store.events("muted", 0, 10).await.unwrap().is_empty());
+
+        let wallet = |id: &str, position: i64| StoredWallet {
+            id: id.into(),
+            name: format!("Wallet {id}"),
+            position,
+            data: format!(r#"{{"id":"{id}"}}"#),
+        };
+        store.put_wallets(&[wallet("b", 2), wallet("a", 1)]).await.unwrap();
+        store
+            .put_wallets(&[StoredWallet {
+                name: "Renamed".into(),
+                ..wallet("b", 0)
+            }])
+            .await
+            .unwrap();
+        let wallets = store.wallets().await.unwrap();
+        assert_eq!(
+            wallets
+                .iter()
+                .map(|w| (w.id.as_str(), w.name.as_str()))
+                .collect::<Vec<_>>(),
+            [("b", "Renamed"), ("a", "Wallet a")]
+        );
+        assert!(store.remove_wallet("a").await.unwrap());
+        assert!(!store.remove_wallet("a").await.unwrap());
+        assert_eq!(store.wallets().await.unwrap().len(), 1);
     }
 
     #[tokio::test]

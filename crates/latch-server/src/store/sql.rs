@@ -103,6 +103,49 @@ macro_rules! impl_sql_store {
                 Ok(added)
             }
 
+            async fn put_wallets(&self, wallets: &[StoredWallet]) -> StoreResult<()> {
+                let mut tx = self.pool.begin().await?;
+                for wallet in wallets {
+                    sqlx::query(
+                        "INSERT INTO wallets (id, name, position, data) VALUES ($1, $2, $3, $4)
+                         ON CONFLICT (id) DO UPDATE SET name = excluded.name, position = excluded.position,
+                         data = excluded.data",
+                    )
+                    .bind(&wallet.id)
+                    .bind(&wallet.name)
+                    .bind(wallet.position)
+                    .bind(&wallet.data)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn wallets(&self) -> StoreResult<Vec<StoredWallet>> {
+                let rows = sqlx::query("SELECT id, name, position, data FROM wallets ORDER BY position, name, id")
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(StoredWallet {
+                            id: row.try_get("id")?,
+                            name: row.try_get("name")?,
+                            position: row.try_get("position")?,
+                            data: row.try_get("data")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn remove_wallet(&self, id: &str) -> StoreResult<bool> {
+                let done = sqlx::query("DELETE FROM wallets WHERE id = $1")
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(done.rows_affected() > 0)
+            }
+
             async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>> {
                 let rows = sqlx::query(
                     "SELECT project_id, event_id, event, kind, address, domain, url, occurred_at, received_at,

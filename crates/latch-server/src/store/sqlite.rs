@@ -5,7 +5,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::Row;
 
 use super::sql::impl_sql_store;
-use super::{AnalyticsEvent, Project, Store, StoreError, StoreResult};
+use super::{AnalyticsEvent, Project, Store, StoreError, StoreResult, StoredWallet};
 
 /// Schema steps, applied once each in order; append, never edit.
 const MIGRATIONS: &[&str] = &[
@@ -29,6 +29,12 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (project_id, event_id)
     )",
     "CREATE INDEX analytics_events_by_time ON analytics_events (project_id, occurred_at)",
+    "CREATE TABLE wallets (
+        id TEXT PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        data TEXT NOT NULL
+    )",
 ];
 
 /// The embedded default store.
