@@ -46,6 +46,34 @@ enum Command {
     },
 }
 
+/// A wallet given on the command line.
+#[derive(clap::Args)]
+struct NewWallet {
+    #[arg(long)]
+    id: String,
+    #[arg(long)]
+    name: String,
+    /// EIP-6963 reverse-DNS id, e.g. io.metamask.
+    #[arg(long)]
+    rdns: Option<String>,
+    /// A supported CAIP-2 chain (repeatable).
+    #[arg(long = "chain")]
+    chains: Vec<String>,
+    #[arg(long)]
+    homepage: Option<String>,
+    #[arg(long)]
+    image_url: Option<String>,
+    #[arg(long)]
+    mobile_link: Option<String>,
+    #[arg(long)]
+    desktop_link: Option<String>,
+    #[arg(long)]
+    webapp_link: Option<String>,
+    /// Listing order, smaller first (default: after the others).
+    #[arg(long)]
+    order: Option<i64>,
+}
+
 #[derive(Subcommand)]
 enum CatalogueAction {
     /// Import wallets from a JSON file in the Explorer API's format
@@ -55,31 +83,7 @@ enum CatalogueAction {
         file: PathBuf,
     },
     /// Add (or replace) one wallet.
-    Add {
-        #[arg(long)]
-        id: String,
-        #[arg(long)]
-        name: String,
-        /// EIP-6963 reverse-DNS id, e.g. io.metamask.
-        #[arg(long)]
-        rdns: Option<String>,
-        /// A supported CAIP-2 chain (repeatable).
-        #[arg(long = "chain")]
-        chains: Vec<String>,
-        #[arg(long)]
-        homepage: Option<String>,
-        #[arg(long)]
-        image_url: Option<String>,
-        #[arg(long)]
-        mobile_link: Option<String>,
-        #[arg(long)]
-        desktop_link: Option<String>,
-        #[arg(long)]
-        webapp_link: Option<String>,
-        /// Listing order, smaller first (default: after the others).
-        #[arg(long)]
-        order: Option<i64>,
-    },
+    Add(Box<NewWallet>),
     /// List wallets (id, name, rdns).
     List,
     /// Remove a wallet.
@@ -234,18 +238,19 @@ async fn manage_catalogue(config: &Config, action: CatalogueAction) -> anyhow::R
             store.put_wallets(&catalogue::to_stored(&wallets)).await?;
             announce(&format!("imported {} wallets from {}", wallets.len(), file.display()));
         }
-        CatalogueAction::Add {
-            id,
-            name,
-            rdns,
-            chains,
-            homepage,
-            image_url,
-            mobile_link,
-            desktop_link,
-            webapp_link,
-            order,
-        } => {
+        CatalogueAction::Add(wallet) => {
+            let NewWallet {
+                id,
+                name,
+                rdns,
+                chains,
+                homepage,
+                image_url,
+                mobile_link,
+                desktop_link,
+                webapp_link,
+                order,
+            } = *wallet;
             let position = match order {
                 Some(order) => order,
                 None => store.wallets().await?.iter().map(|w| w.position + 1).max().unwrap_or(0),
