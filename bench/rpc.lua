@@ -1,7 +1,11 @@
--- wrk script: POST one JSON-RPC request (BODY env var) and print latency percentiles.
-wrk.method = "POST"
-wrk.body = os.getenv("BODY")
-wrk.headers["Content-Type"] = "text/plain"
+-- wrk script: with BODY set, POST it as text/plain (as the browser client
+-- sends JSON-RPC); without, plain GETs. Prints latency percentiles.
+local body = os.getenv("BODY")
+if body and body ~= "" then
+  wrk.method = "POST"
+  wrk.body = body
+  wrk.headers["Content-Type"] = "text/plain"
+end
 
 function done(summary, latency, requests)
   io.write(string.format("requests/s %.0f  p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  errors %d\n",
