@@ -13,7 +13,8 @@ const latchDevnet: Network = {
 };
 
 const latch = createLatch({
-  projectId: 'demo',
+  // `?projectId=` tries the page with another project of the same server.
+  projectId: new URLSearchParams(window.location.search).get('projectId') ?? 'demo',
   networks: [latchDevnet],
   // Unset in production, where the Latch server serves this page and the API on one origin;
   // set it when running `vite` against a separately started server.
