@@ -2,9 +2,28 @@
 //! and both keep JSON as text, so one body of queries serves both; the macro
 //! only varies the pool and row types.
 
-/// Implements [`super::Store`] for `$store` (with a `pool` field) whose rows are `$row`.
+/// Implements [`super::Store`] for `$store` (with a `pool` field) whose rows
+/// are `$row` on database `$db`, and `apply_migrations` for its `migrate`.
 macro_rules! impl_sql_store {
-    ($store:ty, $row:ty) => {
+    ($store:ty, $row:ty, $db:ty) => {
+        /// Applies the [`MIGRATIONS`](super::sql::MIGRATIONS) not yet applied, inside `tx`.
+        async fn apply_migrations(tx: &mut sqlx::Transaction<'_, $db>) -> StoreResult<()> {
+            sqlx::query("CREATE TABLE IF NOT EXISTS latch_schema (version BIGINT NOT NULL)")
+                .execute(&mut **tx)
+                .await?;
+            let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM latch_schema")
+                .fetch_one(&mut **tx)
+                .await?;
+            for (version, sql) in super::sql::MIGRATIONS.iter().enumerate().skip(applied as usize) {
+                sqlx::query(sql).execute(&mut **tx).await?;
+                sqlx::query("INSERT INTO latch_schema (version) VALUES ($1)")
+                    .bind(version as i64 + 1)
+                    .execute(&mut **tx)
+                    .await?;
+            }
+            Ok(())
+        }
+
         fn project_from_row(row: &$row) -> StoreResult<Project> {
             let origins: String = row.try_get("allowed_origins")?;
             Ok(Project {
@@ -162,5 +181,37 @@ macro_rules! impl_sql_store {
         }
     };
 }
+
+/// Schema steps, applied once each in order; append, never edit. Written in
+/// PostgreSQL's types, which SQLite accepts too (it maps type names to its own
+/// affinities), so both backends share one schema.
+pub(super) const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE projects (
+        id TEXT PRIMARY KEY NOT NULL,
+        allowed_origins TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+    )",
+    "ALTER TABLE projects ADD COLUMN analytics_enabled BOOLEAN NOT NULL DEFAULT TRUE",
+    "CREATE TABLE analytics_events (
+        project_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        address TEXT,
+        domain TEXT NOT NULL,
+        url TEXT NOT NULL,
+        occurred_at BIGINT NOT NULL,
+        received_at BIGINT NOT NULL,
+        properties TEXT,
+        PRIMARY KEY (project_id, event_id)
+    )",
+    "CREATE INDEX analytics_events_by_time ON analytics_events (project_id, occurred_at)",
+    "CREATE TABLE wallets (
+        id TEXT PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        position BIGINT NOT NULL,
+        data TEXT NOT NULL
+    )",
+];
 
 pub(super) use impl_sql_store;

@@ -7,36 +7,6 @@ use sqlx::Row;
 use super::sql::impl_sql_store;
 use super::{AnalyticsEvent, Project, Store, StoreError, StoreResult, StoredWallet};
 
-/// Schema steps, applied once each in order; append, never edit.
-const MIGRATIONS: &[&str] = &[
-    "CREATE TABLE projects (
-        id TEXT PRIMARY KEY NOT NULL,
-        allowed_origins TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-    )",
-    "ALTER TABLE projects ADD COLUMN analytics_enabled INTEGER NOT NULL DEFAULT 1",
-    "CREATE TABLE analytics_events (
-        project_id TEXT NOT NULL,
-        event_id TEXT NOT NULL,
-        event TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        address TEXT,
-        domain TEXT NOT NULL,
-        url TEXT NOT NULL,
-        occurred_at INTEGER NOT NULL,
-        received_at INTEGER NOT NULL,
-        properties TEXT,
-        PRIMARY KEY (project_id, event_id)
-    )",
-    "CREATE INDEX analytics_events_by_time ON analytics_events (project_id, occurred_at)",
-    "CREATE TABLE wallets (
-        id TEXT PRIMARY KEY NOT NULL,
-        name TEXT NOT NULL,
-        position INTEGER NOT NULL,
-        data TEXT NOT NULL
-    )",
-];
-
 /// The embedded default store.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
@@ -66,25 +36,13 @@ impl SqliteStore {
 
     async fn migrate(&self) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("CREATE TABLE IF NOT EXISTS latch_schema (version INTEGER NOT NULL)")
-            .execute(&mut *tx)
-            .await?;
-        let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM latch_schema")
-            .fetch_one(&mut *tx)
-            .await?;
-        for (version, sql) in MIGRATIONS.iter().enumerate().skip(applied as usize) {
-            sqlx::query(sql).execute(&mut *tx).await?;
-            sqlx::query("INSERT INTO latch_schema (version) VALUES (?)")
-                .bind(version as i64 + 1)
-                .execute(&mut *tx)
-                .await?;
-        }
+        apply_migrations(&mut tx).await?;
         tx.commit().await?;
         Ok(())
     }
 }
 
-impl_sql_store!(SqliteStore, sqlx::sqlite::SqliteRow);
+impl_sql_store!(SqliteStore, sqlx::sqlite::SqliteRow, sqlx::Sqlite);
 
 #[cfg(test)]
 mod tests {
