@@ -14,6 +14,15 @@ use crate::js_error;
 
 /// Reads `value` as `T`; a wrong shape throws `Invalid {what}: …` naming the field.
 pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: JsValue) -> Result<T, JsValue> {
+    from_js_or(value, |reason| Error::InvalidInput { what, reason })
+}
+
+/// Reads `value` as `T`; a wrong shape throws the error `reject` makes of the
+/// deserializer's message (for areas whose spec names its own error).
+pub(crate) fn from_js_or<T: DeserializeOwned>(
+    value: JsValue,
+    reject: impl FnOnce(String) -> Error,
+) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(value).map_err(|err| {
         // The deserializer's errors are JS `Error`s; their Display would prefix "Error: ".
         let err = JsValue::from(err);
@@ -21,7 +30,7 @@ pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: JsValue) -
             Some(err) => String::from(err.message()),
             None => format!("{err:?}"),
         };
-        js_error(Error::InvalidInput { what, reason })
+        js_error(reject(reason))
     })
 }
 

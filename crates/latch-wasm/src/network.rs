@@ -1,9 +1,9 @@
 //! Networks (latch_core::network).
 
-use latch_core::{network, Error};
-use serde::de::DeserializeOwned;
+use latch_core::network;
 use wasm_bindgen::prelude::*;
 
+use crate::input::from_js;
 use crate::{js_error, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -34,23 +34,6 @@ export type AccountType = 'eoa' | 'smartAccount' | 'payment';
 export type NamespaceFeature = 'balances' | 'names' | 'activity' | 'onramp' | 'embeddedWallet';
 "#;
 
-/// A JS value as `T`, or an `Invalid {what}: …` error naming what was wrong.
-pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &'static str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
-        // The error wraps a JS Error, whose Display adds an `Error: ` prefix;
-        // its bare message reads best after `Invalid {what}: `.
-        let fallback = e.to_string();
-        let error = JsValue::from(e);
-        let message = js_sys::Reflect::get(&error, &"message".into())
-            .ok()
-            .and_then(|m| m.as_string());
-        js_error(Error::InvalidInput {
-            what,
-            reason: message.unwrap_or(fallback),
-        })
-    })
-}
-
 fn optional_network(found: Option<network::Network>) -> Result<JsValue, JsValue> {
     found.map_or(Ok(JsValue::UNDEFINED), |n| to_js(&n))
 }
@@ -80,7 +63,7 @@ pub fn unsupported_network_placeholder(caip_network_id: Option<String>) -> Resul
 pub fn restore_network(
     #[wasm_bindgen(unchecked_param_type = "RestoreNetworkRequest")] request: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let request = from_js(request, "restore network request")?;
+    let request = from_js("restore network request", request)?;
     optional_network(network::restore_network(request).map_err(js_error)?)
 }
 

@@ -3,7 +3,7 @@
 use latch_core::{policy, Error};
 use wasm_bindgen::prelude::*;
 
-use crate::network::from_js;
+use crate::input::from_js;
 use crate::{js_error, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -49,7 +49,7 @@ pub fn filter_restricted_wallets(
     if !js_sys::Array::is_array(&wallets) {
         return Err(invalid_wallets("expected an array"));
     }
-    let restricted: policy::RestrictedWallets = from_js(restricted, "restricted wallets")?;
+    let restricted: policy::RestrictedWallets = from_js("restricted wallets", restricted)?;
     let kept = js_sys::Array::new();
     for wallet in js_sys::Array::from(&wallets).iter() {
         if !wallet.is_object() {
@@ -69,8 +69,8 @@ pub fn should_hide_injected_connector(
     #[wasm_bindgen(unchecked_param_type = "InjectedConnectorContext")] context: JsValue,
 ) -> Result<bool, JsValue> {
     Ok(policy::should_hide_injected_connector(from_js(
-        context,
         "injected connector context",
+        context,
     )?))
 }
 
@@ -81,7 +81,7 @@ pub fn filter_telegram_socials(
     #[wasm_bindgen(unchecked_param_type = "string[]")] socials: JsValue,
     os: &str,
 ) -> Result<JsValue, JsValue> {
-    let socials: Vec<String> = from_js(socials, "socials")?;
+    let socials: Vec<String> = from_js("socials", socials)?;
     to_js(&policy::filter_telegram_socials(&socials, os))
 }
 
@@ -93,7 +93,7 @@ pub fn connect_method_order(
     let request = if request.is_undefined() || request.is_null() {
         policy::ConnectMethodOrderRequest::default()
     } else {
-        from_js(request, "connect method order request")?
+        from_js("connect method order request", request)?
     };
     to_js(&policy::connect_method_order(&request).map_err(js_error)?)
 }

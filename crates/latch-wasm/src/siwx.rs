@@ -4,6 +4,7 @@ use latch_core::siwx::{self, SignInMessage, SiweMessage, SiwxMessage};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use wasm_bindgen::prelude::*;
 
+use crate::input::from_js_or;
 use crate::{js_error, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -46,12 +47,8 @@ export interface SiwxMessage extends Omit<SiweMessage, 'chainId'> {
 
 /// A message object from JS. Shape errors (a missing field, a misspelt one, a
 /// fractional chain id) become `Invalid sign-in message: …` like field errors.
-fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
-        // serde-wasm-bindgen's errors are JS `Error`s; their Display adds an `Error: ` prefix.
-        let message = JsValue::from(e).unchecked_into::<js_sys::Error>().message();
-        js_error(latch_core::Error::InvalidSignInMessage { reason: message.into() })
-    })
+fn message_from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, JsValue> {
+    from_js_or(value, |reason| latch_core::Error::InvalidSignInMessage { reason })
 }
 
 /// The EIP-4361 text of `message`; throws `Invalid sign-in message: …`.
@@ -59,7 +56,7 @@ fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, JsValue> {
 pub fn build_siwe_message(
     #[wasm_bindgen(unchecked_param_type = "SiweMessage")] message: JsValue,
 ) -> Result<String, JsValue> {
-    from_js::<SiweMessage>(message)?.build().map_err(js_error)
+    message_from_js::<SiweMessage>(message)?.build().map_err(js_error)
 }
 
 /// Parses EIP-4361 text strictly; throws `Invalid sign-in message: …`.
@@ -73,7 +70,7 @@ pub fn parse_siwe_message(text: &str) -> Result<JsValue, JsValue> {
 pub fn build_siwx_message(
     #[wasm_bindgen(unchecked_param_type = "SiwxMessage")] message: JsValue,
 ) -> Result<String, JsValue> {
-    from_js::<SiwxMessage>(message)?.build().map_err(js_error)
+    message_from_js::<SiwxMessage>(message)?.build().map_err(js_error)
 }
 
 /// Parses Ethereum or Solana sign-in text strictly; throws `Invalid sign-in message: …`.
@@ -91,7 +88,7 @@ pub fn check_siwe_times(
     #[wasm_bindgen(js_name = "nowMs")] now_ms: f64,
 ) -> Result<(), JsValue> {
     // The chain id plays no part in the time window, so either form is taken.
-    let message: SignInMessage<IgnoredAny> = from_js(message)?;
+    let message: SignInMessage<IgnoredAny> = message_from_js(message)?;
     // Float to integer saturates; fractions of a millisecond do not matter here.
     message.check_times(now_ms as i64).map_err(js_error)
 }
