@@ -24,32 +24,27 @@ struct Histogram {
     sum: f64,
 }
 
+/// What one route has answered.
 #[derive(Default)]
-struct Inner {
-    requests: BTreeMap<(String, u16), u64>,
-    latency: BTreeMap<String, Histogram>,
+struct RouteStats {
+    by_status: BTreeMap<u16, u64>,
+    latency: Histogram,
 }
 
-/// The process's request metrics.
+/// The process's request metrics, by route.
 #[derive(Clone, Default)]
-pub struct Metrics(Arc<Mutex<Inner>>);
+pub struct Metrics(Arc<Mutex<BTreeMap<String, RouteStats>>>);
 
 impl Metrics {
     fn record(&self, route: &str, status: u16, seconds: f64) {
-        let mut inner = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut routes = self.0.lock().unwrap_or_else(|e| e.into_inner());
         // Look up before inserting: after a route's first request, recording allocates nothing.
-        match inner.requests.iter_mut().find(|((r, s), _)| r == route && *s == status) {
-            Some((_, count)) => *count += 1,
-            None => {
-                inner.requests.insert((route.to_owned(), status), 1);
-            }
+        if !routes.contains_key(route) {
+            routes.insert(route.to_owned(), RouteStats::default());
         }
-        if !inner.latency.contains_key(route) {
-            inner.latency.insert(route.to_owned(), Histogram::default());
-        }
-        let Some(histogram) = inner.latency.get_mut(route) else {
-            return;
-        };
+        let Some(stats) = routes.get_mut(route) else { return };
+        *stats.by_status.entry(status).or_default() += 1;
+        let histogram = &mut stats.latency;
         for (count, bound) in histogram.counts.iter_mut().zip(BUCKETS) {
             if seconds <= bound {
                 *count += 1;
@@ -61,11 +56,14 @@ impl Metrics {
 
     /// The Prometheus text exposition format.
     pub fn render(&self) -> String {
-        let inner = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let routes = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = String::new();
         out.push_str("# HELP latch_http_requests_total HTTP requests answered, by route and status.\n");
         out.push_str("# TYPE latch_http_requests_total counter\n");
-        for ((route, status), count) in &inner.requests {
+        for (route, status, count) in routes
+            .iter()
+            .flat_map(|(r, stats)| stats.by_status.iter().map(move |(s, c)| (r, s, c)))
+        {
             let _ = writeln!(
                 out,
                 "latch_http_requests_total{{route=\"{route}\",status=\"{status}\"}} {count}"
@@ -73,7 +71,7 @@ impl Metrics {
         }
         out.push_str("# HELP latch_http_request_duration_seconds Time to answer, by route.\n");
         out.push_str("# TYPE latch_http_request_duration_seconds histogram\n");
-        for (route, h) in &inner.latency {
+        for (route, h) in routes.iter().map(|(route, stats)| (route, &stats.latency)) {
             for (bound, count) in BUCKETS.iter().zip(h.counts) {
                 let _ = writeln!(
                     out,
