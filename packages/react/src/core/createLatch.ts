@@ -61,9 +61,11 @@ export function createLatch(options: LatchOptions): Latch {
   const events = createEventBus();
   if (options.onEvent) events.subscribe(options.onEvent);
 
+  // Read when used, never at creation: creating Latch must not touch `location` (SSR).
+  const getServerUrl = () => options.serverUrl ?? globalThis.location.origin;
   const gateway = createGateway({
     projectId: options.projectId,
-    getServerUrl: () => getServerUrl(),
+    getServerUrl,
   });
   const modal = createModalController({
     events,
@@ -76,7 +78,6 @@ export function createLatch(options: LatchOptions): Latch {
     networks: options.networks,
     events,
   });
-  const getServerUrl = () => options.serverUrl ?? globalThis.location.origin;
   const themeMode = options.themeMode ?? 'dark';
 
   return {
