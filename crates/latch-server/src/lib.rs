@@ -11,6 +11,7 @@ pub mod cors;
 pub mod dashboard;
 pub mod error;
 pub mod gateway;
+pub mod images;
 pub mod metrics;
 pub mod openapi;
 pub mod project;
@@ -127,6 +128,10 @@ pub fn app(state: AppState) -> Router {
         .route("/batch", post(analytics::batch))
         .route("/getAnalyticsConfig", get(analytics::config))
         .route("/getWallets", get(catalogue::get_wallets))
+        .route("/getWalletImage/{id}", get(images::wallet_image))
+        .route("/public/getAssetImage/{id}", get(images::asset_image))
+        .route("/public/getCurrencyImage/{id}", get(images::currency_image))
+        .route("/public/getTokenImage/{id}", get(images::token_image))
         .route("/dashboard", get(dashboard::page))
         .route("/v1/analytics/summary", get(dashboard::summary))
         .route("/v1/analytics/projects", get(dashboard::projects))

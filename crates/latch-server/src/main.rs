@@ -4,10 +4,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use latch_server::catalogue;
 use latch_server::config::{check_origin_pattern, Config, DEV_ADMIN_TOKEN, DEV_ORIGINS};
 use latch_server::store::{self, is_valid_project_id, Project};
 use latch_server::{app, AppState};
+use latch_server::{catalogue, images};
 
 /// latch: the self-hosted service behind the Latch wallet modal.
 #[derive(Parser)]
@@ -77,9 +77,23 @@ struct NewWallet {
 #[derive(Subcommand)]
 enum CatalogueAction {
     /// Import wallets from a JSON file in the Explorer API's format
-    /// (`{"data": [...]}`, `{"listings": {...}}` or an array); existing ids are replaced.
+    /// (`{"data": [...]}`, `{"listings": {...}}` or an array), with the images of
+    /// a bundle's `"images": [...]` (`make catalogue` writes one); existing ids are replaced.
     Import {
         /// The file to read.
+        file: PathBuf,
+    },
+    /// Add (or replace) an image served by /getWalletImage/{id} (kind wallet),
+    /// /public/getAssetImage/{id} (asset), /public/getCurrencyImage/{id} (currency)
+    /// or /public/getTokenImage/{id} (token).
+    Image {
+        /// wallet, asset, currency or token.
+        #[arg(long)]
+        kind: String,
+        /// The id it is served under.
+        #[arg(long)]
+        id: String,
+        /// An .svg, .png, .jpg, .webp or .gif file.
         file: PathBuf,
     },
     /// Add (or replace) one wallet.
@@ -235,8 +249,25 @@ async fn manage_catalogue(config: &Config, action: CatalogueAction) -> anyhow::R
         CatalogueAction::Import { file } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
             let wallets = catalogue::parse_catalogue(&text)?;
+            let images = images::parse_images(&text)?;
             store.put_wallets(&catalogue::to_stored(&wallets)).await?;
-            announce(&format!("imported {} wallets from {}", wallets.len(), file.display()));
+            store.put_images(&images).await?;
+            announce(&format!(
+                "imported {} wallets and {} images from {}",
+                wallets.len(),
+                images.len(),
+                file.display()
+            ));
+        }
+        CatalogueAction::Image { kind, id, file } => {
+            let name = file.display().to_string();
+            let content_type = images::content_type_for(&name)
+                .with_context(|| format!("{name}: not an .svg, .png, .jpg, .webp or .gif"))?;
+            let data = std::fs::read(&file).with_context(|| format!("reading {name}"))?;
+            let image =
+                images::image(&kind, &id, content_type, data).map_err(|reason| anyhow::anyhow!("{name}: {reason}"))?;
+            store.put_images(&[image]).await?;
+            announce(&format!("image {kind}/{id} saved"));
         }
         CatalogueAction::Add(wallet) => {
             let NewWallet {

@@ -169,15 +169,34 @@ async fn catalogue_commands_feed_get_wallets() {
     std::fs::write(
         &file,
         r#"{"count": 2, "data": [
-            {"id": "mm", "name": "MetaMask", "rdns": "io.metamask", "chains": ["eip155:1"], "order": 1},
+            {"id": "mm", "name": "MetaMask", "rdns": "io.metamask", "chains": ["eip155:1"], "order": 1, "image_id": "mm"},
             {"id": "rb", "name": "Rainbow", "rdns": "me.rainbow", "chains": ["eip155:1", "eip155:10"], "order": 2}
-        ]}"#,
+        ], "images": [{"kind": "wallet", "id": "mm", "contentType": "image/svg+xml", "data": "PHN2Zy8+"}]}"#,
     )
     .unwrap();
     let imported = run(latch(data.path()).args(["catalogue", "import"]).arg(&file));
     assert_eq!(
         String::from_utf8_lossy(&imported.stdout).trim(),
-        format!("imported 2 wallets from {}", file.display())
+        format!("imported 2 wallets and 1 images from {}", file.display())
+    );
+    let png = data.path().join("usdc.png");
+    std::fs::write(&png, b"\x89PNG fixture bytes").unwrap();
+    let saved = run(latch(data.path())
+        .args(["catalogue", "image", "--kind", "token", "--id", "USDC"])
+        .arg(&png));
+    assert_eq!(
+        String::from_utf8_lossy(&saved.stdout).trim(),
+        "image token/USDC saved",
+        "{}",
+        text(&saved)
+    );
+    let refused = run(latch(data.path())
+        .args(["catalogue", "image", "--kind", "icon", "--id", "x"])
+        .arg(&png));
+    assert!(
+        text(&refused).contains("kind must be one of wallet, asset, currency, token"),
+        "{}",
+        text(&refused)
     );
     let added = run(latch(data.path()).args([
         "catalogue",
@@ -223,5 +242,49 @@ async fn catalogue_commands_feed_get_wallets() {
         (Some(1), Some("rb"))
     );
     assert_eq!(wallets("chains=eip155:10").await["data"][0]["rdns"], "me.rainbow");
+
+    let client = reqwest::Client::new();
+    let image = client
+        .get(format!("{}/getWalletImage/mm?projectId=demo", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(image.status(), 200);
+    assert_eq!(image.headers()["content-type"], "image/svg+xml");
+    assert!(image.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("max-age=604800"));
+    let etag = image.headers()["etag"].clone();
+    assert_eq!(image.bytes().await.unwrap().as_ref(), b"<svg/>");
+    let revalidated = client
+        .get(format!("{}/getWalletImage/mm?projectId=demo", server.url))
+        .header("if-none-match", etag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revalidated.status(), 304);
+    assert_eq!(revalidated.headers()["etag"], etag);
+    let token = client
+        .get(format!("{}/public/getTokenImage/USDC?projectId=demo", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(token.headers()["content-type"], "image/png");
+    assert_eq!(token.bytes().await.unwrap().as_ref(), b"\x89PNG fixture bytes");
+    for (path, status, code) in [
+        ("/public/getTokenImage/NOPE?projectId=demo", 404, "NOT_FOUND"),
+        ("/public/getCurrencyImage/USDC?projectId=demo", 404, "NOT_FOUND"),
+        ("/public/getAssetImage/a%20b?projectId=demo", 400, "BAD_REQUEST"),
+        ("/getWalletImage/mm?projectId=nope", 401, "INVALID_PROJECT_ID"),
+    ] {
+        let answer = client.get(format!("{}{path}", server.url)).send().await.unwrap();
+        assert_eq!(answer.status(), status, "{path}");
+        assert_eq!(
+            answer.json::<serde_json::Value>().await.unwrap()["code"],
+            code,
+            "{path}"
+        );
+    }
     server.stop();
 }

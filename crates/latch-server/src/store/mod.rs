@@ -85,6 +85,21 @@ pub struct StoredWallet {
     pub data: String,
 }
 
+/// An image served by the catalogue service (spec §7 "image blobs").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredImage {
+    /// Which endpoint serves it: `wallet`, `asset`, `currency` or `token`.
+    pub kind: String,
+    /// Its id within the kind (a wallet's `image_id`, a CAIP-2 id, a currency code, a token symbol).
+    pub id: String,
+    /// Its media type, e.g. `image/svg+xml`.
+    pub content_type: String,
+    /// The image bytes.
+    pub data: Vec<u8>,
+    /// A strong HTTP entity tag of `data`, quotes included.
+    pub etag: String,
+}
+
 /// Everything `latch` persists.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -106,6 +121,10 @@ pub trait Store: Send + Sync + 'static {
     async fn wallets(&self) -> StoreResult<Vec<StoredWallet>>;
     /// Removes a wallet; whether it existed.
     async fn remove_wallet(&self, id: &str) -> StoreResult<bool>;
+    /// Inserts or replaces images in one transaction.
+    async fn put_images(&self, images: &[StoredImage]) -> StoreResult<()>;
+    /// The image of this kind and id, if any.
+    async fn image(&self, kind: &str, id: &str) -> StoreResult<Option<StoredImage>>;
 }
 
 /// Opens (creating and migrating if needed) the database `url` names:
@@ -224,6 +243,27 @@ mod contract {
         assert!(store.remove_wallet("a").await.unwrap());
         assert!(!store.remove_wallet("a").await.unwrap());
         assert_eq!(store.wallets().await.unwrap().len(), 1);
+
+        let image = |id: &str, data: &[u8]| StoredImage {
+            kind: "wallet".into(),
+            id: id.into(),
+            content_type: "image/png".into(),
+            data: data.to_vec(),
+            etag: format!("\"{}\"", data.len()),
+        };
+        // Every byte value survives the round trip (a BLOB, not text).
+        let all_bytes: Vec<u8> = (0..=255).collect();
+        store
+            .put_images(&[image("w1", &all_bytes), image("w2", b"x")])
+            .await
+            .unwrap();
+        store.put_images(&[image("w2", b"yz")]).await.unwrap();
+        assert_eq!(
+            store.image("wallet", "w1").await.unwrap(),
+            Some(image("w1", &all_bytes))
+        );
+        assert_eq!(store.image("wallet", "w2").await.unwrap(), Some(image("w2", b"yz")));
+        assert_eq!(store.image("token", "w1").await.unwrap(), None, "kinds are separate");
     }
 
     #[tokio::test]

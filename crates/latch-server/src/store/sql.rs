@@ -165,6 +165,45 @@ macro_rules! impl_sql_store {
                 Ok(done.rows_affected() > 0)
             }
 
+            async fn put_images(&self, images: &[StoredImage]) -> StoreResult<()> {
+                let mut tx = self.pool.begin().await?;
+                for image in images {
+                    sqlx::query(
+                        "INSERT INTO images (kind, id, content_type, data, etag) VALUES ($1, $2, $3, $4, $5)
+                         ON CONFLICT (kind, id) DO UPDATE SET content_type = excluded.content_type,
+                         data = excluded.data, etag = excluded.etag",
+                    )
+                    .bind(&image.kind)
+                    .bind(&image.id)
+                    .bind(&image.content_type)
+                    .bind(&image.data)
+                    .bind(&image.etag)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn image(&self, kind: &str, id: &str) -> StoreResult<Option<StoredImage>> {
+                let row =
+                    sqlx::query("SELECT kind, id, content_type, data, etag FROM images WHERE kind = $1 AND id = $2")
+                        .bind(kind)
+                        .bind(id)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                row.map(|row| {
+                    Ok(StoredImage {
+                        kind: row.try_get("kind")?,
+                        id: row.try_get("id")?,
+                        content_type: row.try_get("content_type")?,
+                        data: row.try_get("data")?,
+                        etag: row.try_get("etag")?,
+                    })
+                })
+                .transpose()
+            }
+
             async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>> {
                 let rows = sqlx::query(
                     "SELECT project_id, event_id, event, kind, address, domain, url, occurred_at, received_at,
@@ -211,6 +250,15 @@ pub(super) const MIGRATIONS: &[&str] = &[
         name TEXT NOT NULL,
         position BIGINT NOT NULL,
         data TEXT NOT NULL
+    )",
+    // BYTEA: PostgreSQL's binary type; SQLite stores the bound blob as is.
+    "CREATE TABLE images (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        data BYTEA NOT NULL,
+        etag TEXT NOT NULL,
+        PRIMARY KEY (kind, id)
     )",
 ];
 
