@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NEXTEST := $(shell command -v cargo-nextest >/dev/null && echo "nextest run" || echo test)
 
-.PHONY: help setup build build-wasm build-web build-server demo test lint test-rust test-wasm test-web test-devnet test-e2e clean
+.PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-catalogue test-e2e clean
 
 help:
 	@echo "make demo   set up, build, and serve the demo at http://127.0.0.1:8787/"
@@ -22,13 +22,17 @@ build-web: build-wasm
 build-server:
 	cargo build -p latch-server
 
-build: build-web build-server
+# The seed wallet catalogue (.latch/catalogue/seed.json) from MIT-licensed packages.
+build-catalogue:
+	npm run build -w @latch/catalogue-seed
+
+build: build-web build-server build-catalogue
 
 demo: setup build
 	scripts/demo
 
 test: setup build
-	$(MAKE) lint test-rust test-wasm test-web test-devnet test-e2e
+	$(MAKE) lint test-rust test-wasm test-web test-devnet test-catalogue test-e2e
 
 lint:
 	cargo fmt --all --check
@@ -50,6 +54,9 @@ test-web:
 
 test-devnet:
 	node devnet/check.js
+
+test-catalogue:
+	npm test -w @latch/catalogue-seed
 
 test-e2e:
 	npm test -w @latch/e2e
