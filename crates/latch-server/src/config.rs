@@ -53,13 +53,17 @@ pub struct Config {
 }
 
 /// One chain of the RPC gateway.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ChainConfig {
     /// CAIP-2 id, e.g. `eip155:1`.
     pub id: String,
     /// JSON-RPC endpoints tried in order.
     pub upstreams: Vec<String>,
+    /// WebSocket JSON-RPC endpoints (`ws://`, `wss://`) for subscriptions through
+    /// `GET /v1/?chainId=…` upgraded to a WebSocket; tried in order when a client connects.
+    #[serde(default)]
+    pub ws_upstreams: Vec<String>,
     /// Re-order upstreams by measured latency and stability (spec §7), probing every 4 s.
     #[serde(default)]
     pub rank: bool,
@@ -83,6 +87,8 @@ pub const DEV_ADMIN_TOKEN: &str = "latch-dev-admin";
 pub const DEV_CHAIN: &str = "eip155:31337";
 /// Its default upstream (anvil started by `scripts/devnet`).
 pub const DEV_RPC_URL: &str = "http://127.0.0.1:8545";
+/// The same devnet's WebSocket endpoint (anvil serves both on one port).
+pub const DEV_WS_URL: &str = "ws://127.0.0.1:8545";
 
 impl Default for Config {
     fn default() -> Self {
@@ -154,6 +160,7 @@ impl Config {
             self.chains.push(ChainConfig {
                 id: DEV_CHAIN.into(),
                 upstreams: vec![DEV_RPC_URL.into()],
+                ws_upstreams: vec![DEV_WS_URL.into()],
                 rank: false,
             });
         }
@@ -173,6 +180,14 @@ impl Config {
                 if !(url.starts_with("http://") || url.starts_with("https://")) {
                     return Err(ConfigError::Invalid(format!(
                         "chain {}: upstream {url:?} is not an http(s) URL",
+                        chain.id
+                    )));
+                }
+            }
+            for url in &chain.ws_upstreams {
+                if !(url.starts_with("ws://") || url.starts_with("wss://")) {
+                    return Err(ConfigError::Invalid(format!(
+                        "chain {}: ws upstream {url:?} is not a ws(s) URL",
                         chain.id
                     )));
                 }
@@ -257,6 +272,7 @@ mod tests {
             vec![ChainConfig {
                 id: DEV_CHAIN.into(),
                 upstreams: vec![DEV_RPC_URL.into()],
+                ws_upstreams: vec![DEV_WS_URL.into()],
                 rank: false
             }]
         );
@@ -272,27 +288,34 @@ mod tests {
         assert!(bad(vec![ChainConfig {
             id: "nope".into(),
             upstreams: vec!["http://a".into()],
-            rank: false
+            ..ChainConfig::default()
         }])
         .contains("Invalid CAIP-2"));
         assert!(bad(vec![ChainConfig {
             id: "eip155:1".into(),
             upstreams: vec![],
-            rank: false
+            ..ChainConfig::default()
         }])
         .contains("no upstreams"));
         assert!(bad(vec![ChainConfig {
             id: "eip155:1".into(),
             upstreams: vec!["ftp://a".into()],
-            rank: false
+            ..ChainConfig::default()
         }])
         .contains("http(s)"));
         let twice = ChainConfig {
             id: "eip155:1".into(),
             upstreams: vec!["http://a".into()],
-            rank: false,
+            ..ChainConfig::default()
         };
         assert!(bad(vec![twice.clone(), twice]).contains("twice"));
+        assert!(bad(vec![ChainConfig {
+            id: "eip155:1".into(),
+            upstreams: vec!["http://a".into()],
+            ws_upstreams: vec!["http://a".into()],
+            ..ChainConfig::default()
+        }])
+        .contains("ws(s)"));
     }
 }
 

@@ -24,6 +24,8 @@ pub struct Chain {
     pub id: CaipNetworkId,
     /// Endpoints, in configured order.
     pub upstreams: Vec<String>,
+    /// WebSocket endpoints, in configured order.
+    pub ws_upstreams: Vec<String>,
     /// Whether upstreams are re-ordered by measured latency and stability.
     pub rank: bool,
     /// Indices into `upstreams` in the order they are tried.
@@ -72,6 +74,7 @@ impl Gateway {
                     Chain {
                         id: CaipNetworkId::parse(&c.id)?,
                         upstreams: c.upstreams.clone(),
+                        ws_upstreams: c.ws_upstreams.clone(),
                         rank: c.rank,
                         order: Arc::new(RwLock::new((0..c.upstreams.len()).collect())),
                         samples: Arc::new(Mutex::new(vec![VecDeque::new(); c.upstreams.len()])),
@@ -162,8 +165,8 @@ impl Gateway {
         self.chains.keys().map(String::as_str)
     }
 
-    /// Validates `body` and answers it from the chain `chain_id`.
-    pub async fn call(&self, chain_id: Option<&str>, body: &Bytes) -> ApiResult<RpcReply> {
+    /// The chain `chain_id` names, checked: required, a CAIP-2 id, served here.
+    pub fn chain(&self, chain_id: Option<&str>) -> ApiResult<&Chain> {
         let chain_id = chain_id.filter(|c| !c.is_empty()).ok_or(ApiError::BadRequest {
             field: "chainId",
             description: "chainId is required, e.g. ?chainId=eip155:1".into(),
@@ -172,10 +175,14 @@ impl Gateway {
             field: "chainId",
             description: e.to_string(),
         })?;
-        let chain = self
-            .chains
+        self.chains
             .get(chain_id)
-            .ok_or_else(|| ApiError::UnsupportedChain(chain_id.to_owned()))?;
+            .ok_or_else(|| ApiError::UnsupportedChain(chain_id.to_owned()))
+    }
+
+    /// Checks a JSON-RPC request or batch for `chain`; `Ok(Some(answer))` when
+    /// the chain id alone answers it, `Ok(None)` when it must go upstream.
+    pub fn check(&self, chain: &Chain, body: &[u8]) -> ApiResult<Option<Value>> {
         let request: Value =
             serde_json::from_slice(body).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
         match &request {
@@ -190,15 +197,30 @@ impl Gateway {
                 for (index, item) in batch.iter().enumerate() {
                     check_request(item).map_err(|why| bad_body(format!("request {index}: {why}")))?;
                 }
+                Ok(None)
             }
             single => {
                 check_request(single).map_err(bad_body)?;
-                if let Some(reply) = answer_locally(&chain.id, single) {
-                    return Ok(RpcReply(Bytes::from(reply.to_string())));
-                }
+                Ok(answer_locally(&chain.id, single))
             }
         }
+    }
+
+    /// Validates `body` and answers it from the chain `chain_id`.
+    pub async fn call(&self, chain_id: Option<&str>, body: &Bytes) -> ApiResult<RpcReply> {
+        let chain = self.chain(chain_id)?;
+        if let Some(reply) = self.check(chain, body)? {
+            return Ok(RpcReply(Bytes::from(reply.to_string())));
+        }
         self.forward(chain, body.clone()).await
+    }
+
+    /// The CAIP-2 ids served over WebSocket, sorted.
+    pub fn ws_chain_ids(&self) -> impl Iterator<Item = &str> {
+        self.chains
+            .iter()
+            .filter(|(_, c)| !c.ws_upstreams.is_empty())
+            .map(|(id, _)| id.as_str())
     }
 
     async fn forward(&self, chain: &Chain, body: Bytes) -> ApiResult<RpcReply> {

@@ -17,6 +17,7 @@ pub mod openapi;
 pub mod project;
 pub mod ratelimit;
 pub mod store;
+pub mod subscriptions;
 
 use std::sync::Arc;
 
@@ -119,8 +120,8 @@ impl AppState {
 /// The whole HTTP surface.
 pub fn app(state: AppState) -> Router {
     let api = Router::new()
-        .route("/v1", post(rpc))
-        .route("/v1/", post(rpc))
+        .route("/v1", post(rpc).get(subscriptions::upgrade))
+        .route("/v1/", post(rpc).get(subscriptions::upgrade))
         .route("/v1/supported-chains", get(supported_chains))
         .route("/metrics", get(metrics::serve).with_state(state.metrics.clone()))
         .route("/openapi.json", get(openapi::serve))
@@ -162,9 +163,9 @@ pub fn app(state: AppState) -> Router {
 }
 
 #[derive(Deserialize)]
-struct RpcQuery {
+pub(crate) struct RpcQuery {
     #[serde(rename = "chainId")]
-    chain_id: Option<String>,
+    pub(crate) chain_id: Option<String>,
 }
 
 /// `POST /v1/?chainId=…&projectId=…`: the body is read as JSON whatever its
@@ -201,6 +202,9 @@ async fn supported_chains(State(state): State<AppState>, _caller: Caller) -> imp
     let http = state.gateway.chain_ids().map(String::from).collect();
     (
         [(header::CACHE_CONTROL, "public, max-age=60")],
-        Json(SupportedChains { http, ws: Vec::new() }),
+        Json(SupportedChains {
+            http,
+            ws: state.gateway.ws_chain_ids().map(String::from).collect(),
+        }),
     )
 }

@@ -84,7 +84,10 @@ async fn dev_server_keeps_its_state_across_restarts() {
         .json()
         .await
         .unwrap();
-    assert_eq!(chains, serde_json::json!({"http":["eip155:31337"],"ws":[]}));
+    assert_eq!(
+        chains,
+        serde_json::json!({"http":["eip155:31337"],"ws":["eip155:31337"]})
+    );
     server.stop();
 
     assert!(

@@ -16,7 +16,7 @@ use tokio::process::{Child, Command};
 /// A running anvil, killed when dropped.
 pub struct Anvil {
     pub url: String,
-    _child: Child,
+    pub child: Child,
 }
 
 fn anvil_binary() -> PathBuf {
@@ -60,7 +60,7 @@ impl Anvil {
                 .send()
                 .await;
             if probe.is_ok() {
-                return Anvil { url, _child: child };
+                return Anvil { url, child };
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
@@ -82,7 +82,7 @@ pub async fn state_with(upstreams: Vec<String>, adjust: impl FnOnce(&mut Config)
         chains: vec![ChainConfig {
             id: "eip155:31337".into(),
             upstreams,
-            rank: false,
+            ..ChainConfig::default()
         }],
         upstream_timeout_ms: 2_000,
         ..Config::default()
