@@ -21,6 +21,9 @@ pub const EVENT_NAMES: [&str; 15] = [
     "CLICK_ALL_WALLETS",
 ];
 
+/// `props.type` of an event: a normal event or an error report.
+pub const EVENT_KINDS: [&str; 2] = ["track", "error"];
+
 /// Never sent (§7: "Skipped for MODAL_CREATED").
 pub const SKIPPED_EVENT: &str = "MODAL_CREATED";
 
@@ -45,7 +48,7 @@ pub fn event_problem(event_id: &str, url: &str, domain: &str, kind: &str, name: 
     if url.len() > MAX_FIELD_CHARS || domain.len() > MAX_FIELD_CHARS {
         return Some(format!("url and domain are at most {MAX_FIELD_CHARS} characters"));
     }
-    if !matches!(kind, "track" | "error") {
+    if !EVENT_KINDS.contains(&kind) {
         return Some(format!("props.type must be \"track\" or \"error\", not {kind:?}"));
     }
     if name == SKIPPED_EVENT {

@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::Json;
-use latch_core::analytics::{event_problem, MAX_BATCH_EVENTS, MAX_PROPERTIES_BYTES};
+use latch_core::analytics::{event_problem, EVENT_KINDS, EVENT_NAMES, MAX_BATCH_EVENTS, MAX_PROPERTIES_BYTES};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -22,19 +22,68 @@ use crate::AppState;
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IncomingEvent {
+    #[schema(min_length = 1, max_length = 128)]
     event_id: String,
+    #[schema(max_length = 2048)]
     url: String,
+    #[schema(max_length = 2048)]
     domain: String,
-    /// Unix milliseconds on the client.
+    /// Unix milliseconds on the client (a JSON number with no fraction; `1.7e12` counts).
+    #[serde(deserialize_with = "whole_number")]
     timestamp: i64,
     props: IncomingProps,
 }
+
+/// A JSON number that is a whole number within `i64`, however it is written
+/// (JSON does not tell `5` from `5.0`, and some clients serialize doubles).
+fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    let number = serde_json::Number::deserialize(deserializer)?;
+    if let Some(whole) = number.as_i64() {
+        return Ok(whole);
+    }
+    match number.as_f64() {
+        // 2^63 is exactly representable; everything below it that has no fraction fits.
+        Some(float) if float.fract() == 0.0 && float >= -(2f64.powi(63)) && float < 2f64.powi(63) => Ok(float as i64),
+        _ => Err(serde::de::Error::custom(format!(
+            "timestamp must be a whole number of milliseconds, not {number}"
+        ))),
+    }
+}
+
+/// The documented values of a string field, from the list the server enforces.
+fn one_of(values: &'static [&'static str]) -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(values.iter().copied()))
+        .build()
+}
+
+fn event_kinds() -> utoipa::openapi::schema::Object {
+    one_of(&EVENT_KINDS)
+}
+
+fn event_names() -> utoipa::openapi::schema::Object {
+    one_of(&EVENT_NAMES)
+}
+
+/// The body of `POST /batch` as documented: 1 to [`MAX_BATCH_EVENTS`] events.
+pub struct EventBatch;
+
+impl utoipa::PartialSchema for EventBatch {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::openapi::bounded_list("IncomingEvent", MAX_BATCH_EVENTS)
+    }
+}
+
+impl ToSchema for EventBatch {}
 
 /// What happened.
 #[derive(Deserialize, ToSchema)]
 pub struct IncomingProps {
     #[serde(rename = "type")]
+    #[schema(schema_with = event_kinds)]
     kind: String,
+    #[schema(schema_with = event_names)]
     event: String,
     address: Option<String>,
     properties: Option<Value>,
@@ -141,7 +190,7 @@ pub struct AnalyticsConfig {
 }
 
 /// `POST /e`: one event.
-#[utoipa::path(post, path = "/e", tag = "analytics", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+#[utoipa::path(post, path = "/e", tag = "analytics", security(("project_id" = []), ("project_header" = [])),
     request_body(content = IncomingEvent),
     responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
@@ -150,8 +199,8 @@ pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -
 }
 
 /// `POST /batch`: an array of events.
-#[utoipa::path(post, path = "/batch", tag = "analytics", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
-    request_body(content = Vec<IncomingEvent>, description = "1 to 500 events"),
+#[utoipa::path(post, path = "/batch", tag = "analytics", security(("project_id" = []), ("project_header" = [])),
+    request_body(content = EventBatch),
     responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
     let Value::Array(values) = parse_json(&body)? else {
@@ -172,7 +221,7 @@ pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -
 }
 
 /// `GET /getAnalyticsConfig`: `{isAnalyticsEnabled}` for the caller's project.
-#[utoipa::path(get, path = "/getAnalyticsConfig", tag = "analytics", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+#[utoipa::path(get, path = "/getAnalyticsConfig", tag = "analytics", security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = AnalyticsConfig), (status = 401, body = ErrorBody)))]
 pub async fn config(caller: Caller) -> Json<AnalyticsConfig> {
     Json(AnalyticsConfig {

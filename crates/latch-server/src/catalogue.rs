@@ -203,8 +203,10 @@ impl CatalogueCache {
 #[into_params(parameter_in = Query)]
 pub struct WalletsQuery {
     /// 1-based page.
+    #[param(minimum = 1, maximum = 1_000_000)]
     page: Option<usize>,
     /// Entries per page, 1-100 (default 40).
+    #[param(minimum = 1, maximum = 100)]
     entries: Option<usize>,
     /// Ranked: exact name, prefix, word prefix, substring, then fuzzy.
     search: Option<String>,
@@ -293,7 +295,7 @@ pub fn select(wallets: &[Wallet], query: &WalletsQuery, featured: &[String]) -> 
 
 /// `GET /getWallets`.
 #[utoipa::path(get, path = "/getWallets", tag = "catalogue",
-    params(WalletsQuery, ("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+    params(WalletsQuery), security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = WalletPage), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn get_wallets(
     State(state): State<AppState>,

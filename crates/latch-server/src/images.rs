@@ -189,9 +189,9 @@ macro_rules! image_endpoint {
     ($name:ident, $kind:literal, $path:literal, $param:literal, $what:literal) => {
         #[doc = concat!("`GET ", $path, "`: ", $what, ".")]
         #[utoipa::path(get, path = $path, tag = "images",
-                    params(($param = String, Path, description = $what),
-                           ("projectId" = Option<String>, Query, description = "The project (or header x-project-id)"),
+                    params(($param = String, Path, description = $what, pattern = "^[A-Za-z0-9._:-]{1,128}$"),
                            ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer")),
+                    security(("project_id" = []), ("project_header" = [])),
                     responses((status = 200, description = "The image bytes", content_type = "image/*"),
                               (status = 304, description = "The client's copy is current"),
                               (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),

@@ -171,9 +171,10 @@ pub(crate) struct RpcQuery {
 /// `POST /v1/?chainId=…&projectId=…`: the body is read as JSON whatever its
 /// Content-Type, because clients send `text/plain` to avoid a CORS preflight.
 #[utoipa::path(post, path = "/v1/", tag = "rpc",
-    params(("chainId" = String, Query, description = "CAIP-2 id, e.g. eip155:1", pattern = "^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$"), ("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
-    request_body(content = serde_json::Value, description = "A JSON-RPC 2.0 request or a batch of up to 1000"),
+    params(("chainId" = String, Query, description = "CAIP-2 id, e.g. eip155:1", pattern = "^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$")), security(("project_id" = []), ("project_header" = [])),
+    request_body(content = JsonRpcBody, description = "A JSON-RPC 2.0 request or a batch of up to 1000"),
     responses((status = 200, description = "The upstream's JSON-RPC answer", body = serde_json::Value),
+        (status = 204, description = "Only notifications were sent: JSON-RPC answers nothing"),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 422, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 async fn rpc(
@@ -183,8 +184,46 @@ async fn rpc(
     body: Bytes,
 ) -> ApiResult<Response> {
     let reply = state.gateway.call(query.chain_id.as_deref(), &body).await?;
+    if reply.0.iter().all(u8::is_ascii_whitespace) {
+        // Only notifications: JSON-RPC answers nothing at all, which HTTP says as 204.
+        return Ok(axum::http::StatusCode::NO_CONTENT.into_response());
+    }
     Ok(([(header::CONTENT_TYPE, "application/json")], reply.0).into_response())
 }
+
+/// A JSON-RPC 2.0 request, as documented for `/openapi.json` (the gateway reads
+/// any JSON and checks it itself; `params` may also be an object, `id` a string).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct JsonRpcRequest {
+    #[schema(pattern = "^2\\.0$")]
+    jsonrpc: String,
+    #[schema(min_length = 1, example = "eth_blockNumber")]
+    method: String,
+    #[schema(nullable = false)]
+    params: Option<Vec<serde_json::Value>>,
+    #[schema(nullable = false)]
+    id: Option<u64>,
+}
+
+/// One request or a batch of 1 to `max_batch` (1000 by default), as documented.
+pub struct JsonRpcBody;
+
+impl utoipa::PartialSchema for JsonRpcBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let single = utoipa::openapi::Ref::from_schema_name("JsonRpcRequest");
+        let batch = openapi::bounded_list(
+            "JsonRpcRequest",
+            latch_core::constants::CONSTANTS.rpc.batch_size as usize,
+        );
+        utoipa::openapi::schema::OneOfBuilder::new()
+            .item(single)
+            .item(batch)
+            .into()
+    }
+}
+
+impl ToSchema for JsonRpcBody {}
 
 /// The chains the gateway serves.
 #[derive(Serialize, ToSchema)]
@@ -196,7 +235,7 @@ pub struct SupportedChains {
 }
 
 /// `GET /v1/supported-chains`.
-#[utoipa::path(get, path = "/v1/supported-chains", tag = "rpc", params(("projectId" = Option<String>, Query, description = "The project (or header x-project-id)")),
+#[utoipa::path(get, path = "/v1/supported-chains", tag = "rpc", security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = SupportedChains), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn supported_chains(State(state): State<AppState>, _caller: Caller) -> impl IntoResponse {
     let http = state.gateway.chain_ids().map(String::from).collect();

@@ -1,15 +1,18 @@
 //! `GET /openapi.json`: the API description, generated from the handlers'
 //! annotations so it cannot drift from the routes.
 
+use axum::extract::State;
 use axum::Json;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::RefOr;
 use utoipa::{Modify, OpenApi};
 
-use crate::analytics::{AnalyticsConfig, Ingested};
+use crate::analytics::{AnalyticsConfig, EventBatch, IncomingEvent, IncomingProps, Ingested};
 use crate::catalogue::{Wallet, WalletPage};
 use crate::dashboard::{DayCounts, Summary};
 use crate::error::{ErrorBody, Reason};
-use crate::SupportedChains;
+use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
 
 /// The whole API.
 #[derive(OpenApi)]
@@ -29,7 +32,7 @@ use crate::SupportedChains;
         crate::dashboard::summary,
         crate::dashboard::projects,
     ),
-    components(schemas(Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
+    components(schemas(EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)
 )]
 pub struct ApiDoc;
@@ -38,15 +41,56 @@ struct AdminToken;
 
 impl Modify for AdminToken {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let scheme = SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build());
-        openapi
-            .components
-            .get_or_insert_with(Default::default)
-            .add_security_scheme("admin_token", scheme);
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "admin_token",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+        // Every public endpoint names its project one of two ways (spec §5).
+        let described = |name: &str| {
+            ApiKeyValue::with_description(
+                name,
+                "The project id; unknown ids get 401, origins off its allowlist 403",
+            )
+        };
+        components.add_security_scheme(
+            "project_id",
+            SecurityScheme::ApiKey(ApiKey::Query(described("projectId"))),
+        );
+        components.add_security_scheme(
+            "project_header",
+            SecurityScheme::ApiKey(ApiKey::Header(described("x-project-id"))),
+        );
     }
 }
 
-/// `GET /openapi.json`.
-pub async fn serve() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+/// `GET /openapi.json`: the generated document, with the `chainId` parameters
+/// narrowed to the chains this `latch` serves (known only from its configuration).
+pub async fn serve(State(state): State<AppState>) -> Json<utoipa::openapi::OpenApi> {
+    let mut api = ApiDoc::openapi();
+    let chains: Vec<&str> = state.gateway.chain_ids().collect();
+    for item in api.paths.paths.values_mut() {
+        for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+            for parameter in operation.parameters.iter_mut().flatten() {
+                let RefOr::T(parameter) = parameter else { continue };
+                if parameter.name == "chainId" {
+                    let served = ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .enum_values(Some(chains.iter().copied()))
+                        .description(Some("A CAIP-2 id this gateway serves (see /v1/supported-chains)"));
+                    parameter.schema = Some(served.into());
+                }
+            }
+        }
+    }
+    Json(api)
+}
+
+/// A list of 1 to `max` items of the component schema `item`.
+pub(crate) fn bounded_list(item: &str, max: usize) -> RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::Ref::from_schema_name(item))
+        .min_items(Some(1))
+        .max_items(Some(max))
+        .into()
 }

@@ -74,12 +74,27 @@ async fn stores_events_once_and_refuses_bad_ones_whole() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let (status, _) = send(router.clone(), post("/batch?projectId=test", json!([]))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (status, _) = send(router, post("/e?projectId=nope", event("h", "MODAL_OPEN"))).await;
+    let (status, _) = send(router.clone(), post("/e?projectId=nope", event("h", "MODAL_OPEN"))).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+    // A timestamp written as a double is read when it is whole, refused otherwise.
+    let mut double = event("i", "MODAL_OPEN");
+    double["timestamp"] = json!(1.76377e12);
+    let (status, _) = send(router.clone(), post("/e?projectId=test", double)).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut fraction = event("j", "MODAL_OPEN");
+    fraction["timestamp"] = json!(1.5);
+    let (status, body) = send(router, post("/e?projectId=test", fraction)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["reasons"][0]["description"]
+        .as_str()
+        .unwrap()
+        .starts_with("timestamp must be a whole number of milliseconds, not 1.5"));
 
     let stored = store.events("test", 0, 100).await.unwrap();
     let ids: Vec<&str> = stored.iter().map(|e| e.event_id.as_str()).collect();
-    assert_eq!(ids, ["a", "b", "c"], "nothing of a refused batch is stored");
+    assert_eq!(ids, ["a", "b", "c", "i"], "nothing of a refused batch is stored");
+    assert_eq!(stored[3].occurred_at, 1_763_770_000_000);
     assert_eq!(stored[2].event, "CONNECT_SUCCESS");
     assert_eq!(
         stored[2].properties.as_deref(),

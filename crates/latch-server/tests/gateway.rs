@@ -82,8 +82,15 @@ async fn forwards_single_and_batch_requests() {
         ))
         .unwrap();
     assert_eq!(
-        send(router, request).await.1,
+        send(router.clone(), request).await.1,
         json!({"jsonrpc":"2.0","id":"c","result":"0x7a69"})
+    );
+
+    // Notifications only: the chain answers nothing, so the gateway answers 204.
+    let notifications = json!([{"jsonrpc":"2.0","method":"eth_blockNumber"}]).to_string();
+    assert_eq!(
+        send(router, rpc("chainId=eip155:31337&projectId=test", notifications)).await,
+        (StatusCode::NO_CONTENT, json!(""))
     );
 }
 

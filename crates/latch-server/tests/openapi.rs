@@ -37,4 +37,29 @@ async fn documents_every_json_endpoint() {
     let error = &spec["components"]["schemas"]["ErrorBody"];
     assert_eq!(error["required"], serde_json::json!(["status", "code", "reasons"]));
     assert_eq!(spec["components"]["securitySchemes"]["admin_token"]["scheme"], "bearer");
+    let schemes = &spec["components"]["securitySchemes"];
+    assert_eq!(
+        (
+            schemes["project_id"]["in"].as_str(),
+            schemes["project_id"]["name"].as_str()
+        ),
+        (Some("query"), Some("projectId"))
+    );
+    assert_eq!(schemes["project_header"]["name"], "x-project-id");
+    assert_eq!(
+        paths["/getWallets"]["get"]["security"],
+        serde_json::json!([{"project_id": []}, {"project_header": []}])
+    );
+    let chain_id = paths["/v1/"]["post"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "chainId")
+        .unwrap();
+    assert_eq!(
+        chain_id["schema"]["enum"],
+        serde_json::json!(["eip155:31337"]),
+        "the served chains"
+    );
+    assert!(paths.contains_key("/getWalletImage/{id}") && paths.contains_key("/public/getTokenImage/{id}"));
 }
