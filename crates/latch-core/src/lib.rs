@@ -10,6 +10,7 @@ pub mod analytics;
 pub mod caip;
 pub mod catalogue;
 pub mod constants;
+pub mod ens;
 mod error;
 pub mod format;
 pub mod history;

@@ -50,6 +50,57 @@ pub struct Config {
     pub admin_token: Option<Secret>,
     /// Catalogue ids listed first, in this order, when the list is not searched.
     pub featured_wallet_ids: Vec<String>,
+    /// ERC-20 tokens whose balances `/v1/account/{address}/balance` reads, per chain.
+    pub tokens: Vec<TokenConfig>,
+    /// Where token prices come from, per chain (Uniswap V2 reserves against a USD stablecoin).
+    pub prices: Vec<PriceConfig>,
+    /// The ENS deployment `/v1/identity/{address}` resolves names on.
+    pub ens: Option<EnsConfig>,
+    /// A devnet fixture file (`scripts/devnet` writes `.devnet/addresses.json`) whose
+    /// tokens, Uniswap V2 market and ENS registry fill `tokens`, `prices` and `ens`;
+    /// `--dev` reads `.devnet/addresses.json` when it exists and this is unset.
+    pub devnet_file: Option<PathBuf>,
+}
+
+/// One ERC-20 token listed for balances.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TokenConfig {
+    /// CAIP-2 id of its chain.
+    pub chain: String,
+    /// Contract address (0x…).
+    pub address: String,
+    /// Ticker, e.g. `USDC`.
+    pub symbol: String,
+    /// Display name.
+    pub name: String,
+    /// ERC-20 decimals.
+    pub decimals: u8,
+}
+
+/// Prices on one chain from a Uniswap V2 market: the native coin from the
+/// wrapped-native/USD pool, other tokens through their wrapped-native pool.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PriceConfig {
+    /// CAIP-2 id of the chain.
+    pub chain: String,
+    /// The Uniswap V2 factory.
+    pub uniswap_v2_factory: String,
+    /// The wrapped native coin (WETH) paired in the pools.
+    pub wrapped_native: String,
+    /// A token worth 1 USD (e.g. USDC); must also be listed in `tokens`.
+    pub usd_token: String,
+}
+
+/// An ENS registry (the classic registry → resolver flow).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct EnsConfig {
+    /// CAIP-2 id of the chain it lives on (must be a gateway chain).
+    pub chain: String,
+    /// The registry contract.
+    pub registry: String,
 }
 
 /// One chain of the RPC gateway.
@@ -114,6 +165,10 @@ impl Default for Config {
             trust_forwarded_for: false,
             admin_token: None,
             featured_wallet_ids: Vec::new(),
+            tokens: Vec::new(),
+            prices: Vec::new(),
+            ens: None,
+            devnet_file: None,
         }
     }
 }
@@ -211,7 +266,99 @@ impl Config {
                 "max_batch and upstream_timeout_ms must be positive".into(),
             ));
         }
+        if self.dev && self.devnet_file.is_none() && Path::new(DEV_DEVNET_FILE).exists() {
+            self.devnet_file = Some(DEV_DEVNET_FILE.into());
+        }
+        if let Some(file) = self.devnet_file.clone() {
+            self.apply_devnet_file(&file)?;
+        }
+        self.check_chain_data()?;
         Ok(self)
+    }
+
+    /// Fills `tokens`, `prices` and `ens` for the devnet chain from its fixture
+    /// file, leaving whatever is configured for that chain already.
+    fn apply_devnet_file(&mut self, file: &Path) -> Result<(), ConfigError> {
+        let invalid = |why: String| ConfigError::Invalid(format!("devnet_file {}: {why}", file.display()));
+        let text = std::fs::read_to_string(file).map_err(|e| invalid(e.to_string()))?;
+        let fixture: DevnetFixture = serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+        let chain = fixture.caip_network_id;
+        let contracts = fixture.contracts;
+        if !self.tokens.iter().any(|t| t.chain == chain) {
+            for token in [&contracts.usdc, &contracts.ltk] {
+                self.tokens.push(TokenConfig {
+                    chain: chain.clone(),
+                    address: token.address.clone(),
+                    symbol: token.symbol.clone(),
+                    name: token.name.clone(),
+                    decimals: token.decimals,
+                });
+            }
+        }
+        if !self.prices.iter().any(|p| p.chain == chain) {
+            self.prices.push(PriceConfig {
+                chain: chain.clone(),
+                uniswap_v2_factory: contracts.uniswap_v2_factory,
+                wrapped_native: contracts.weth,
+                usd_token: contracts.usdc.address,
+            });
+        }
+        if self.ens.is_none() {
+            self.ens = Some(EnsConfig {
+                chain,
+                registry: contracts.ens_registry,
+            });
+        }
+        Ok(())
+    }
+
+    /// Tokens, prices and ENS name chains the gateway serves and valid addresses.
+    fn check_chain_data(&self) -> Result<(), ConfigError> {
+        let served = |chain: &str, what: &str| {
+            if self.chains.iter().any(|c| c.id == chain) {
+                Ok(())
+            } else {
+                Err(ConfigError::Invalid(format!(
+                    "{what}: chain {chain} is not a gateway chain"
+                )))
+            }
+        };
+        let address = |value: &str, what: &str| {
+            latch_core::address::to_checksum_address(value)
+                .map(drop)
+                .map_err(|e| ConfigError::Invalid(format!("{what}: {value:?}: {e}")))
+        };
+        for token in &self.tokens {
+            let what = format!("token {}", token.symbol);
+            served(&token.chain, &what)?;
+            address(&token.address, &what)?;
+            if token.decimals > 36 || token.symbol.is_empty() || token.symbol.len() > 16 {
+                return Err(ConfigError::Invalid(format!(
+                    "{what}: decimals ≤ 36, symbol 1-16 characters"
+                )));
+            }
+        }
+        for price in &self.prices {
+            let what = format!("prices for {}", price.chain);
+            served(&price.chain, &what)?;
+            for value in [&price.uniswap_v2_factory, &price.wrapped_native, &price.usd_token] {
+                address(value, &what)?;
+            }
+            let listed = self
+                .tokens
+                .iter()
+                .any(|t| t.chain == price.chain && t.address.eq_ignore_ascii_case(&price.usd_token));
+            if !listed {
+                return Err(ConfigError::Invalid(format!(
+                    "{what}: usd_token must be listed in tokens"
+                )));
+            }
+        }
+        if let Some(ens) = &self.ens {
+            served(&ens.chain, "ens")?;
+            address(&ens.registry, "ens")?;
+        }
+        Ok(())
     }
 
     /// The database to open: the configured URL or SQLite under `data_dir`.
@@ -221,6 +368,35 @@ impl Config {
             None => format!("sqlite://{}", self.data_dir.join("latch.db").display()),
         }
     }
+}
+
+/// The fixture file `scripts/devnet` writes, read by `--dev` when present.
+pub const DEV_DEVNET_FILE: &str = ".devnet/addresses.json";
+
+/// The parts of the devnet fixture file `latch` uses.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DevnetFixture {
+    caip_network_id: String,
+    contracts: DevnetContracts,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DevnetContracts {
+    usdc: DevnetToken,
+    ltk: DevnetToken,
+    weth: String,
+    uniswap_v2_factory: String,
+    ens_registry: String,
+}
+
+#[derive(Deserialize)]
+struct DevnetToken {
+    address: String,
+    symbol: String,
+    name: String,
+    decimals: u8,
 }
 
 /// Origins the `demo` project allows in `--dev`.
@@ -316,6 +492,72 @@ mod tests {
             ..ChainConfig::default()
         }])
         .contains("ws(s)"));
+    }
+}
+
+#[cfg(test)]
+mod chain_data_tests {
+    use super::*;
+
+    fn with(adjust: impl FnOnce(&mut Config)) -> Result<Config, ConfigError> {
+        let mut config = Config {
+            chains: vec![ChainConfig {
+                id: "eip155:1".into(),
+                upstreams: vec!["http://a".into()],
+                ..ChainConfig::default()
+            }],
+            ..Config::default()
+        };
+        adjust(&mut config);
+        config.validated()
+    }
+
+    fn usdc(chain: &str) -> TokenConfig {
+        TokenConfig {
+            chain: chain.into(),
+            address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48".into(),
+            symbol: "USDC".into(),
+            name: "USD Coin".into(),
+            decimals: 6,
+        }
+    }
+
+    #[test]
+    fn tokens_prices_and_ens_are_checked() {
+        assert!(with(|c| c.tokens.push(usdc("eip155:1"))).is_ok());
+        let refused = |adjust: fn(&mut Config)| with(adjust).unwrap_err().to_string();
+        assert!(refused(|c| c.tokens.push(usdc("eip155:10"))).contains("not a gateway chain"));
+        assert!(refused(|c| c.tokens.push(TokenConfig {
+            address: "0x12".into(),
+            ..usdc("eip155:1")
+        }))
+        .contains("token USDC"));
+        let price = PriceConfig {
+            chain: "eip155:1".into(),
+            uniswap_v2_factory: "0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f".into(),
+            wrapped_native: "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2".into(),
+            usd_token: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48".into(),
+        };
+        let listed = price.clone();
+        assert!(with(move |c| {
+            c.tokens.push(usdc("eip155:1"));
+            c.prices.push(listed);
+        })
+        .is_ok());
+        let unlisted = with(move |c| c.prices.push(price)).unwrap_err().to_string();
+        assert!(unlisted.contains("usd_token must be listed"), "{unlisted}");
+        assert!(refused(|c| c.ens = Some(EnsConfig {
+            chain: "eip155:5".into(),
+            registry: "0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e".into()
+        }))
+        .contains("ens: chain eip155:5"));
+        let missing = with(|c| c.devnet_file = Some("/nonexistent/addresses.json".into()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            missing.starts_with("invalid configuration: devnet_file /nonexistent/addresses.json"),
+            "{missing}"
+        );
     }
 }
 

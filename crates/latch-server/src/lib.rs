@@ -6,6 +6,7 @@
 
 pub mod analytics;
 pub mod catalogue;
+pub mod chaindata;
 pub mod config;
 pub mod cors;
 pub mod dashboard;
@@ -64,6 +65,8 @@ pub struct AppState {
     pub metrics: Metrics,
     /// The wallet catalogue, cached for `/getWallets`.
     pub catalogue: CatalogueCache,
+    /// Balances, prices and identities read from the chains.
+    pub chain_data: Arc<chaindata::ChainData>,
 }
 
 /// Request ids: a per-process prefix (start time) and a counter, so ids are
@@ -102,6 +105,7 @@ impl AppState {
         let gateway = Arc::new(Gateway::new(&config)?);
         let projects = ProjectDirectory::new(store.clone());
         let catalogue = CatalogueCache::new(store.clone());
+        let chain_data = Arc::new(chaindata::ChainData::new(&config, gateway.clone())?);
         let project_limiter = Arc::new(RateLimiter::new(config.project_rate_limit));
         let ip_limiter = Arc::new(RateLimiter::new(config.ip_rate_limit));
         Ok(Self {
@@ -113,6 +117,7 @@ impl AppState {
             ip_limiter,
             metrics: Metrics::default(),
             catalogue,
+            chain_data,
         })
     }
 }
@@ -123,6 +128,9 @@ pub fn app(state: AppState) -> Router {
         .route("/v1", post(rpc).get(subscriptions::upgrade))
         .route("/v1/", post(rpc).get(subscriptions::upgrade))
         .route("/v1/supported-chains", get(supported_chains))
+        .route("/v1/account/{address}/balance", get(chaindata::balances::balance))
+        .route("/v1/fungible/price", post(chaindata::balances::price))
+        .route("/v1/identity/{address}", get(chaindata::identity::identity))
         .route("/metrics", get(metrics::serve).with_state(state.metrics.clone()))
         .route("/openapi.json", get(openapi::serve))
         .route("/e", post(analytics::event))

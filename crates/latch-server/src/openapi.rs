@@ -25,6 +25,9 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
         crate::analytics::batch,
         crate::analytics::config,
         crate::catalogue::get_wallets,
+        crate::chaindata::balances::balance,
+        crate::chaindata::balances::price,
+        crate::chaindata::identity::identity,
         crate::images::wallet_image,
         crate::images::asset_image,
         crate::images::currency_image,
@@ -32,7 +35,9 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
         crate::dashboard::summary,
         crate::dashboard::projects,
     ),
-    components(schemas(EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
+    components(schemas(crate::chaindata::balances::Balances, crate::chaindata::balances::Balance, crate::chaindata::balances::Quantity,
+        crate::chaindata::balances::PriceRequest, crate::chaindata::balances::Fungibles, crate::chaindata::balances::Fungible,
+        crate::chaindata::identity::Identity, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)
 )]
 pub struct ApiDoc;

@@ -1,0 +1,98 @@
+//! Reading EVM contracts through the gateway: `eth_call`, Multicall3 batches,
+//! and the ABI of the few functions chain data needs.
+
+use alloy_primitives::{Address, Bytes as AbiBytes, U256};
+use alloy_sol_types::{sol, SolCall};
+use axum::body::Bytes;
+use serde_json::{json, Value};
+
+use crate::error::{ApiError, ApiResult};
+use crate::gateway::Gateway;
+
+/// The canonical Multicall3 address (the same on every chain that has it; the devnet places it there).
+pub const MULTICALL3: Address = alloy_primitives::address!("cA11bde05977b3631167028862bE2a173976CA11");
+
+sol! {
+    struct Call3 { address target; bool allowFailure; bytes callData; }
+    struct Result3 { bool success; bytes returnData; }
+    function aggregate3(Call3[] calls) returns (Result3[] returnData);
+    function getEthBalance(address addr) returns (uint256 balance);
+    function balanceOf(address owner) returns (uint256 balance);
+    function getPair(address tokenA, address tokenB) returns (address pair);
+    function getReserves() returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast);
+    function token0() returns (address token);
+    function resolver(bytes32 node) returns (address resolverAddress);
+    function name(bytes32 node) returns (string resolvedName);
+    function addr(bytes32 node) returns (address resolvedAddress);
+    function text(bytes32 node, string key) returns (string value);
+}
+
+/// The upstream's answer was not what the contract's ABI promises.
+fn malformed(what: &str, detail: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(anyhow::anyhow!("{what}: {detail}"))
+}
+
+/// `eth_call` of `data` on `to` at the latest block of `chain`; the returned bytes.
+pub async fn eth_call(gateway: &Gateway, chain: &str, to: Address, data: Vec<u8>) -> ApiResult<Vec<u8>> {
+    let request = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "eth_call",
+        "params": [{"to": to.to_string(), "data": format!("0x{}", hex::encode(data))}, "latest"],
+    });
+    let reply = gateway.call(Some(chain), &Bytes::from(request.to_string())).await?;
+    let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| malformed("eth_call reply", e))?;
+    if let Some(error) = reply.get("error") {
+        return Err(malformed("eth_call", error));
+    }
+    let result = reply
+        .get("result")
+        .and_then(Value::as_str)
+        .ok_or_else(|| malformed("eth_call", "no result"))?;
+    hex::decode(result.trim_start_matches("0x")).map_err(|e| malformed("eth_call result", e))
+}
+
+/// One call of a Multicall3 batch; failures are allowed (a missing contract must not fail the batch).
+pub struct Call {
+    /// The contract.
+    pub target: Address,
+    /// ABI-encoded call data.
+    pub data: Vec<u8>,
+}
+
+/// Runs `calls` in one `aggregate3` through Multicall3; each result is `None` when that call reverted.
+pub async fn multicall(gateway: &Gateway, chain: &str, calls: Vec<Call>) -> ApiResult<Vec<Option<Vec<u8>>>> {
+    let count = calls.len();
+    let encoded = aggregate3Call {
+        calls: calls
+            .into_iter()
+            .map(|c| Call3 {
+                target: c.target,
+                allowFailure: true,
+                callData: AbiBytes::from(c.data),
+            })
+            .collect(),
+    }
+    .abi_encode();
+    let reply = eth_call(gateway, chain, MULTICALL3, encoded).await?;
+    let results = aggregate3Call::abi_decode_returns(&reply).map_err(|e| malformed("aggregate3", e))?;
+    if results.len() != count {
+        return Err(malformed(
+            "aggregate3",
+            format!("{} results for {count} calls", results.len()),
+        ));
+    }
+    Ok(results
+        .into_iter()
+        .map(|r| r.success.then(|| r.returnData.to_vec()))
+        .collect())
+}
+
+/// Decodes the return of `C` from a multicall result; `None` when it reverted or is malformed.
+pub fn decode<C: SolCall>(result: &Option<Vec<u8>>) -> Option<C::Return> {
+    result.as_deref().and_then(|data| C::abi_decode_returns(data).ok())
+}
+
+/// `amount` of a token with `decimals` as a float (for prices and values, not balances).
+pub fn to_f64(amount: U256, decimals: u8) -> f64 {
+    let value: f64 = amount.to_string().parse().unwrap_or(0.0);
+    value / 10f64.powi(i32::from(decimals))
+}

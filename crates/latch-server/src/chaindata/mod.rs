@@ -1,0 +1,152 @@
+//! Chain data read from the chains themselves (spec §7): balances with USD
+//! prices from on-chain Uniswap V2 reserves, and ENS identity. The original
+//! service resells data providers; `latch` reads through its own gateway, so
+//! it works on any chain a team can reach, the local devnet included.
+
+pub mod balances;
+pub mod evm;
+pub mod identity;
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use alloy_primitives::Address;
+
+use crate::config::{Config, PriceConfig};
+use crate::gateway::Gateway;
+
+/// How long balances are served from memory (spec §7: the client caches 30 s too).
+pub const BALANCE_TTL: Duration = Duration::from_secs(30);
+/// How long an identity is served from memory (spec §7: 5 min).
+pub const IDENTITY_TTL: Duration = Duration::from_secs(300);
+/// Entries kept per cache; past it the cache starts over, so made-up addresses cannot grow memory.
+const CACHE_CAPACITY: usize = 10_000;
+
+/// Values kept for a while, keyed by `K`.
+pub struct TtlCache<K, V> {
+    ttl: Duration,
+    entries: Mutex<HashMap<K, (V, Instant)>>,
+}
+
+impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
+    /// A cache whose entries live `ttl`.
+    pub fn new(ttl: Duration) -> Self {
+        Self {
+            ttl,
+            entries: Mutex::default(),
+        }
+    }
+
+    /// The fresh value for `key`, if any.
+    pub fn get(&self, key: &K) -> Option<V> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries
+            .get(key)
+            .filter(|(_, at)| at.elapsed() < self.ttl)
+            .map(|(value, _)| value.clone())
+    }
+
+    /// Keeps `value` for `key` from now.
+    pub fn put(&self, key: K, value: V) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if entries.len() >= CACHE_CAPACITY {
+            entries.clear();
+        }
+        entries.insert(key, (value, Instant::now()));
+    }
+}
+
+/// A listed ERC-20 token.
+#[derive(Clone, Debug)]
+pub struct Token {
+    /// Its contract.
+    pub address: Address,
+    /// Ticker.
+    pub symbol: String,
+    /// Display name.
+    pub name: String,
+    /// ERC-20 decimals.
+    pub decimals: u8,
+}
+
+/// A chain's price source: a Uniswap V2 market.
+#[derive(Clone, Debug)]
+pub struct PriceSource {
+    /// The factory that knows the pools.
+    pub factory: Address,
+    /// The wrapped native coin.
+    pub wrapped_native: Address,
+    /// The token worth 1 USD.
+    pub usd_token: Address,
+}
+
+/// Everything chain data needs: the gateway, what is configured, and caches.
+pub struct ChainData {
+    gateway: Arc<Gateway>,
+    /// Listed tokens per CAIP-2 chain.
+    tokens: HashMap<String, Vec<Token>>,
+    /// Price sources per CAIP-2 chain.
+    prices: HashMap<String, PriceSource>,
+    /// The ENS chain and registry.
+    ens: Option<(String, Address)>,
+    balances: TtlCache<(String, String), Vec<balances::Balance>>,
+    identities: TtlCache<String, identity::Identity>,
+    /// Pool addresses never change once created: kept for the life of the process.
+    pairs: Mutex<HashMap<(String, Address), Option<balances::Pair>>>,
+}
+
+fn parse_address(value: &str) -> anyhow::Result<Address> {
+    Ok(latch_core::address::parse_evm_address(value)?)
+}
+
+impl ChainData {
+    /// Chain data for `config` (already validated) over `gateway`.
+    pub fn new(config: &Config, gateway: Arc<Gateway>) -> anyhow::Result<Self> {
+        let mut tokens: HashMap<String, Vec<Token>> = HashMap::new();
+        for token in &config.tokens {
+            tokens.entry(token.chain.clone()).or_default().push(Token {
+                address: parse_address(&token.address)?,
+                symbol: token.symbol.clone(),
+                name: token.name.clone(),
+                decimals: token.decimals,
+            });
+        }
+        let prices = config
+            .prices
+            .iter()
+            .map(
+                |PriceConfig {
+                     chain,
+                     uniswap_v2_factory,
+                     wrapped_native,
+                     usd_token,
+                 }| {
+                    Ok((
+                        chain.clone(),
+                        PriceSource {
+                            factory: parse_address(uniswap_v2_factory)?,
+                            wrapped_native: parse_address(wrapped_native)?,
+                            usd_token: parse_address(usd_token)?,
+                        },
+                    ))
+                },
+            )
+            .collect::<anyhow::Result<_>>()?;
+        let ens = config
+            .ens
+            .as_ref()
+            .map(|ens| Ok::<_, anyhow::Error>((ens.chain.clone(), parse_address(&ens.registry)?)))
+            .transpose()?;
+        Ok(Self {
+            gateway,
+            tokens,
+            prices,
+            ens,
+            balances: TtlCache::new(BALANCE_TTL),
+            identities: TtlCache::new(IDENTITY_TTL),
+            pairs: Mutex::default(),
+        })
+    }
+}
