@@ -1,6 +1,7 @@
 // Contract artifacts for the fixture world: prebuilt ABIs and creation
-// bytecode from the installed packages, plus the one contract we compile
-// ourselves (FixtureToken, for a 6-decimal stablecoin).
+// bytecode from the installed packages, plus the contracts we compile
+// ourselves (FixtureToken, a 6-decimal stablecoin; FixtureSmartWallet, an
+// ERC-1271 contract account).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -19,15 +20,16 @@ function load(specifier) {
 }
 
 /**
- * Compiles contracts/FixtureToken.sol with solc-js. solc is a dependency of
- * @ensdomains/ens, pinned at 0.4.26, so the output is reproducible.
+ * Compiles contracts/<name>.sol (contract <name>) with solc-js. solc is a
+ * dependency of @ensdomains/ens, pinned at 0.4.26, so the output is reproducible.
  */
-function compileFixtureToken() {
+function compileFixture(name) {
   const solc = require('solc');
-  const source = readFileSync(new URL('./contracts/FixtureToken.sol', import.meta.url), 'utf8');
+  const file = `${name}.sol`;
+  const source = readFileSync(new URL(`./contracts/${file}`, import.meta.url), 'utf8');
   const input = {
     language: 'Solidity',
-    sources: { 'FixtureToken.sol': { content: source } },
+    sources: { [file]: { content: source } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
@@ -36,9 +38,9 @@ function compileFixtureToken() {
   const output = JSON.parse(solc.compileStandardWrapper(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) {
-    throw new Error(`FixtureToken.sol failed to compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+    throw new Error(`${file} failed to compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
   }
-  const { abi, evm } = output.contracts['FixtureToken.sol'].FixtureToken;
+  const { abi, evm } = output.contracts[file][name];
   return { abi, bytecode: `0x${evm.bytecode.object}` };
 }
 
@@ -57,7 +59,8 @@ function multicall3CreationCode() {
 export function loadArtifacts() {
   return {
     multicall3CreationCode: multicall3CreationCode(),
-    fixtureToken: compileFixtureToken(),
+    fixtureToken: compileFixture('FixtureToken'),
+    smartWallet: compileFixture('FixtureSmartWallet'),
     erc20Preset: load('@openzeppelin/contracts/build/contracts/ERC20PresetMinterPauser.json'),
     erc721Preset: load('@openzeppelin/contracts/build/contracts/ERC721PresetMinterPauserAutoId.json'),
     weth9: load('@uniswap/v2-periphery/build/WETH9.json'),

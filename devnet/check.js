@@ -16,6 +16,7 @@ import {
   erc721Abi,
   formatUnits,
   getAddress,
+  hashMessage,
   http,
   namehash,
   parseAbi,
@@ -161,8 +162,9 @@ async function main() {
       assert.equal(fixture.rpcUrl, ready.rpcUrl);
       assert.deepEqual(Object.keys(c).sort(), [
         'ensPublicResolver', 'ensRegistry', 'ensReverseRegistrar', 'ltk', 'multicall3', 'nft', 'pairs',
-        'uniswapV2Factory', 'uniswapV2Router', 'usdc', 'weth',
+        'smartWallet', 'uniswapV2Factory', 'uniswapV2Router', 'usdc', 'weth',
       ]);
+      assert.deepEqual(c.smartWallet, { address: c.smartWallet.address, owner: accounts[1] });
       assert.deepEqual(c.usdc, { address: c.usdc.address, symbol: 'USDC', decimals: 6, name: 'USD Coin' });
       assert.deepEqual(c.ltk, { address: c.ltk.address, symbol: 'LTK', decimals: 18, name: 'Latch Token' });
       assert.deepEqual(c.nft, { address: c.nft.address, name: 'Latch Punks', symbol: 'LPUNK' });
@@ -177,7 +179,7 @@ async function main() {
       const all = [
         ...accounts, c.multicall3, c.usdc.address, c.ltk.address, c.weth, c.uniswapV2Factory, c.uniswapV2Router,
         c.pairs.wethUsdc, c.pairs.wethLtk, c.ensRegistry, c.ensPublicResolver, c.ensReverseRegistrar, c.nft.address,
-        fixture.ens.owner,
+        c.smartWallet.address, fixture.ens.owner,
       ];
       for (const address of all) assert.ok(isChecksummed(address), `${address} is not checksummed`);
       assert.equal(new Set(all).size, all.length - 1); // ens.owner is account #0
@@ -305,6 +307,16 @@ async function main() {
       assert.equal(await read(c.nft.address, erc721Abi, 'ownerOf', [0n]), deployer);
       assert.equal(await read(c.nft.address, erc721Abi, 'tokenURI', [0n]), 'http://127.0.0.1:8787/nft/0');
       assert.equal(await read(c.nft.address, nftExtraAbi, 'totalSupply'), 1n);
+    });
+
+    await check('smart wallet: ERC-1271 accepts its owner #1 and refuses #2', async () => {
+      const erc1271 = parseAbi(['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)']);
+      const message = 'latch devnet check';
+      const hash = hashMessage(message);
+      const sign = (index) => privateKeyToAccount(fixture.accounts[index].privateKey).signMessage({ message });
+      assert.equal(await read(c.smartWallet.address, erc1271, 'isValidSignature', [hash, await sign(1)]), '0x1626ba7e');
+      assert.equal(await read(c.smartWallet.address, erc1271, 'isValidSignature', [hash, await sign(2)]), '0xffffffff');
+      assert.equal(await read(c.smartWallet.address, erc1271, 'isValidSignature', [hash, '0x1234']), '0xffffffff');
     });
 
     await check('a second devnet on the same port fails with a clear message', async () => {

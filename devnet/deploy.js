@@ -33,6 +33,8 @@ export const NFT_BASE_URI = 'http://127.0.0.1:8787/nft/';
 const USDC = { name: 'USD Coin', symbol: 'USDC', decimals: 6 };
 const LTK = { name: 'Latch Token', symbol: 'LTK', decimals: 18 };
 const NFT = { name: 'Latch Punks', symbol: 'LPUNK' };
+// The account whose signatures the ERC-1271 fixture wallet accepts.
+const SMART_WALLET_OWNER = 1;
 
 // Whole-token amounts. #0 keeps DEPLOYER_HOLDING after seeding the pools;
 // accounts #1..#3 get OTHER_HOLDING each.
@@ -173,6 +175,10 @@ export async function deployFixture({ rpcUrl }) {
   const nft = await deploy(artifacts.erc721Preset, [NFT.name, NFT.symbol, NFT_BASE_URI]);
   await write(nft, artifacts.erc721Preset, 'mint', [deployer]);
 
+  // An ERC-1271 contract account owned by #1 (signatures by #1 are its signatures).
+  const smartWalletOwner = accounts[SMART_WALLET_OWNER].address;
+  const smartWallet = await deploy(artifacts.smartWallet, [smartWalletOwner]);
+
   return {
     chainId,
     caipNetworkId: `eip155:${chainId}`,
@@ -190,6 +196,7 @@ export async function deployFixture({ rpcUrl }) {
       ensPublicResolver,
       ensReverseRegistrar,
       nft: { address: nft, name: NFT.name, symbol: NFT.symbol },
+      smartWallet: { address: smartWallet, owner: smartWalletOwner },
     },
     ens: { name: ENS_NAME, owner: deployer, avatar: ENS_AVATAR },
   };

@@ -60,6 +60,16 @@ pub fn evm_chain_id_to_coin_type(chain_id: u64) -> Result<u32> {
     }
 }
 
+/// The EVM chain id an ENSIP-11 coin type stands for: 60 → 1, `0x80000000 | id` → `id`;
+/// other coin types (Bitcoin's 0, Solana's 501, …) are not EVM chains.
+pub fn coin_type_to_evm_chain_id(coin_type: u32) -> Result<u64> {
+    match coin_type {
+        ETHEREUM_COIN_TYPE => Ok(1),
+        flagged if flagged & EVM_COIN_TYPE_FLAG != 0 => Ok(u64::from(flagged & !EVM_COIN_TYPE_FLAG)),
+        _ => Err(Error::InvalidChainId),
+    }
+}
+
 /// The send form's state (spec §3 "Send draft"), reduced to what validation reads.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -406,6 +416,14 @@ mod tests {
     #[test]
     fn coin_types() {
         assert_eq!(evm_chain_id_to_coin_type(1).unwrap(), 60);
+        for id in [1u64, 10, 8453, 31337, (1 << 31) - 1] {
+            assert_eq!(
+                coin_type_to_evm_chain_id(evm_chain_id_to_coin_type(id).unwrap()),
+                Ok(id)
+            );
+        }
+        assert_eq!(coin_type_to_evm_chain_id(0), Err(Error::InvalidChainId));
+        assert_eq!(coin_type_to_evm_chain_id(501), Err(Error::InvalidChainId));
         assert_eq!(evm_chain_id_to_coin_type(0).unwrap(), 0x8000_0000);
         assert_eq!(evm_chain_id_to_coin_type(10).unwrap(), 2_147_483_658);
         assert_eq!(evm_chain_id_to_coin_type(8453).unwrap(), 2_147_492_101);

@@ -60,6 +60,8 @@ pub struct Config {
     /// tokens, Uniswap V2 market and ENS registry fill `tokens`, `prices` and `ens`;
     /// `--dev` reads `.devnet/addresses.json` when it exists and this is unset.
     pub devnet_file: Option<PathBuf>,
+    /// The zone names are registered under (`alice.<zone>`).
+    pub name_zone: String,
 }
 
 /// One ERC-20 token listed for balances.
@@ -169,6 +171,7 @@ impl Default for Config {
             prices: Vec::new(),
             ens: None,
             devnet_file: None,
+            name_zone: DEFAULT_NAME_ZONE.into(),
         }
     }
 }
@@ -273,6 +276,20 @@ impl Config {
             self.apply_devnet_file(&file)?;
         }
         self.check_chain_data()?;
+        let zone_ok = !self.name_zone.is_empty()
+            && self.name_zone.len() <= 64
+            && self.name_zone.split('.').all(|label| {
+                !label.is_empty()
+                    && label
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            });
+        if !zone_ok {
+            return Err(ConfigError::Invalid(format!(
+                "name_zone {:?} must be dot-separated labels of a-z, 0-9 and -",
+                self.name_zone
+            )));
+        }
         Ok(self)
     }
 
@@ -369,6 +386,9 @@ impl Config {
         }
     }
 }
+
+/// The zone names are registered under unless configured.
+pub const DEFAULT_NAME_ZONE: &str = "latch.id";
 
 /// The fixture file `scripts/devnet` writes, read by `--dev` when present.
 pub const DEV_DEVNET_FILE: &str = ".devnet/addresses.json";

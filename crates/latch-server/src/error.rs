@@ -31,6 +31,9 @@ pub enum ApiError {
     /// The admin token is missing or wrong (401).
     #[error("a valid admin token is required")]
     Unauthorized,
+    /// A signature does not prove what the request claims (401).
+    #[error("{0}")]
+    BadSignature(String),
     /// The request's origin is not on the project's allowlist (403); clients show `Invalid App Configuration`.
     #[error("Invalid App Configuration: origin {0} is not allowed for this project")]
     OriginNotAllowed(String),
@@ -86,6 +89,7 @@ impl ApiError {
             ApiError::UnsupportedChain(_) => (StatusCode::BAD_REQUEST, "UNSUPPORTED_CHAIN", "chainId"),
             ApiError::InvalidProjectId => (StatusCode::UNAUTHORIZED, "INVALID_PROJECT_ID", "projectId"),
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED", "authorization"),
+            ApiError::BadSignature(_) => (StatusCode::UNAUTHORIZED, "INVALID_SIGNATURE", "signature"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),

@@ -14,6 +14,7 @@ pub mod error;
 pub mod gateway;
 pub mod images;
 pub mod metrics;
+pub mod names;
 pub mod openapi;
 pub mod project;
 pub mod ratelimit;
@@ -131,6 +132,10 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/account/{address}/balance", get(chaindata::balances::balance))
         .route("/v1/fungible/price", post(chaindata::balances::price))
         .route("/v1/identity/{address}", get(chaindata::identity::identity))
+        .route("/v1/profile/account", post(names::register))
+        .route("/v1/profile/account/{name}", get(names::lookup))
+        .route("/v1/profile/reverse/{address}", get(names::reverse))
+        .route("/v1/profile/suggestions/{name}", get(names::suggestions))
         .route("/metrics", get(metrics::serve).with_state(state.metrics.clone()))
         .route("/openapi.json", get(openapi::serve))
         .route("/e", post(analytics::event))

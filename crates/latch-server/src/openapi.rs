@@ -28,6 +28,10 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
         crate::chaindata::balances::balance,
         crate::chaindata::balances::price,
         crate::chaindata::identity::identity,
+        crate::names::register,
+        crate::names::lookup,
+        crate::names::reverse,
+        crate::names::suggestions,
         crate::images::wallet_image,
         crate::images::asset_image,
         crate::images::currency_image,
@@ -37,7 +41,8 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
     ),
     components(schemas(crate::chaindata::balances::Balances, crate::chaindata::balances::Balance, crate::chaindata::balances::Quantity,
         crate::chaindata::balances::PriceRequest, crate::chaindata::balances::Fungibles, crate::chaindata::balances::Fungible,
-        crate::chaindata::identity::Identity, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
+        crate::chaindata::identity::Identity, crate::names::Registration, crate::names::NameAndAddresses,
+        crate::names::NameAddress, crate::names::Suggestions, crate::names::Suggestion, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)
 )]
 pub struct ApiDoc;

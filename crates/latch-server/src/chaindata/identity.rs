@@ -1,7 +1,8 @@
 //! `GET /v1/identity/{address}` (spec §7): the ENS name an address claims
 //! (reverse record), trusted only when the name resolves back to the address,
 //! and the name's `avatar` text record; through the classic registry →
-//! resolver flow, so it works on any chain with an ENS registry.
+//! resolver flow, so it works on any chain with an ENS registry. Without an
+//! ENS name, the first name registered with `latch` for the address is shown.
 
 use alloy_primitives::{Address, B256};
 use alloy_sol_types::SolCall;
@@ -132,7 +133,16 @@ pub async fn identity(
     if let Some(hit) = data.identities.get(&key) {
         return Ok(Json(hit));
     }
-    let (name, avatar) = data.resolve(owner).await?;
+    let (mut name, avatar) = data.resolve(owner).await?;
+    if name.is_none() {
+        // No verified ENS name: the first Latch name holding the address, if any.
+        let names = state
+            .store
+            .names_of(&key)
+            .await
+            .map_err(|e| ApiError::Internal(e.into()))?;
+        name = names.into_iter().next().map(|record| record.name);
+    }
     let identity = Identity {
         name,
         avatar,

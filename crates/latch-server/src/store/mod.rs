@@ -100,6 +100,21 @@ pub struct StoredImage {
     pub etag: String,
 }
 
+/// A registered name (spec §4 name registration) with its addresses per coin type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameRecord {
+    /// The full name, zone included, lower case.
+    pub name: String,
+    /// Attributes as a JSON object text (e.g. `{"bio":"…"}`).
+    pub attributes: String,
+    /// Unix seconds.
+    pub registered_at: i64,
+    /// Unix seconds.
+    pub updated_at: i64,
+    /// `(coin type, address, created_at)`, by coin type.
+    pub addresses: Vec<(i64, String, i64)>,
+}
+
 /// Everything `latch` persists.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -125,6 +140,12 @@ pub trait Store: Send + Sync + 'static {
     async fn put_images(&self, images: &[StoredImage]) -> StoreResult<()>;
     /// The image of this kind and id, if any.
     async fn image(&self, kind: &str, id: &str) -> StoreResult<Option<StoredImage>>;
+    /// Registers a name with its addresses in one transaction; `false` when the name is taken.
+    async fn add_name(&self, record: &NameRecord) -> StoreResult<bool>;
+    /// The name, if registered.
+    async fn name(&self, name: &str) -> StoreResult<Option<NameRecord>>;
+    /// Names with `address` (compared case-insensitively) among their addresses, by name.
+    async fn names_of(&self, address: &str) -> StoreResult<Vec<NameRecord>>;
 }
 
 /// Opens (creating and migrating if needed) the database `url` names:
@@ -264,6 +285,35 @@ mod contract {
         );
         assert_eq!(store.image("wallet", "w2").await.unwrap(), Some(image("w2", b"yz")));
         assert_eq!(store.image("token", "w1").await.unwrap(), None, "kinds are separate");
+
+        let record = |name: &str, address: &str| NameRecord {
+            name: name.into(),
+            attributes: r#"{"bio":"hi"}"#.into(),
+            registered_at: 100,
+            updated_at: 100,
+            addresses: vec![(60, address.into(), 100), (2147514689, address.into(), 100)],
+        };
+        let alice = record("alice.latch", "0xAbC0000000000000000000000000000000000001");
+        assert!(store.add_name(&alice).await.unwrap());
+        assert!(
+            !store.add_name(&record("alice.latch", "0x2")).await.unwrap(),
+            "a name is registered once"
+        );
+        assert_eq!(store.name("alice.latch").await.unwrap(), Some(alice.clone()));
+        assert_eq!(store.name("bob.latch").await.unwrap(), None);
+        assert!(store
+            .add_name(&record("aaron.latch", "0xabc0000000000000000000000000000000000001"))
+            .await
+            .unwrap());
+        let owned = store
+            .names_of("0xABC0000000000000000000000000000000000001")
+            .await
+            .unwrap();
+        assert_eq!(
+            owned.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(),
+            ["aaron.latch", "alice.latch"]
+        );
+        assert!(store.names_of("0x2").await.unwrap().is_empty());
     }
 
     #[tokio::test]

@@ -1,0 +1,375 @@
+//! Names (spec §4 "Name registration", §7 profile endpoints): a name under the
+//! configured zone registered with a signed message, resolved forward and
+//! reverse, and suggested.
+//!
+//! `POST /v1/profile/account` checks, in this order (each its own answer):
+//! the message parses (422); the name's label and zone (400); the coin type
+//! is an EVM chain this gateway serves (400); the name is free (400); the
+//! message's timestamp is within ±10 s (400); only a `bio` attribute of at
+//! most 255 characters (400); the signature (401): EIP-191 from the address
+//! itself, or ERC-1271 `isValidSignature` when the address is a contract on
+//! that chain.
+
+use std::collections::BTreeMap;
+
+use alloy_primitives::{Address, Bytes as AbiBytes, FixedBytes};
+use alloy_sol_types::{sol, SolCall};
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::chaindata::evm;
+use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::project::Caller;
+use crate::store::NameRecord;
+use crate::AppState;
+
+/// How far a registration message's timestamp may be from the server's clock.
+pub const TIMESTAMP_TOLERANCE_S: i64 = 10;
+/// Longest `bio` attribute.
+pub const MAX_BIO_CHARS: usize = 255;
+/// Suggestions returned (exact name first).
+const SUGGESTIONS: usize = 5;
+/// ERC-1271's "valid signature" answer.
+const ERC1271_MAGIC: [u8; 4] = [0x16, 0x26, 0xba, 0x7e];
+
+sol! {
+    function isValidSignature(bytes32 hash, bytes signature) returns (bytes4 magicValue);
+}
+
+/// `POST /v1/profile/account` body.
+#[derive(Deserialize, ToSchema)]
+pub struct Registration {
+    /// JSON text `{"name":"alice.<zone>","attributes":{"bio":"…"},"timestamp":<unix s>}`.
+    message: String,
+    /// `personal_sign` of `message` by `address` (65 bytes hex), or the contract wallet's signature.
+    signature: String,
+    /// ENSIP-11 coin type of the chain `address` lives on (60 = Ethereum, `0x80000000 | chainId` otherwise).
+    coin_type: u32,
+    /// The registering address.
+    address: String,
+}
+
+/// The signed message's content.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Message {
+    name: String,
+    #[serde(default)]
+    attributes: BTreeMap<String, String>,
+    timestamp: i64,
+}
+
+/// One address of a name.
+#[derive(Serialize, ToSchema)]
+pub struct NameAddress {
+    /// The address.
+    pub address: String,
+    /// Unix seconds it was added.
+    pub created_at: i64,
+}
+
+/// A name and its addresses (the original service's `NameAndAddresses`, snake case throughout).
+#[derive(Serialize, ToSchema)]
+pub struct NameAndAddresses {
+    /// The full name.
+    pub name: String,
+    /// Unix seconds.
+    pub registered_at: i64,
+    /// Unix seconds.
+    pub updated_at: i64,
+    /// Attributes, e.g. `bio`.
+    pub attributes: BTreeMap<String, String>,
+    /// Addresses by coin type (as text).
+    pub addresses: BTreeMap<String, NameAddress>,
+}
+
+impl From<NameRecord> for NameAndAddresses {
+    fn from(record: NameRecord) -> Self {
+        Self {
+            attributes: serde_json::from_str(&record.attributes).unwrap_or_default(),
+            addresses: record
+                .addresses
+                .into_iter()
+                .map(|(coin_type, address, created_at)| (coin_type.to_string(), NameAddress { address, created_at }))
+                .collect(),
+            name: record.name,
+            registered_at: record.registered_at,
+            updated_at: record.updated_at,
+        }
+    }
+}
+
+fn bad(field: &'static str, description: impl Into<String>) -> ApiError {
+    ApiError::BadRequest {
+        field,
+        description: description.into(),
+    }
+}
+
+fn now_s() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// `label.<zone>` lower-cased, or why not.
+fn full_name(name: &str, zone: &str) -> ApiResult<String> {
+    let name = name.to_ascii_lowercase();
+    let label = name
+        .strip_suffix(zone)
+        .and_then(|rest| rest.strip_suffix('.'))
+        .ok_or_else(|| bad("name", format!("a name ends in .{zone}")))?;
+    let label = latch_core::validate::validate_name(label).map_err(|e| bad("name", e.to_string()))?;
+    if label.len() > 64 || label.starts_with('-') || label.ends_with('-') {
+        return Err(bad(
+            "name",
+            "a name is at most 64 characters and does not start or end with a hyphen",
+        ));
+    }
+    Ok(format!("{label}.{zone}"))
+}
+
+/// Whether `signature` over `message` is `owner`'s on `chain`: EIP-191 recovery for
+/// accounts, ERC-1271 through the gateway for contracts.
+async fn signed_by(state: &AppState, chain: &str, owner: Address, message: &str, signature: &str) -> ApiResult<bool> {
+    let code = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getCode", "params": [owner.to_string(), "latest"]});
+    let reply = state.gateway.call(Some(chain), &Bytes::from(code.to_string())).await?;
+    let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| ApiError::Internal(e.into()))?;
+    let is_contract = reply["result"].as_str().is_some_and(|c| c.len() > 2);
+    if !is_contract {
+        return Ok(latch_core::siwx::recover_personal_sign_address(message, signature)
+            .is_ok_and(|signer| signer.eq_ignore_ascii_case(&owner.to_string())));
+    }
+    let Ok(bytes) = hex::decode(signature.trim_start_matches("0x")) else {
+        return Ok(false);
+    };
+    let hash = alloy_primitives::eip191_hash_message(message);
+    let call = isValidSignatureCall {
+        hash,
+        signature: AbiBytes::from(bytes),
+    };
+    // A contract that reverts or answers anything else has not approved the signature.
+    Ok(
+        match evm::eth_call(&state.gateway, chain, owner, call.abi_encode()).await {
+            Ok(answer) => {
+                isValidSignatureCall::abi_decode_returns(&answer).is_ok_and(|m| m == FixedBytes(ERC1271_MAGIC))
+            }
+            Err(ApiError::UpstreamUnavailable(chain)) => return Err(ApiError::UpstreamUnavailable(chain)),
+            Err(_) => false,
+        },
+    )
+}
+
+/// `POST /v1/profile/account`: registers a name.
+#[utoipa::path(post, path = "/v1/profile/account", tag = "names", request_body = Registration,
+    security(("project_id" = []), ("project_header" = [])),
+    responses((status = 200, body = NameAndAddresses), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn register(
+    State(state): State<AppState>,
+    _caller: Caller,
+    body: Bytes,
+) -> ApiResult<Json<NameAndAddresses>> {
+    let request: Registration =
+        serde_json::from_slice(&body).map_err(|e| ApiError::UnprocessableBody(format!("body: {e}")))?;
+    let message: Message =
+        serde_json::from_str(&request.message).map_err(|e| ApiError::UnprocessableBody(format!("message: {e}")))?;
+    let name = full_name(&message.name, &state.config.name_zone)?;
+    let chain_id = latch_core::validate::coin_type_to_evm_chain_id(request.coin_type).map_err(|_| {
+        bad(
+            "coin_type",
+            format!("coin type {} is not an EVM chain", request.coin_type),
+        )
+    })?;
+    let chain = format!("eip155:{chain_id}");
+    if state.gateway.chain(Some(&chain)).is_err() {
+        return Err(bad(
+            "coin_type",
+            format!("chain {chain} (coin type {}) is not served here", request.coin_type),
+        ));
+    }
+    let owner = latch_core::address::parse_evm_address(&request.address).map_err(|e| bad("address", e.to_string()))?;
+    if state
+        .store
+        .name(&name)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?
+        .is_some()
+    {
+        return Err(bad("name", format!("{name} is already registered")));
+    }
+    let now = now_s();
+    if (message.timestamp - now).abs() > TIMESTAMP_TOLERANCE_S {
+        return Err(bad(
+            "message",
+            format!("timestamp must be within {TIMESTAMP_TOLERANCE_S} s of now"),
+        ));
+    }
+    if let Some(other) = message.attributes.keys().find(|k| *k != "bio") {
+        return Err(bad("message", format!("unknown attribute {other:?}; only bio is kept")));
+    }
+    if message
+        .attributes
+        .get("bio")
+        .is_some_and(|bio| bio.chars().count() > MAX_BIO_CHARS)
+    {
+        return Err(bad("message", format!("bio is at most {MAX_BIO_CHARS} characters")));
+    }
+    if !signed_by(&state, &chain, owner, &request.message, &request.signature).await? {
+        return Err(ApiError::BadSignature(format!("the signature is not {owner}'s")));
+    }
+    let record = NameRecord {
+        name: name.clone(),
+        attributes: serde_json::to_string(&message.attributes).map_err(|e| ApiError::Internal(e.into()))?,
+        registered_at: now,
+        updated_at: now,
+        addresses: vec![(i64::from(request.coin_type), owner.to_string(), now)],
+    };
+    // Two registrations racing past the check above: the store keeps the first.
+    if !state
+        .store
+        .add_name(&record)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?
+    {
+        return Err(bad("name", format!("{name} is already registered")));
+    }
+    Ok(Json(record.into()))
+}
+
+/// `apiVersion` and `sender`, accepted for compatibility.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileQuery {
+    /// The client's API version (2).
+    #[allow(dead_code)]
+    api_version: Option<String>,
+    /// The asking address.
+    #[allow(dead_code)]
+    sender: Option<String>,
+}
+
+/// `GET /v1/profile/account/{name}`: the name and its addresses; 404 when not registered.
+#[utoipa::path(get, path = "/v1/profile/account/{name}", tag = "names",
+    params(("name" = String, Path, description = "A full name, e.g. alice.latch"), ProfileQuery),
+    security(("project_id" = []), ("project_header" = [])),
+    responses((status = 200, body = NameAndAddresses), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn lookup(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(name): Path<String>,
+    ApiQuery(_query): ApiQuery<ProfileQuery>,
+) -> ApiResult<Json<NameAndAddresses>> {
+    let record = state
+        .store
+        .name(&name.to_ascii_lowercase())
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?
+        .ok_or(ApiError::NotFound)?;
+    Ok(Json(record.into()))
+}
+
+/// `GET /v1/profile/reverse/{address}`: the names holding this address (`[]` when none).
+#[utoipa::path(get, path = "/v1/profile/reverse/{address}", tag = "names",
+    params(("address" = String, Path, description = "An address"), ProfileQuery),
+    security(("project_id" = []), ("project_header" = [])),
+    responses((status = 200, body = Vec<NameAndAddresses>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn reverse(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(address): Path<String>,
+    ApiQuery(_query): ApiQuery<ProfileQuery>,
+) -> ApiResult<Json<Vec<NameAndAddresses>>> {
+    let records = state
+        .store
+        .names_of(&address)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(Json(records.into_iter().map(Into::into).collect()))
+}
+
+/// `GET /v1/profile/suggestions/{name}` parameters.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SuggestionQuery {
+    /// The zone (must be this server's).
+    zone: Option<String>,
+}
+
+/// A suggested name.
+#[derive(Serialize, ToSchema)]
+pub struct Suggestion {
+    /// The full name.
+    pub name: String,
+    /// Whether it is taken.
+    pub registered: bool,
+}
+
+/// Suggestions for a wanted name.
+#[derive(Serialize, ToSchema)]
+pub struct Suggestions {
+    /// The name itself first, then free variants; five in all.
+    pub suggestions: Vec<Suggestion>,
+}
+
+/// `GET /v1/profile/suggestions/{name}`: the exact name, then free variants of it.
+#[utoipa::path(get, path = "/v1/profile/suggestions/{name}", tag = "names",
+    params(("name" = String, Path, description = "The wanted label (with or without the zone)"), SuggestionQuery),
+    security(("project_id" = []), ("project_header" = [])),
+    responses((status = 200, body = Suggestions), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+pub async fn suggestions(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(name): Path<String>,
+    ApiQuery(query): ApiQuery<SuggestionQuery>,
+) -> ApiResult<Json<Suggestions>> {
+    let zone = &state.config.name_zone;
+    if let Some(asked) = query.zone.as_deref().filter(|z| z != zone) {
+        return Err(bad(
+            "zone",
+            format!("this server registers names in {zone}, not {asked}"),
+        ));
+    }
+    let label = name
+        .to_ascii_lowercase()
+        .strip_suffix(&format!(".{zone}"))
+        .map_or_else(|| name.to_ascii_lowercase(), str::to_owned);
+    let wanted = full_name(&format!("{label}.{zone}"), zone)?;
+    let taken = |candidate: String| {
+        let store = state.store.clone();
+        async move {
+            let registered = store
+                .name(&candidate)
+                .await
+                .map_err(|e| ApiError::Internal(e.into()))?
+                .is_some();
+            Ok::<_, ApiError>(Suggestion {
+                name: candidate,
+                registered,
+            })
+        }
+    };
+    let mut suggestions = vec![taken(wanted).await?];
+    // Variants in a fixed order (so the same name gets the same list), keeping the free ones.
+    let variants = ["app", "eth", "web3", "dev", "xyz", "hq", "labs"]
+        .iter()
+        .map(|suffix| format!("{label}{suffix}.{zone}"))
+        .chain((1..=99).map(|n| format!("{label}{n}.{zone}")));
+    for candidate in variants {
+        if suggestions.len() == SUGGESTIONS {
+            break;
+        }
+        let suggestion = taken(candidate).await?;
+        if !suggestion.registered {
+            suggestions.push(suggestion);
+        }
+    }
+    Ok(Json(Suggestions { suggestions }))
+}

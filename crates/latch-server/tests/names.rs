@@ -1,0 +1,239 @@
+//! Name registration against the real devnet: signatures made by anvil's own
+//! `personal_sign` (an EOA) and checked through ERC-1271 on the fixture's
+//! smart wallet; every refusal the API documents.
+
+mod common;
+
+use std::path::PathBuf;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{state_with, Anvil};
+use http_body_util::BodyExt;
+use latch_server::app;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+/// The devnet chain's ENSIP-11 coin type: 0x80000000 | 31337.
+const COIN_TYPE: u32 = 0x8000_0000 | 31337;
+
+async fn devnet() -> (Anvil, tempfile::TempDir, Value) {
+    let anvil = Anvil::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("addresses.json");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let status = tokio::process::Command::new("node")
+        .arg(root.join("devnet/index.js"))
+        .args(["--deploy-only", "--rpc", &anvil.url, "--out"])
+        .arg(&file)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .await
+        .unwrap();
+    assert!(status.success());
+    let fixture = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    (anvil, dir, fixture)
+}
+
+/// `personal_sign` by an unlocked anvil account: a real EIP-191 signature.
+async fn sign(anvil: &Anvil, signer: &str, message: &str) -> String {
+    let reply: Value = reqwest::Client::new()
+        .post(&anvil.url)
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "personal_sign",
+                      "params": [format!("0x{}", hex::encode(message)), signer]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    reply["result"].as_str().expect("a signature").to_owned()
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
+fn message(name: &str, timestamp: i64, attributes: Value) -> String {
+    json!({"name": name, "attributes": attributes, "timestamp": timestamp}).to_string()
+}
+
+async fn call(router: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+async fn register(
+    router: &axum::Router,
+    message: &str,
+    signature: &str,
+    address: &str,
+    coin_type: u32,
+) -> (StatusCode, Value) {
+    let body = json!({"message": message, "signature": signature, "coin_type": coin_type, "address": address});
+    call(
+        router,
+        Request::post("/v1/profile/account?projectId=test")
+            .body(Body::from(body.to_string()))
+            .unwrap(),
+    )
+    .await
+}
+
+async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
+    call(router, Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+#[tokio::test]
+async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
+    let (anvil, _dir, fixture) = devnet().await;
+    let (state, _data) = state_with(vec![anvil.url.clone()], |_| {}).await;
+    let router = app(state);
+    let one = fixture["accounts"][1]["address"].as_str().unwrap();
+    let two = fixture["accounts"][2]["address"].as_str().unwrap();
+    let wallet = fixture["contracts"]["smartWallet"]["address"].as_str().unwrap();
+
+    // An EOA registers alice.latch.id.
+    let text = message("alice.latch.id", now(), json!({"bio": "hello"}));
+    let signature = sign(&anvil, one, &text).await;
+    let (status, record) = register(&router, &text, &signature, one, COIN_TYPE).await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert_eq!(record["name"], "alice.latch.id");
+    assert_eq!(record["attributes"], json!({"bio": "hello"}));
+    assert_eq!(record["addresses"][COIN_TYPE.to_string()]["address"], one);
+
+    // The same request again (a replay) is refused: the name is taken.
+    let (status, body) = register(&router, &text, &signature, one, COIN_TYPE).await;
+    assert_eq!(
+        (status, body["reasons"][0]["description"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("alice.latch.id is already registered"))
+    );
+
+    // Resolution both ways, case-insensitively.
+    let (status, found) = get(
+        &router,
+        "/v1/profile/account/Alice.latch.id?apiVersion=2&projectId=test",
+    )
+    .await;
+    assert_eq!(
+        (status, found["name"].as_str()),
+        (StatusCode::OK, Some("alice.latch.id"))
+    );
+    let (_, reverse) = get(
+        &router,
+        &format!("/v1/profile/reverse/{}?apiVersion=2&projectId=test", one.to_lowercase()),
+    )
+    .await;
+    assert_eq!(
+        reverse
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["alice.latch.id"]
+    );
+    let (_, none) = get(&router, &format!("/v1/profile/reverse/{two}?projectId=test")).await;
+    assert_eq!(none, json!([]));
+    let (_, identity) = get(&router, &format!("/v1/identity/{one}?projectId=test")).await;
+    assert_eq!(identity["name"], "alice.latch.id", "identity falls back to Latch names");
+    let (status, _) = get(&router, "/v1/profile/account/nobody.latch.id?projectId=test").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // Suggestions: the exact name first (taken), then four free variants.
+    let (_, suggested) = get(&router, "/v1/profile/suggestions/alice?zone=latch.id&projectId=test").await;
+    let list = suggested["suggestions"].as_array().unwrap();
+    assert_eq!(list.len(), 5);
+    assert_eq!(
+        (list[0]["name"].as_str(), list[0]["registered"].as_bool()),
+        (Some("alice.latch.id"), Some(true))
+    );
+    assert!(list[1..]
+        .iter()
+        .all(|s| s["registered"] == false && s["name"].as_str().unwrap().starts_with("alice")));
+
+    // The fixture smart wallet registers with its owner's signature (ERC-1271)…
+    let text = message("vault.latch.id", now(), json!({}));
+    let (status, record) = register(&router, &text, &sign(&anvil, one, &text).await, wallet, COIN_TYPE).await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert_eq!(record["addresses"][COIN_TYPE.to_string()]["address"], wallet);
+    // …and not with anyone else's.
+    let text = message("vault2.latch.id", now(), json!({}));
+    let (status, body) = register(&router, &text, &sign(&anvil, two, &text).await, wallet, COIN_TYPE).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("INVALID_SIGNATURE"))
+    );
+
+    // Every refusal, with its status.
+    let fresh = |name: &str| message(name, now(), json!({}));
+    let signed = |text: String| async {
+        let s = sign(&anvil, one, &text).await;
+        (text, s)
+    };
+    let cases: Vec<(String, String, &str, u32, StatusCode, &str)> = vec![
+        {
+            let (t, s) = signed("not json".into()).await;
+            (t, s, one, COIN_TYPE, StatusCode::UNPROCESSABLE_ENTITY, "body")
+        },
+        {
+            let (t, s) = signed(fresh("abc.latch.id")).await;
+            (t, s, one, COIN_TYPE, StatusCode::BAD_REQUEST, "name")
+        },
+        {
+            let (t, s) = signed(fresh("alice.eth")).await;
+            (t, s, one, COIN_TYPE, StatusCode::BAD_REQUEST, "name")
+        },
+        {
+            let (t, s) = signed(fresh("bobby.latch.id")).await;
+            (t, s, one, 60, StatusCode::BAD_REQUEST, "coin_type")
+        },
+        {
+            let (t, s) = signed(message("stale.latch.id", now() - 60, json!({}))).await;
+            (t, s, one, COIN_TYPE, StatusCode::BAD_REQUEST, "message")
+        },
+        {
+            let (t, s) = signed(message("biography.latch.id", now(), json!({"bio": "x".repeat(256)}))).await;
+            (t, s, one, COIN_TYPE, StatusCode::BAD_REQUEST, "message")
+        },
+        {
+            let (t, s) = signed(message("avatar.latch.id", now(), json!({"avatar": "x"}))).await;
+            (t, s, one, COIN_TYPE, StatusCode::BAD_REQUEST, "message")
+        },
+        {
+            // Signed by #2 for #1's address.
+            let t = fresh("mallory.latch.id");
+            let s = sign(&anvil, two, &t).await;
+            (t, s, one, COIN_TYPE, StatusCode::UNAUTHORIZED, "signature")
+        },
+        {
+            let t = fresh("garbage.latch.id");
+            (
+                t,
+                "0x1234".into(),
+                one,
+                COIN_TYPE,
+                StatusCode::UNAUTHORIZED,
+                "signature",
+            )
+        },
+    ];
+    for (text, signature, address, coin_type, status, field) in cases {
+        let (got, body) = register(&router, &text, &signature, address, coin_type).await;
+        assert_eq!(
+            (got, body["reasons"][0]["field"].as_str()),
+            (status, Some(field)),
+            "{text}: {body}"
+        );
+    }
+    // Nothing refused was stored.
+    for name in ["mallory.latch.id", "stale.latch.id", "vault2.latch.id"] {
+        let (status, _) = get(&router, &format!("/v1/profile/account/{name}?projectId=test")).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{name}");
+    }
+}
