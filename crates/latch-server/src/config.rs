@@ -62,6 +62,50 @@ pub struct Config {
     pub devnet_file: Option<PathBuf>,
     /// The zone names are registered under (`alice.<zone>`).
     pub name_zone: String,
+    /// The WalletConnect-compatible relay at `/relay`.
+    pub relay: RelayConfig,
+}
+
+/// Settings of the relay (`crate::relay`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RelayConfig {
+    /// Refuse connections whose `projectId` is not a known project (close 3000).
+    pub require_project: bool,
+    /// Accepted JWT `aud` values (the clients' `relayUrl`); empty accepts any URL
+    /// whose host is the `Host` the client connected to.
+    pub audiences: Vec<String>,
+    /// Shortest message TTL accepted, in seconds.
+    pub min_ttl_secs: u64,
+    /// Longest message TTL accepted, in seconds.
+    pub max_ttl_secs: u64,
+    /// Largest `message` accepted, in bytes of its base64 text.
+    pub max_message_bytes: usize,
+    /// Requests one connection may send.
+    pub rate_limit: Limit,
+    /// Seconds between WebSocket pings (clients drop a socket silent for 35 s).
+    pub ping_interval_secs: u64,
+    /// Milliseconds before an unacknowledged `irn_subscription` is sent again.
+    pub redeliver_after_ms: u64,
+}
+
+impl Default for RelayConfig {
+    fn default() -> Self {
+        Self {
+            require_project: false,
+            audiences: Vec::new(),
+            min_ttl_secs: 10,
+            max_ttl_secs: 30 * 86_400,
+            max_message_bytes: 256 * 1024,
+            // The hosted relay's historical budget: 900 requests a minute, all at once if need be.
+            rate_limit: Limit {
+                per_second: 15.0,
+                burst: 900.0,
+            },
+            ping_interval_secs: 20,
+            redeliver_after_ms: 5_000,
+        }
+    }
 }
 
 /// One ERC-20 token listed for balances.
@@ -172,6 +216,7 @@ impl Default for Config {
             ens: None,
             devnet_file: None,
             name_zone: DEFAULT_NAME_ZONE.into(),
+            relay: RelayConfig::default(),
         }
     }
 }
@@ -212,6 +257,27 @@ impl Config {
         if self.admin_token.as_ref().is_some_and(|t| t.0.len() < 12) {
             return Err(ConfigError::Invalid(
                 "admin_token must be at least 12 characters".into(),
+            ));
+        }
+        let relay = &self.relay;
+        if relay.min_ttl_secs == 0 || relay.min_ttl_secs > relay.max_ttl_secs {
+            return Err(ConfigError::Invalid(
+                "relay: min_ttl_secs must be at least 1 and at most max_ttl_secs".into(),
+            ));
+        }
+        if relay.max_message_bytes < 128 * 1024 {
+            return Err(ConfigError::Invalid(
+                "relay: max_message_bytes must be at least 131072 (128 KiB)".into(),
+            ));
+        }
+        if relay.ping_interval_secs == 0 || relay.ping_interval_secs >= 35 {
+            return Err(ConfigError::Invalid(
+                "relay: ping_interval_secs must be 1 to 34 (clients drop a socket silent for 35 s)".into(),
+            ));
+        }
+        if relay.redeliver_after_ms == 0 {
+            return Err(ConfigError::Invalid(
+                "relay: redeliver_after_ms must be positive".into(),
             ));
         }
         if self.dev && self.chains.is_empty() {

@@ -18,6 +18,7 @@ pub mod names;
 pub mod openapi;
 pub mod project;
 pub mod ratelimit;
+pub mod relay;
 pub mod store;
 pub mod subscriptions;
 
@@ -68,6 +69,8 @@ pub struct AppState {
     pub catalogue: CatalogueCache,
     /// Balances, prices and identities read from the chains.
     pub chain_data: Arc<chaindata::ChainData>,
+    /// The WalletConnect-compatible relay at `/relay`.
+    pub relay: Arc<relay::Relay>,
 }
 
 /// Request ids: a per-process prefix (start time) and a counter, so ids are
@@ -109,6 +112,12 @@ impl AppState {
         let chain_data = Arc::new(chaindata::ChainData::new(&config, gateway.clone())?);
         let project_limiter = Arc::new(RateLimiter::new(config.project_rate_limit));
         let ip_limiter = Arc::new(RateLimiter::new(config.ip_rate_limit));
+        let metrics = Metrics::default();
+        let relay = Arc::new(relay::Relay::new(
+            config.relay.clone(),
+            store.clone(),
+            metrics.1.clone(),
+        ));
         Ok(Self {
             config: Arc::new(config),
             store,
@@ -116,9 +125,10 @@ impl AppState {
             projects,
             project_limiter,
             ip_limiter,
-            metrics: Metrics::default(),
+            metrics,
             catalogue,
             chain_data,
+            relay,
         })
     }
 }
@@ -136,6 +146,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/profile/account/{name}", get(names::lookup))
         .route("/v1/profile/reverse/{address}", get(names::reverse))
         .route("/v1/profile/suggestions/{name}", get(names::suggestions))
+        .route("/relay", get(relay::upgrade))
         .route("/metrics", get(metrics::serve).with_state(state.metrics.clone()))
         .route("/openapi.json", get(openapi::serve))
         .route("/e", post(analytics::event))

@@ -203,9 +203,12 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     // Graceful: in-flight requests finish, but a client that never lets go
     // cannot hold the process past SHUTDOWN_GRACE.
     let (stopping, mut stop_requested) = tokio::sync::watch::channel(false);
+    let relay = state.relay.clone();
     let server = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
+            // Relay sockets never end on their own: close them (1001) so clients reconnect.
+            relay.shutdown();
             let _ = stopping.send(true);
         });
     tokio::select! {

@@ -31,9 +31,12 @@ struct RouteStats {
     latency: Histogram,
 }
 
-/// The process's request metrics, by route.
+/// The process's request metrics, by route, and the relay's.
 #[derive(Clone, Default)]
-pub struct Metrics(Arc<Mutex<BTreeMap<String, RouteStats>>>);
+pub struct Metrics(
+    Arc<Mutex<BTreeMap<String, RouteStats>>>,
+    pub Arc<crate::relay::metrics::RelayMetrics>,
+);
 
 impl Metrics {
     fn record(&self, route: &str, status: u16, seconds: f64) {
@@ -94,6 +97,8 @@ impl Metrics {
                 h.count
             );
         }
+        drop(routes);
+        self.1.render(&mut out);
         out
     }
 }

@@ -115,6 +115,26 @@ pub struct NameRecord {
     pub addresses: Vec<(i64, String, i64)>,
 }
 
+/// A message in the relay's mailbox (see `crate::relay`): kept per topic until
+/// it expires, and delivered to every subscriber but its publisher until each acks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelayMessage {
+    /// 64 hex characters.
+    pub topic: String,
+    /// sha256 of `message`, hex: the message's id within its topic (duplicates are stored once).
+    pub hash: String,
+    /// The envelope as the publisher sent it (base64 text).
+    pub message: String,
+    /// The publisher's tag (e.g. 1100 for a session proposal).
+    pub tag: i64,
+    /// The publisher's client id (did:key), never delivered its own message.
+    pub publisher: String,
+    /// Unix milliseconds.
+    pub published_at: i64,
+    /// Unix milliseconds after which it is dropped.
+    pub expires_at: i64,
+}
+
 /// Everything `latch` persists.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -146,6 +166,23 @@ pub trait Store: Send + Sync + 'static {
     async fn name(&self, name: &str) -> StoreResult<Option<NameRecord>>;
     /// Names with `address` (compared case-insensitively) among their addresses, by name.
     async fn names_of(&self, address: &str) -> StoreResult<Vec<NameRecord>>;
+    /// Adds a message to the relay mailbox; `false` when its (topic, hash) is already there.
+    async fn relay_publish(&self, message: &RelayMessage) -> StoreResult<bool>;
+    /// Unexpired messages of `topic` that `client_id` neither published nor acknowledged,
+    /// oldest first, at most `limit`.
+    async fn relay_pending(
+        &self,
+        topic: &str,
+        client_id: &str,
+        now_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<RelayMessage>>;
+    /// Records that `client_id` received the message (idempotent).
+    async fn relay_ack(&self, topic: &str, hash: &str, client_id: &str) -> StoreResult<()>;
+    /// Drops messages expired at `now_ms` and their acknowledgements; how many messages went.
+    async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64>;
+    /// How many unexpired messages the mailbox holds.
+    async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64>;
 }
 
 /// Opens (creating and migrating if needed) the database `url` names:
@@ -314,6 +351,93 @@ mod contract {
             ["aaron.latch", "alice.latch"]
         );
         assert!(store.names_of("0x2").await.unwrap().is_empty());
+
+        relay_mailbox(store.as_ref()).await;
+    }
+
+    async fn relay_mailbox(store: &dyn Store) {
+        let topic = "ab".repeat(32);
+        let message = |text: &str, publisher: &str, at: i64, expires: i64| RelayMessage {
+            topic: topic.clone(),
+            hash: format!("{text:0>64}"),
+            message: text.into(),
+            tag: 1108,
+            publisher: publisher.into(),
+            published_at: at,
+            expires_at: expires,
+        };
+        let first = message("m1", "did:key:zDapp", 100, 1_000);
+        let second = message("m2", "did:key:zDapp", 200, 2_000);
+        let from_wallet = message("m3", "did:key:zWallet", 300, 2_000);
+        assert!(store.relay_publish(&first).await.unwrap());
+        assert!(
+            !store.relay_publish(&first).await.unwrap(),
+            "a duplicate is stored once"
+        );
+        assert!(store.relay_publish(&second).await.unwrap());
+        assert!(store.relay_publish(&from_wallet).await.unwrap());
+        assert_eq!(
+            store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap(),
+            vec![first.clone(), second.clone()],
+            "oldest first, never the client's own"
+        );
+        assert_eq!(
+            store.relay_pending(&topic, "did:key:zWallet", 500, 1).await.unwrap(),
+            vec![first.clone()]
+        );
+        store.relay_ack(&topic, &first.hash, "did:key:zWallet").await.unwrap();
+        store.relay_ack(&topic, &first.hash, "did:key:zWallet").await.unwrap();
+        assert_eq!(
+            store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap(),
+            vec![second.clone()]
+        );
+        assert_eq!(
+            store.relay_pending(&topic, "did:key:zDapp", 500, 10).await.unwrap(),
+            vec![from_wallet.clone()]
+        );
+        assert_eq!(
+            store
+                .relay_pending(&topic, "did:key:zOther", 500, 10)
+                .await
+                .unwrap()
+                .len(),
+            3,
+            "an ack is per client"
+        );
+        assert!(store
+            .relay_pending(&"cd".repeat(32), "did:key:zOther", 500, 10)
+            .await
+            .unwrap()
+            .is_empty());
+        assert_eq!(store.relay_mailbox_size(500).await.unwrap(), 3);
+        assert_eq!(
+            store.relay_mailbox_size(1_000).await.unwrap(),
+            2,
+            "expired messages are not counted"
+        );
+        assert_eq!(
+            store
+                .relay_pending(&topic, "did:key:zOther", 1_500, 10)
+                .await
+                .unwrap()
+                .len(),
+            2
+        );
+        assert_eq!(store.relay_prune(1_500).await.unwrap(), 1);
+        assert_eq!(store.relay_prune(1_500).await.unwrap(), 0);
+        // The pruned message's ack went with it: a republish is new again.
+        assert!(store
+            .relay_publish(&message("m1", "did:key:zDapp", 1_600, 3_000))
+            .await
+            .unwrap());
+        assert_eq!(
+            store
+                .relay_pending(&topic, "did:key:zWallet", 1_600, 10)
+                .await
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     #[tokio::test]

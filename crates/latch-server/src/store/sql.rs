@@ -282,6 +282,94 @@ macro_rules! impl_sql_store {
                 Ok(records)
             }
 
+            async fn relay_publish(&self, message: &RelayMessage) -> StoreResult<bool> {
+                let done = sqlx::query(
+                    "INSERT INTO relay_messages (topic, hash, message, tag, publisher, published_at, expires_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (topic, hash) DO NOTHING",
+                )
+                .bind(&message.topic)
+                .bind(&message.hash)
+                .bind(&message.message)
+                .bind(message.tag)
+                .bind(&message.publisher)
+                .bind(message.published_at)
+                .bind(message.expires_at)
+                .execute(&self.pool)
+                .await?;
+                Ok(done.rows_affected() > 0)
+            }
+
+            async fn relay_pending(
+                &self,
+                topic: &str,
+                client_id: &str,
+                now_ms: i64,
+                limit: u32,
+            ) -> StoreResult<Vec<RelayMessage>> {
+                let rows = sqlx::query(
+                    "SELECT topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages m
+                     WHERE m.topic = $1 AND m.expires_at > $2 AND m.publisher <> $3 AND NOT EXISTS
+                     (SELECT 1 FROM relay_acks a WHERE a.topic = m.topic AND a.hash = m.hash AND a.client_id = $3)
+                     ORDER BY m.published_at, m.hash LIMIT $4",
+                )
+                .bind(topic)
+                .bind(now_ms)
+                .bind(client_id)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(RelayMessage {
+                            topic: row.try_get("topic")?,
+                            hash: row.try_get("hash")?,
+                            message: row.try_get("message")?,
+                            tag: row.try_get("tag")?,
+                            publisher: row.try_get("publisher")?,
+                            published_at: row.try_get("published_at")?,
+                            expires_at: row.try_get("expires_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn relay_ack(&self, topic: &str, hash: &str, client_id: &str) -> StoreResult<()> {
+                sqlx::query(
+                    "INSERT INTO relay_acks (topic, hash, client_id) VALUES ($1, $2, $3)
+                     ON CONFLICT (topic, hash, client_id) DO NOTHING",
+                )
+                .bind(topic)
+                .bind(hash)
+                .bind(client_id)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
+                let mut tx = self.pool.begin().await?;
+                let done = sqlx::query("DELETE FROM relay_messages WHERE expires_at <= $1")
+                    .bind(now_ms)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query(
+                    "DELETE FROM relay_acks WHERE NOT EXISTS (SELECT 1 FROM relay_messages m
+                     WHERE m.topic = relay_acks.topic AND m.hash = relay_acks.hash)",
+                )
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(done.rows_affected())
+            }
+
+            async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
+                let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages WHERE expires_at > $1")
+                    .bind(now_ms)
+                    .fetch_one(&self.pool)
+                    .await?;
+                Ok(count.max(0) as u64)
+            }
+
             async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>> {
                 let rows = sqlx::query(
                     "SELECT project_id, event_id, event, kind, address, domain, url, occurred_at, received_at,
@@ -354,6 +442,24 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (name, coin_type)
     )",
     "CREATE INDEX name_addresses_by_address ON name_addresses (address_key)",
+    // The relay mailbox (crate::relay): a message per (topic, sha256 of it), and who acked it.
+    "CREATE TABLE relay_messages (
+        topic TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        message TEXT NOT NULL,
+        tag BIGINT NOT NULL,
+        publisher TEXT NOT NULL,
+        published_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        PRIMARY KEY (topic, hash)
+    )",
+    "CREATE INDEX relay_messages_by_expiry ON relay_messages (expires_at)",
+    "CREATE TABLE relay_acks (
+        topic TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        PRIMARY KEY (topic, hash, client_id)
+    )",
 ];
 
 pub(super) use impl_sql_store;

@@ -1,0 +1,588 @@
+//! A WalletConnect-compatible relay at `GET /relay` (WebSocket), on the API's
+//! port: dapps and wallets publish encrypted envelopes to 32-byte topics and
+//! receive those of the topics they subscribe to. The relay never decodes them.
+//!
+//! - `auth`: the client's EdDSA JWT (its did:key is its client id).
+//! - `protocol`: JSON-RPC frames, limits and stable error codes.
+//! - `delivery`: per-connection pushes awaiting acks (pure, property-tested).
+//! - the mailbox is the [`Store`]'s `relay_*` tables (SQLite or Postgres):
+//!   every message is kept until its TTL and pushed to each subscriber except
+//!   its publisher until that subscriber acks, across reconnects and restarts.
+//! - [`Hub`] fans a new message out to this node's subscribed connections.
+
+pub mod auth;
+pub mod delivery;
+pub mod metrics;
+pub mod protocol;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use tokio::sync::{mpsc, watch};
+
+use crate::config::RelayConfig;
+use crate::error::ApiError;
+use crate::project::ProjectDirectory;
+use crate::store::{RelayMessage, Store};
+use crate::AppState;
+
+use self::delivery::Deliveries;
+use self::metrics::RelayMetrics;
+use self::protocol::{Frame, Limits, Publish, RelayError, Request};
+
+/// Close code for refused credentials or project (clients do not retry it).
+pub const CLOSE_AUTH: u16 = 3000;
+/// Close code when the server stops: clients reconnect.
+pub const CLOSE_GOING_AWAY: u16 = 1001;
+/// Mailbox messages pushed per topic at once; more follow as acks arrive.
+const PENDING_PAGE: u32 = 500;
+/// Pushes queued for one connection before it falls back to re-reading the mailbox.
+const QUEUE: usize = 1024;
+/// How often unacknowledged pushes and overflowed queues are looked at.
+const TICK: Duration = Duration::from_millis(250);
+/// How often expired messages are dropped and the mailbox gauge refreshed.
+const PRUNE_EVERY: Duration = Duration::from_secs(15);
+
+/// Unix milliseconds now.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// sha256 of `data`, lower-case hex.
+pub fn sha256_hex(data: &[u8]) -> String {
+    hex::encode(Sha256::digest(data))
+}
+
+/// The subscription id the official clients compute themselves: sha256(topic ‖ client id).
+pub fn subscription_id(topic: &str, client_id: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(topic.as_bytes());
+    hasher.update(client_id.as_bytes());
+    hex::encode(hasher.finalize())
+}
+
+/// One subscribed connection, as the hub sees it.
+struct Subscriber {
+    client_id: Arc<str>,
+    queue: mpsc::Sender<Arc<RelayMessage>>,
+    /// Set when `queue` overflowed: the connection re-reads the mailbox.
+    resync: Arc<AtomicBool>,
+}
+
+/// This node's subscriptions: topic → connection → subscriber.
+#[derive(Default)]
+pub struct Hub {
+    topics: RwLock<HashMap<String, HashMap<u64, Subscriber>>>,
+}
+
+impl Hub {
+    fn add(&self, topic: &str, connection: u64, subscriber: Subscriber) -> bool {
+        let mut topics = self.topics.write().unwrap_or_else(|e| e.into_inner());
+        topics
+            .entry(topic.to_owned())
+            .or_default()
+            .insert(connection, subscriber)
+            .is_none()
+    }
+
+    fn remove(&self, topic: &str, connection: u64) -> bool {
+        let mut topics = self.topics.write().unwrap_or_else(|e| e.into_inner());
+        let Some(subscribers) = topics.get_mut(topic) else {
+            return false;
+        };
+        let removed = subscribers.remove(&connection).is_some();
+        if subscribers.is_empty() {
+            topics.remove(topic);
+        }
+        removed
+    }
+
+    /// Hands `message` to every local subscriber of its topic but its publisher.
+    pub fn deliver(&self, message: &Arc<RelayMessage>) {
+        let topics = self.topics.read().unwrap_or_else(|e| e.into_inner());
+        let Some(subscribers) = topics.get(&message.topic) else {
+            return;
+        };
+        for subscriber in subscribers.values() {
+            if *subscriber.client_id == *message.publisher {
+                continue;
+            }
+            if subscriber.queue.try_send(message.clone()).is_err() {
+                subscriber.resync.store(true, Ordering::Release);
+            }
+        }
+    }
+}
+
+/// The relay shared by every connection of this node.
+pub struct Relay {
+    store: Arc<dyn Store>,
+    config: RelayConfig,
+    hub: Arc<Hub>,
+    next_connection: AtomicU64,
+    next_push: AtomicU64,
+    stopping: watch::Sender<bool>,
+    /// Counters and gauges for `/metrics`.
+    pub metrics: Arc<RelayMetrics>,
+}
+
+impl Relay {
+    /// A relay over `store`'s mailbox; starts the task that drops expired messages.
+    pub fn new(config: RelayConfig, store: Arc<dyn Store>, metrics: Arc<RelayMetrics>) -> Self {
+        let hub = Arc::new(Hub::default());
+        let prune_store = store.clone();
+        let prune_metrics = metrics.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(PRUNE_EVERY);
+            loop {
+                every.tick().await;
+                let now = now_ms();
+                if let Err(error) = prune_store.relay_prune(now).await {
+                    tracing::warn!(%error, "relay: pruning the mailbox failed");
+                }
+                if let Ok(size) = prune_store.relay_mailbox_size(now).await {
+                    prune_metrics.mailbox_messages.store(size, Ordering::Relaxed);
+                }
+            }
+        });
+        // Server-initiated ids: unique across restarts, below 2^53 (clients parse them as JS numbers).
+        let first_push = (now_ms().max(0) as u64 % 1_000_000_000_000) * 1000;
+        Self {
+            store,
+            config,
+            hub,
+            next_connection: AtomicU64::new(1),
+            next_push: AtomicU64::new(first_push),
+            stopping: watch::channel(false).0,
+            metrics,
+        }
+    }
+
+    /// Closes every connection with 1001 ("going away") so clients reconnect elsewhere or later.
+    pub fn shutdown(&self) {
+        let _ = self.stopping.send(true);
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            min_ttl: self.config.min_ttl_secs,
+            max_ttl: self.config.max_ttl_secs,
+            max_message: self.config.max_message_bytes,
+        }
+    }
+
+    /// Stores `publish` from `publisher` and, when new, fans it out.
+    /// Idempotent: a retry (same message) answers the same and delivers nothing twice.
+    pub async fn publish(&self, publisher: &str, publish: Publish) -> Result<(), RelayError> {
+        let now = now_ms();
+        let message = RelayMessage {
+            hash: sha256_hex(publish.message.as_bytes()),
+            topic: publish.topic,
+            message: publish.message,
+            tag: publish.tag,
+            publisher: publisher.to_owned(),
+            published_at: now,
+            expires_at: now.saturating_add((publish.ttl as i64).saturating_mul(1000)),
+        };
+        let fresh = self.store.relay_publish(&message).await.map_err(|error| {
+            tracing::error!(%error, "relay: storing a message failed");
+            RelayError::Internal
+        })?;
+        if !fresh {
+            self.metrics.duplicates.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        self.metrics.published.fetch_add(1, Ordering::Relaxed);
+        let message = Arc::new(message);
+        self.hub.deliver(&message);
+        Ok(())
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct RelayQuery {
+    auth: Option<String>,
+    #[serde(rename = "projectId")]
+    project_id: Option<String>,
+}
+
+/// Who a connection belongs to, or why it is refused.
+async fn authenticate(
+    config: &RelayConfig,
+    projects: &ProjectDirectory,
+    query: &RelayQuery,
+    headers: &HeaderMap,
+) -> Result<String, String> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let token = query
+        .auth
+        .as_deref()
+        .or(bearer)
+        .ok_or(auth::AuthError::Missing.to_string())?;
+    let verified = auth::verify(token, now_ms() / 1000).map_err(|e| e.to_string())?;
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    if !auth::audience_ok(&verified.audience, &config.audiences, host) {
+        return Err(auth::AuthError::Audience.to_string());
+    }
+    if config.require_project {
+        let known = match query.project_id.as_deref() {
+            Some(id) => matches!(projects.get(id).await, Ok(Some(_))),
+            None => false,
+        };
+        if !known {
+            return Err("project: unknown or missing projectId".into());
+        }
+    }
+    Ok(verified.client_id)
+}
+
+/// `GET /relay?auth=…&projectId=…` upgraded to a WebSocket. Refusals still
+/// upgrade, then close with 3000 and the reason: browsers cannot read a refused upgrade.
+pub(crate) async fn upgrade(
+    State(state): State<AppState>,
+    query: Result<Query<RelayQuery>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let Ok(upgrade) = upgrade else {
+        return ApiError::BadRequest {
+            field: "upgrade",
+            description: "the relay speaks JSON-RPC over a WebSocket".into(),
+        }
+        .into_response();
+    };
+    let relay = state.relay.clone();
+    let client = match query {
+        Ok(Query(query)) => authenticate(&relay.config, &state.projects, &query, &headers).await,
+        Err(rejection) => Err(format!("auth: {rejection}")),
+    };
+    // The frame limit sits well above the message cap, so an oversized message is answered, not cut off.
+    let frame_limit = relay.config.max_message_bytes * 2 + 64 * 1024;
+    upgrade
+        .max_message_size(frame_limit)
+        .on_upgrade(move |socket| async move {
+            match client {
+                Ok(client_id) => Connection::run(relay, socket, client_id.into()).await,
+                Err(reason) => {
+                    relay.metrics.refused.fetch_add(1, Ordering::Relaxed);
+                    let mut socket = socket;
+                    let frame = CloseFrame {
+                        code: CLOSE_AUTH,
+                        reason: reason.into(),
+                    };
+                    let _ = socket.send(Message::Close(Some(frame))).await;
+                }
+            }
+        })
+}
+
+/// A token bucket for one connection's requests.
+struct Budget {
+    tokens: f64,
+    updated: Instant,
+}
+
+/// One client's socket.
+struct Connection {
+    relay: Arc<Relay>,
+    id: u64,
+    client_id: Arc<str>,
+    topics: HashSet<String>,
+    deliveries: Deliveries<Arc<RelayMessage>>,
+    queue: mpsc::Sender<Arc<RelayMessage>>,
+    resync: Arc<AtomicBool>,
+    budget: Budget,
+    started: Instant,
+}
+
+type Sink = futures_util::stream::SplitSink<WebSocket, Message>;
+
+impl Connection {
+    async fn run(relay: Arc<Relay>, socket: WebSocket, client_id: Arc<str>) {
+        let (queue, mut incoming) = mpsc::channel(QUEUE);
+        let mut connection = Connection {
+            id: relay.next_connection.fetch_add(1, Ordering::Relaxed),
+            deliveries: Deliveries::new(relay.config.redeliver_after_ms),
+            budget: Budget {
+                tokens: relay.config.rate_limit.burst,
+                updated: Instant::now(),
+            },
+            relay,
+            client_id,
+            topics: HashSet::new(),
+            queue,
+            resync: Arc::default(),
+            started: Instant::now(),
+        };
+        let metrics = connection.relay.metrics.clone();
+        metrics.connections.fetch_add(1, Ordering::Relaxed);
+        metrics.connections_total.fetch_add(1, Ordering::Relaxed);
+        let (mut sink, mut stream) = socket.split();
+        let mut stopping = connection.relay.stopping.subscribe();
+        let mut ping = tokio::time::interval(Duration::from_secs(connection.relay.config.ping_interval_secs));
+        ping.tick().await;
+        let mut tick = tokio::time::interval(TICK);
+        loop {
+            let step = tokio::select! {
+                frame = stream.next() => match frame {
+                    Some(Ok(Message::Text(text))) => connection.on_text(&mut sink, &text).await,
+                    Some(Ok(Message::Binary(_))) => {
+                        connection.send(&mut sink, RelayError::InvalidRequest("frames are JSON text".into()).to_response(&Value::Null)).await
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => Ok(()),
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                },
+                Some(message) = incoming.recv() => connection.push(&mut sink, message).await,
+                _ = ping.tick() => sink.send(Message::Ping(Default::default())).await.map_err(drop),
+                _ = tick.tick() => connection.on_tick(&mut sink).await,
+                _ = async { drop(stopping.wait_for(|stop| *stop).await) } => {
+                    let frame = CloseFrame { code: CLOSE_GOING_AWAY, reason: "server restarting".into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
+            };
+            if step.is_err() {
+                break;
+            }
+        }
+        for topic in std::mem::take(&mut connection.topics) {
+            connection.relay.hub.remove(&topic, connection.id);
+            metrics.subscriptions.fetch_sub(1, Ordering::Relaxed);
+        }
+        metrics.connections.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    async fn send(&mut self, sink: &mut Sink, text: String) -> Result<(), ()> {
+        sink.send(Message::Text(Utf8Bytes::from(text))).await.map_err(drop)
+    }
+
+    fn spend(&mut self) -> bool {
+        let limit = self.relay.config.rate_limit;
+        if limit.per_second <= 0.0 {
+            return true;
+        }
+        let now = Instant::now();
+        let refill = now.duration_since(self.budget.updated).as_secs_f64() * limit.per_second;
+        self.budget.tokens = (self.budget.tokens + refill).min(limit.burst);
+        self.budget.updated = now;
+        if self.budget.tokens >= 1.0 {
+            self.budget.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    async fn on_text(&mut self, sink: &mut Sink, text: &str) -> Result<(), ()> {
+        let (id, request) = match protocol::parse(text, &self.relay.limits()) {
+            Ok(Frame::Ack(Some(id))) => return self.on_ack(id).await,
+            Ok(Frame::Ack(None)) => return Ok(()),
+            Ok(Frame::Request(id, request)) => (id, request),
+            Err((id, error)) => {
+                self.relay.metrics.errors.fetch_add(1, Ordering::Relaxed);
+                return self.send(sink, error.to_response(&id)).await;
+            }
+        };
+        if !self.spend() {
+            self.relay.metrics.errors.fetch_add(1, Ordering::Relaxed);
+            return self.send(sink, RelayError::TooManyRequests.to_response(&id)).await;
+        }
+        match self.handle(sink, request).await {
+            Ok((result, then_push)) => {
+                self.send(sink, json!({"id": id, "jsonrpc": "2.0", "result": result}).to_string())
+                    .await?;
+                // Mailbox pushes go after the answer, so the client knows the topic when they come.
+                for topic in then_push {
+                    self.push_pending(sink, &topic).await?;
+                }
+                Ok(())
+            }
+            Err(error) => {
+                self.relay.metrics.errors.fetch_add(1, Ordering::Relaxed);
+                self.send(sink, error.to_response(&id)).await
+            }
+        }
+    }
+
+    /// Answers a request; the topics whose mailbox is to be pushed afterwards.
+    async fn handle(&mut self, sink: &mut Sink, request: Request) -> Result<(Value, Vec<String>), RelayError> {
+        let _ = sink;
+        match request {
+            Request::Publish(publish) => {
+                self.relay.publish(&self.client_id, publish).await?;
+                Ok((json!(true), vec![]))
+            }
+            Request::Subscribe { topics, batch } => {
+                let ids: Vec<String> = topics.iter().map(|t| self.subscribe(t)).collect();
+                let result = if batch { json!(ids) } else { json!(ids[0]) };
+                Ok((result, topics))
+            }
+            Request::Unsubscribe { topics } => {
+                for topic in topics {
+                    if self.topics.remove(&topic) {
+                        self.relay.hub.remove(&topic, self.id);
+                        self.relay.metrics.subscriptions.fetch_sub(1, Ordering::Relaxed);
+                    }
+                    self.deliveries.drop_topic(&topic);
+                }
+                Ok((json!(true), vec![]))
+            }
+            Request::Fetch { topics } => {
+                let mut messages = Vec::new();
+                let mut has_more = false;
+                for topic in topics {
+                    let pending = self
+                        .relay
+                        .store
+                        .relay_pending(&topic, &self.client_id, now_ms(), PENDING_PAGE + 1)
+                        .await
+                        .map_err(|_| RelayError::Internal)?;
+                    has_more |= pending.len() > PENDING_PAGE as usize;
+                    for message in pending.into_iter().take(PENDING_PAGE as usize) {
+                        // Answered here, so delivered: no push follows.
+                        self.relay
+                            .store
+                            .relay_ack(&message.topic, &message.hash, &self.client_id)
+                            .await
+                            .map_err(|_| RelayError::Internal)?;
+                        messages.push(json!({"topic": message.topic, "message": message.message,
+                            "publishedAt": message.published_at, "tag": message.tag, "attestation": null}));
+                    }
+                }
+                Ok((json!({"messages": messages, "hasMore": has_more}), vec![]))
+            }
+            Request::ProposeSession {
+                pairing_topic,
+                proposal,
+            } => {
+                self.subscribe(&pairing_topic);
+                self.relay.publish(&self.client_id, proposal).await?;
+                Ok((json!(true), vec![pairing_topic]))
+            }
+            Request::ApproveSession {
+                session_topic,
+                response,
+                settlement,
+            } => {
+                self.subscribe(&session_topic);
+                self.relay.publish(&self.client_id, response).await?;
+                self.relay.publish(&self.client_id, settlement).await?;
+                Ok((json!(true), vec![session_topic]))
+            }
+        }
+    }
+
+    /// Joins `topic` on this node; its subscription id.
+    fn subscribe(&mut self, topic: &str) -> String {
+        if self.topics.insert(topic.to_owned()) {
+            self.relay.hub.add(
+                topic,
+                self.id,
+                Subscriber {
+                    client_id: self.client_id.clone(),
+                    queue: self.queue.clone(),
+                    resync: self.resync.clone(),
+                },
+            );
+            self.relay.metrics.subscriptions.fetch_add(1, Ordering::Relaxed);
+        }
+        subscription_id(topic, &self.client_id)
+    }
+
+    /// Pushes what the mailbox holds for this client on `topic`.
+    async fn push_pending(&mut self, sink: &mut Sink, topic: &str) -> Result<(), ()> {
+        let pending = match self
+            .relay
+            .store
+            .relay_pending(topic, &self.client_id, now_ms(), PENDING_PAGE)
+            .await
+        {
+            Ok(pending) => pending,
+            Err(error) => {
+                tracing::error!(%error, "relay: reading the mailbox failed");
+                self.resync.store(true, Ordering::Release);
+                return Ok(());
+            }
+        };
+        if pending.len() == PENDING_PAGE as usize {
+            // More than a page: read again once these are acked.
+            self.resync.store(true, Ordering::Release);
+        }
+        for message in pending {
+            self.push(sink, Arc::new(message)).await?;
+        }
+        Ok(())
+    }
+
+    fn frame(&self, id: u64, message: &RelayMessage) -> String {
+        json!({"id": id, "jsonrpc": "2.0", "method": "irn_subscription", "params": {
+            "id": subscription_id(&message.topic, &self.client_id),
+            "data": {"topic": message.topic, "message": message.message, "publishedAt": message.published_at,
+                     "tag": message.tag, "attestation": null}}})
+        .to_string()
+    }
+
+    async fn push(&mut self, sink: &mut Sink, message: Arc<RelayMessage>) -> Result<(), ()> {
+        if !self.topics.contains(&message.topic) || *message.publisher == *self.client_id {
+            return Ok(());
+        }
+        let id = self.relay.next_push.fetch_add(1, Ordering::Relaxed);
+        let now = self.elapsed_ms();
+        if !self
+            .deliveries
+            .offer(id, &message.topic, &message.hash, message.clone(), now)
+        {
+            return Ok(());
+        }
+        self.relay.metrics.pushed.fetch_add(1, Ordering::Relaxed);
+        let frame = self.frame(id, &message);
+        self.send(sink, frame).await
+    }
+
+    async fn on_ack(&mut self, id: u64) -> Result<(), ()> {
+        let Some((topic, hash)) = self.deliveries.ack(id) else {
+            return Ok(());
+        };
+        self.relay.metrics.acked.fetch_add(1, Ordering::Relaxed);
+        if let Err(error) = self.relay.store.relay_ack(&topic, &hash, &self.client_id).await {
+            // Not recorded: the message will be pushed again on the next subscribe, which clients tolerate.
+            tracing::warn!(%error, "relay: recording an ack failed");
+        }
+        Ok(())
+    }
+
+    async fn on_tick(&mut self, sink: &mut Sink) -> Result<(), ()> {
+        for (id, message, _attempts) in self.deliveries.due(self.elapsed_ms()) {
+            self.relay.metrics.redelivered.fetch_add(1, Ordering::Relaxed);
+            let frame = self.frame(id, &message);
+            self.send(sink, frame).await?;
+        }
+        if self.resync.swap(false, Ordering::AcqRel) {
+            let topics: Vec<String> = self.topics.iter().cloned().collect();
+            for topic in topics {
+                self.push_pending(sink, &topic).await?;
+            }
+        }
+        Ok(())
+    }
+}
