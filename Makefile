@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NEXTEST := $(shell command -v cargo-nextest >/dev/null && echo "nextest run" || echo test)
 
-.PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-catalogue test-e2e clean
+.PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-catalogue test-e2e test-relay clean
 
 help:
 	@echo "make demo   set up, build, and serve the demo at http://127.0.0.1:8787/"
@@ -32,7 +32,7 @@ demo: setup build
 	scripts/demo
 
 test: setup build
-	$(MAKE) lint test-rust test-wasm test-web test-devnet test-catalogue test-e2e
+	$(MAKE) lint test-rust test-wasm test-web test-devnet test-catalogue test-e2e test-relay
 
 lint:
 	cargo fmt --all --check
@@ -57,6 +57,10 @@ test-devnet:
 
 test-catalogue:
 	npm test -w @latch/catalogue-seed
+
+# The official WalletConnect clients (2.21.8) as dapp and wallet through a real `latch serve`'s relay.
+test-relay: build-server
+	npm test -w @latch/relay-conformance
 
 test-e2e:
 	npm test -w @latch/e2e
