@@ -3,7 +3,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
 use sqlx::Row;
 
 use super::sql::impl_sql_store;
-use super::{AnalyticsEvent, NameRecord, Project, Store, StoreError, StoreResult, StoredImage, StoredWallet};
+use super::{AnalyticsEvent, NameRecord, Project, Store, StoreError, StoreResult, StoredImage, StoredWallet, Transfer};
 
 /// Serialises migrations when several nodes start at once (any fixed number works).
 const MIGRATION_LOCK: i64 = 0x006c_6174_6368;

@@ -5,7 +5,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::Row;
 
 use super::sql::impl_sql_store;
-use super::{AnalyticsEvent, NameRecord, Project, Store, StoreError, StoreResult, StoredImage, StoredWallet};
+use super::{AnalyticsEvent, NameRecord, Project, Store, StoreError, StoreResult, StoredImage, StoredWallet, Transfer};
 
 /// The embedded default store.
 #[derive(Debug, Clone)]
