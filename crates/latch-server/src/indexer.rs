@@ -349,11 +349,24 @@ impl Indexer {
     /// Steps forever: at once while catching up, every `poll` when level with the chain.
     pub fn spawn(self, poll: Duration) {
         tokio::spawn(async move {
+            // An unreachable chain is reported once, not every poll.
+            let mut failing = false;
             loop {
                 match self.step().await {
-                    Ok(step) if step.blocks > 0 || step.rewound > 0 => continue,
-                    Ok(_) => {}
-                    Err(error) => tracing::warn!(chain = %self.chain, %error, "indexing step failed"),
+                    Ok(step) => {
+                        if failing {
+                            tracing::info!(chain = %self.chain, "indexing resumed");
+                            failing = false;
+                        }
+                        if step.blocks > 0 || step.rewound > 0 {
+                            continue;
+                        }
+                    }
+                    Err(error) if !failing => {
+                        tracing::warn!(chain = %self.chain, %error, "indexing paused until the chain answers");
+                        failing = true;
+                    }
+                    Err(_) => {}
                 }
                 tokio::time::sleep(poll).await;
             }
