@@ -19,6 +19,7 @@ use axum::body::Bytes;
 use serde_json::{json, Value};
 
 use crate::gateway::Gateway;
+use crate::metrics::Metrics;
 use crate::store::{Store, StoreError, Transfer};
 
 /// keccak256("Transfer(address,address,uint256)"): ERC-20 (3 topics) and ERC-721 (4 topics).
@@ -49,6 +50,7 @@ pub type Result<T> = std::result::Result<T, IndexError>;
 
 /// Follows one chain.
 pub struct Indexer {
+    metrics: Option<Metrics>,
     gateway: Arc<Gateway>,
     store: Arc<dyn Store>,
     chain: String,
@@ -89,11 +91,36 @@ impl Indexer {
     /// An indexer of `chain` (a gateway chain) writing to `store`.
     pub fn new(gateway: Arc<Gateway>, store: Arc<dyn Store>, chain: String, confirmations: u64, batch: u64) -> Self {
         Self {
+            metrics: None,
             gateway,
             store,
             chain,
             confirmations,
             batch: batch.max(1),
+        }
+    }
+
+    /// Reports progress as `latch_indexed_block{chain}` and `latch_indexer_lag_blocks{chain}` on `metrics`.
+    pub fn with_metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = Some(metrics);
+        self
+    }
+
+    fn report(&self, indexed: u64, head: u64) {
+        if let Some(metrics) = &self.metrics {
+            let labels = format!("chain=\"{}\"", self.chain);
+            metrics.set_gauge(
+                "latch_indexed_block",
+                "Highest block the history indexer recorded.",
+                &labels,
+                indexed as f64,
+            );
+            metrics.set_gauge(
+                "latch_indexer_lag_blocks",
+                "Blocks between the chain head and the indexer.",
+                &labels,
+                head.saturating_sub(indexed) as f64,
+            );
         }
     }
 
@@ -169,6 +196,7 @@ impl Indexer {
         };
         let tip = self.store.index_tip(&self.chain).await?;
         let from = tip.as_ref().map_or(0, |(n, _)| *n as u64 + 1);
+        self.report(from.saturating_sub(1), head);
         if from > confirmed {
             // Nothing new, but the recorded tip may have been reorganised away.
             let rewound = match &tip {
@@ -224,6 +252,7 @@ impl Indexer {
             })
             .collect::<Result<_>>()?;
         self.store.add_blocks(&self.chain, &recorded, &transfers).await?;
+        self.report(to, head);
         Ok(Step {
             blocks: recorded.len() as u64,
             transfers: transfers.len() as u64,

@@ -110,7 +110,8 @@ impl AppState {
                 chain.clone(),
                 self.config.index_confirmations,
                 self.config.index_batch,
-            );
+            )
+            .with_metrics(self.metrics.clone());
             indexer.spawn(std::time::Duration::from_millis(self.config.index_poll_ms));
         }
     }
