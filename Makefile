@@ -82,6 +82,10 @@ fuzz-api:
 bench-gateway:
 	scripts/bench-gateway
 
+.PHONY: bench-chain-data
+bench-chain-data:
+	scripts/bench-chain-data
+
 .PHONY: bench-core
 bench-core: build-wasm
 	node bench/core.mjs

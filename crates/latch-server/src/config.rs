@@ -62,6 +62,15 @@ pub struct Config {
     pub devnet_file: Option<PathBuf>,
     /// The zone names are registered under (`alice.<zone>`).
     pub name_zone: String,
+    /// EVM gateway chains whose transfers are indexed for `/v1/account/{address}/history`
+    /// (`--dev` indexes the devnet).
+    pub index_chains: Vec<String>,
+    /// Blocks left unindexed behind the head; deeper reorganisations are still undone.
+    pub index_confirmations: u64,
+    /// Blocks read per indexing step.
+    pub index_batch: u64,
+    /// How often an indexer level with its chain looks for new blocks, in milliseconds.
+    pub index_poll_ms: u64,
     /// The WalletConnect-compatible relay at `/relay`.
     pub relay: RelayConfig,
 }
@@ -216,6 +225,10 @@ impl Default for Config {
             ens: None,
             devnet_file: None,
             name_zone: DEFAULT_NAME_ZONE.into(),
+            index_chains: Vec::new(),
+            index_confirmations: 2,
+            index_batch: 200,
+            index_poll_ms: 2_000,
             relay: RelayConfig::default(),
         }
     }
@@ -340,6 +353,24 @@ impl Config {
         }
         if let Some(file) = self.devnet_file.clone() {
             self.apply_devnet_file(&file)?;
+        }
+        if self.dev && self.index_chains.is_empty() && self.chains.iter().any(|c| c.id == DEV_CHAIN) {
+            // The devnet mines on demand and reorganises only when a test says so: index its head.
+            self.index_chains.push(DEV_CHAIN.into());
+            self.index_confirmations = 0;
+            self.index_poll_ms = self.index_poll_ms.min(500);
+        }
+        for chain in &self.index_chains {
+            if !chain.starts_with("eip155:") || !self.chains.iter().any(|c| &c.id == chain) {
+                return Err(ConfigError::Invalid(format!(
+                    "index_chains: {chain} is not an eip155 gateway chain"
+                )));
+            }
+        }
+        if self.index_batch == 0 || self.index_batch > 1_000 || self.index_poll_ms == 0 {
+            return Err(ConfigError::Invalid(
+                "index_batch is 1 to 1000 and index_poll_ms positive".into(),
+            ));
         }
         self.check_chain_data()?;
         let zone_ok = !self.name_zone.is_empty()

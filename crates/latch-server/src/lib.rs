@@ -13,6 +13,7 @@ pub mod dashboard;
 pub mod error;
 pub mod gateway;
 pub mod images;
+pub mod indexer;
 pub mod metrics;
 pub mod names;
 pub mod openapi;
@@ -103,6 +104,21 @@ impl MakeRequestId for RequestIds {
 }
 
 impl AppState {
+    /// Starts an indexer for each configured chain (in the background, for the life of the process).
+    pub fn spawn_indexers(&self) {
+        for chain in &self.config.index_chains {
+            let indexer = indexer::Indexer::new(
+                self.gateway.clone(),
+                self.store.clone(),
+                chain.clone(),
+                self.config.index_confirmations,
+                self.config.index_batch,
+            )
+            .with_metrics(self.metrics.clone());
+            indexer.spawn(std::time::Duration::from_millis(self.config.index_poll_ms));
+        }
+    }
+
     /// Opens the store and builds the gateway for `config`.
     pub async fn new(config: Config) -> anyhow::Result<Self> {
         let store = store::open(&config.database_url()).await?;
@@ -116,7 +132,7 @@ impl AppState {
         let relay = Arc::new(relay::Relay::new(
             config.relay.clone(),
             store.clone(),
-            metrics.1.clone(),
+            metrics.relay.clone(),
         ));
         Ok(Self {
             config: Arc::new(config),
@@ -142,6 +158,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/account/{address}/balance", get(chaindata::balances::balance))
         .route("/v1/fungible/price", post(chaindata::balances::price))
         .route("/v1/identity/{address}", get(chaindata::identity::identity))
+        .route("/v1/account/{address}/history", get(chaindata::history::history))
         .route("/v1/profile/account", post(names::register))
         .route("/v1/profile/account/{name}", get(names::lookup))
         .route("/v1/profile/reverse/{address}", get(names::reverse))

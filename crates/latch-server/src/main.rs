@@ -172,6 +172,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     tracing::info!(?config, "starting");
     let state = AppState::new(config).await.context("opening state")?;
     state.gateway.spawn_ranking();
+    state.spawn_indexers();
     let config = state.config.clone();
     if config.dev && state.store.project(DEV_PROJECT).await?.is_none() {
         let origins = DEV_ORIGINS.map(String::from).to_vec();

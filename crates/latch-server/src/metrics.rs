@@ -31,16 +31,32 @@ struct RouteStats {
     latency: Histogram,
 }
 
-/// The process's request metrics, by route, and the relay's.
+/// A gauge: its help text and its value per label set.
+type Gauge = (&'static str, BTreeMap<String, f64>);
+
+/// The process's metrics: requests by route, and gauges set by background work, and the relay's.
 #[derive(Clone, Default)]
-pub struct Metrics(
-    Arc<Mutex<BTreeMap<String, RouteStats>>>,
-    pub Arc<crate::relay::metrics::RelayMetrics>,
-);
+pub struct Metrics {
+    routes: Arc<Mutex<BTreeMap<String, RouteStats>>>,
+    gauges: Arc<Mutex<BTreeMap<&'static str, Gauge>>>,
+    /// The relay's counters and gauges.
+    pub relay: Arc<crate::relay::metrics::RelayMetrics>,
+}
 
 impl Metrics {
+    /// Sets gauge `name{labels}` (labels already in Prometheus form, e.g. `chain="eip155:1"`).
+    pub fn set_gauge(&self, name: &'static str, help: &'static str, labels: &str, value: f64) {
+        let mut gauges = self.gauges.lock().unwrap_or_else(|e| e.into_inner());
+        let (_, values) = gauges.entry(name).or_insert_with(|| (help, BTreeMap::new()));
+        if let Some(slot) = values.get_mut(labels) {
+            *slot = value;
+        } else {
+            values.insert(labels.to_owned(), value);
+        }
+    }
+
     fn record(&self, route: &str, status: u16, seconds: f64) {
-        let mut routes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
         // Look up before inserting: after a route's first request, recording allocates nothing.
         if !routes.contains_key(route) {
             routes.insert(route.to_owned(), RouteStats::default());
@@ -59,7 +75,7 @@ impl Metrics {
 
     /// The Prometheus text exposition format.
     pub fn render(&self) -> String {
-        let routes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = String::new();
         out.push_str("# HELP latch_http_requests_total HTTP requests answered, by route and status.\n");
         out.push_str("# TYPE latch_http_requests_total counter\n");
@@ -97,8 +113,13 @@ impl Metrics {
                 h.count
             );
         }
-        drop(routes);
-        self.1.render(&mut out);
+        for (name, (help, values)) in self.gauges.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
+            for (labels, value) in values {
+                let _ = writeln!(out, "{name}{{{labels}}} {value}");
+            }
+        }
+        self.relay.render(&mut out);
         out
     }
 }
@@ -138,5 +159,22 @@ mod tests {
         assert!(text.contains("latch_http_request_duration_seconds_bucket{route=\"/v1\",le=\"0.005\"} 2\n"));
         assert!(text.contains("latch_http_request_duration_seconds_bucket{route=\"/v1\",le=\"+Inf\"} 3\n"));
         assert!(text.contains("latch_http_request_duration_seconds_count{route=\"/v1\"} 3\n"));
+        metrics.set_gauge(
+            "latch_indexed_block",
+            "Highest block indexed.",
+            "chain=\"eip155:1\"",
+            7.0,
+        );
+        metrics.set_gauge(
+            "latch_indexed_block",
+            "Highest block indexed.",
+            "chain=\"eip155:1\"",
+            9.0,
+        );
+        let text = metrics.render();
+        assert!(
+            text.contains("# TYPE latch_indexed_block gauge\nlatch_indexed_block{chain=\"eip155:1\"} 9\n"),
+            "{text}"
+        );
     }
 }

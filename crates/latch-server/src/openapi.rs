@@ -28,6 +28,7 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
         crate::chaindata::balances::balance,
         crate::chaindata::balances::price,
         crate::chaindata::identity::identity,
+        crate::chaindata::history::history,
         crate::names::register,
         crate::names::lookup,
         crate::names::reverse,
@@ -41,7 +42,7 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
     ),
     components(schemas(crate::chaindata::balances::Balances, crate::chaindata::balances::Balance, crate::chaindata::balances::Quantity,
         crate::chaindata::balances::PriceRequest, crate::chaindata::balances::Fungibles, crate::chaindata::balances::Fungible,
-        crate::chaindata::identity::Identity, crate::names::Registration, crate::names::NameAndAddresses,
+        crate::chaindata::identity::Identity, crate::chaindata::history::History, crate::names::Registration, crate::names::NameAndAddresses,
         crate::names::NameAddress, crate::names::Suggestions, crate::names::Suggestion, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)
 )]

@@ -4,12 +4,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use alloy_sol_types::{sol, SolCall};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{state_with, Anvil};
+use common::{state_with, Devnet};
 use http_body_util::BodyExt;
 use latch_server::app;
 use serde_json::{json, Value};
@@ -18,25 +16,6 @@ use tower::ServiceExt;
 sol! {
     function transfer(address to, uint256 amount) returns (bool);
     function setName(string name) returns (bytes32);
-}
-
-/// A fresh anvil with the fixture world deployed; the fixture file's path and its JSON.
-async fn devnet() -> (Anvil, tempfile::TempDir, PathBuf, Value) {
-    let anvil = Anvil::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("addresses.json");
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let status = tokio::process::Command::new("node")
-        .arg(root.join("devnet/index.js"))
-        .args(["--deploy-only", "--rpc", &anvil.url, "--out"])
-        .arg(&file)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .await
-        .unwrap();
-    assert!(status.success(), "deploying the fixture world failed");
-    let fixture = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    (anvil, dir, file, fixture)
 }
 
 async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
@@ -48,26 +27,6 @@ async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
     let status = response.status();
     let body = response.into_body().collect().await.unwrap().to_bytes();
     (status, serde_json::from_slice(&body).unwrap())
-}
-
-async fn rpc(url: &str, method: &str, params: Value) -> Value {
-    let reply: Value = reqwest::Client::new()
-        .post(url)
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert!(reply.get("error").is_none(), "{method}: {reply}");
-    reply["result"].clone()
-}
-
-/// Sends a transaction from an unlocked anvil account and waits for it (anvil mines at once).
-async fn send(url: &str, from: &str, to: &str, data: Vec<u8>) {
-    let tx = json!({"from": from, "to": to, "data": format!("0x{}", hex::encode(data))});
-    rpc(url, "eth_sendTransaction", json!([tx])).await;
 }
 
 fn account(fixture: &Value, index: usize) -> String {
@@ -84,15 +43,19 @@ fn by_symbol<'a>(balances: &'a Value, symbol: &str) -> Option<&'a Value> {
 
 #[tokio::test]
 async fn balances_and_prices_of_the_fixture_accounts() {
-    let (anvil, _dir, file, fixture) = devnet().await;
-    let (state, _data) = state_with(vec![anvil.url.clone()], |config| config.devnet_file = Some(file)).await;
+    let devnet = Devnet::start().await;
+    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
+        config.devnet_file = Some(devnet.file.clone())
+    })
+    .await;
+    let fixture = &devnet.fixture;
     let router = app(state);
     let usdc = fixture["contracts"]["usdc"]["address"].as_str().unwrap();
     let ltk = fixture["contracts"]["ltk"]["address"].as_str().unwrap();
     let balance = |who: String| format!("/v1/account/{who}/balance?currency=usd&chainId=eip155:31337&projectId=test");
 
     // #1 was funded with exactly 10000 ETH, 10000 USDC and 10000 LTK.
-    let (status, one) = get(&router, &balance(account(&fixture, 1))).await;
+    let (status, one) = get(&router, &balance(account(fixture, 1))).await;
     assert_eq!(status, StatusCode::OK, "{one}");
     let eth = by_symbol(&one, "ETH").unwrap();
     assert_eq!(eth["quantity"], json!({"decimals": "18", "numeric": "10000"}));
@@ -116,8 +79,8 @@ async fn balances_and_prices_of_the_fixture_accounts() {
     assert_eq!(ltk_balance["chainId"], "eip155:31337");
 
     // #0 deployed everything: its ETH is whatever anvil says, to the wei.
-    let deployer = account(&fixture, 0);
-    let wei = rpc(&anvil.url, "eth_getBalance", json!([deployer, "latest"])).await;
+    let deployer = account(fixture, 0);
+    let wei = devnet.rpc("eth_getBalance", json!([deployer, "latest"])).await;
     let (_, zero) = get(&router, &balance(deployer.clone())).await;
     let expected = latch_core::format::format_units(wei.as_str().unwrap(), 18).unwrap();
     assert_eq!(
@@ -127,22 +90,19 @@ async fn balances_and_prices_of_the_fixture_accounts() {
     assert_eq!(by_symbol(&zero, "USDC").unwrap()["quantity"]["numeric"], "1000000");
 
     // #9 holds no tokens: only the native entry.
-    let (_, nine) = get(&router, &balance(account(&fixture, 9))).await;
+    let (_, nine) = get(&router, &balance(account(fixture, 9))).await;
     assert_eq!(nine["balances"].as_array().unwrap().len(), 1);
 
     // A transfer shows after forceUpdate; without it the 30 s cache answers.
     let amount = alloy_primitives::U256::from(2_500_000u64); // 2.5 USDC
-    let to: alloy_primitives::Address = account(&fixture, 9).parse().unwrap();
-    send(
-        &anvil.url,
-        &account(&fixture, 1),
-        usdc,
-        transferCall { to, amount }.abi_encode(),
-    )
-    .await;
-    let (_, cached) = get(&router, &balance(account(&fixture, 1))).await;
+    let to: alloy_primitives::Address = account(fixture, 9).parse().unwrap();
+    let data = format!("0x{}", hex::encode(transferCall { to, amount }.abi_encode()));
+    devnet
+        .send(json!({"from": account(fixture, 1), "to": usdc, "data": data}))
+        .await;
+    let (_, cached) = get(&router, &balance(account(fixture, 1))).await;
     assert_eq!(by_symbol(&cached, "USDC").unwrap()["quantity"]["numeric"], "10000");
-    let forced = format!("{}&forceUpdate=eip155:31337:{usdc}", balance(account(&fixture, 1)));
+    let forced = format!("{}&forceUpdate=eip155:31337:{usdc}", balance(account(fixture, 1)));
     let (_, fresh) = get(&router, &forced).await;
     assert_eq!(by_symbol(&fresh, "USDC").unwrap()["quantity"]["numeric"], "9997.5");
 
@@ -193,33 +153,39 @@ async fn balances_and_prices_of_the_fixture_accounts() {
 
 #[tokio::test]
 async fn identity_is_the_verified_ens_name_and_avatar() {
-    let (anvil, _dir, file, fixture) = devnet().await;
-    let (state, _data) = state_with(vec![anvil.url.clone()], |config| config.devnet_file = Some(file)).await;
+    let devnet = Devnet::start().await;
+    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
+        config.devnet_file = Some(devnet.file.clone())
+    })
+    .await;
+    let fixture = &devnet.fixture;
     let router = app(state);
     let identity = |who: String| format!("/v1/identity/{who}?projectId=test");
 
-    let (status, zero) = get(&router, &identity(account(&fixture, 0))).await;
+    let (status, zero) = get(&router, &identity(account(fixture, 0))).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(zero["name"], "latch-dev.eth");
     assert_eq!(zero["avatar"], fixture["ens"]["avatar"]);
     assert!(zero["resolvedAt"].as_u64().unwrap() > 1_700_000_000);
 
-    let (_, one) = get(&router, &identity(account(&fixture, 1))).await;
+    let (_, one) = get(&router, &identity(account(fixture, 1))).await;
     assert_eq!((one["name"].clone(), one["avatar"].clone()), (Value::Null, Value::Null));
 
     // #2 claims #0's name in its reverse record; the name does not point back, so it is not shown.
     let registrar = fixture["contracts"]["ensReverseRegistrar"].as_str().unwrap();
-    send(
-        &anvil.url,
-        &account(&fixture, 2),
-        registrar,
-        setNameCall {
-            name: "latch-dev.eth".into(),
-        }
-        .abi_encode(),
-    )
-    .await;
-    let (_, two) = get(&router, &identity(account(&fixture, 2))).await;
+    let data = format!(
+        "0x{}",
+        hex::encode(
+            setNameCall {
+                name: "latch-dev.eth".into()
+            }
+            .abi_encode()
+        )
+    );
+    devnet
+        .send(json!({"from": account(fixture, 2), "to": registrar, "data": data}))
+        .await;
+    let (_, two) = get(&router, &identity(account(fixture, 2))).await;
     assert_eq!(two["name"], Value::Null);
 
     let (_, solana) = get(

@@ -4,11 +4,9 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{state_with, Anvil};
+use common::{state_with, Anvil, Devnet};
 use http_body_util::BodyExt;
 use latch_server::app;
 use serde_json::{json, Value};
@@ -16,24 +14,6 @@ use tower::ServiceExt;
 
 /// The devnet chain's ENSIP-11 coin type: 0x80000000 | 31337.
 const COIN_TYPE: u32 = 0x8000_0000 | 31337;
-
-async fn devnet() -> (Anvil, tempfile::TempDir, Value) {
-    let anvil = Anvil::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("addresses.json");
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let status = tokio::process::Command::new("node")
-        .arg(root.join("devnet/index.js"))
-        .args(["--deploy-only", "--rpc", &anvil.url, "--out"])
-        .arg(&file)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .await
-        .unwrap();
-    assert!(status.success());
-    let fixture = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    (anvil, dir, fixture)
-}
 
 /// `personal_sign` by an unlocked anvil account: a real EIP-191 signature.
 async fn sign(anvil: &Anvil, signer: &str, message: &str) -> String {
@@ -91,7 +71,8 @@ async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
 
 #[tokio::test]
 async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
-    let (anvil, _dir, fixture) = devnet().await;
+    let devnet = Devnet::start().await;
+    let (anvil, fixture) = (&devnet.anvil, &devnet.fixture);
     let (state, _data) = state_with(vec![anvil.url.clone()], |_| {}).await;
     let router = app(state);
     let one = fixture["accounts"][1]["address"].as_str().unwrap();
@@ -100,7 +81,7 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
 
     // An EOA registers alice.latch.id.
     let text = message("alice.latch.id", now(), json!({"bio": "hello"}));
-    let signature = sign(&anvil, one, &text).await;
+    let signature = sign(anvil, one, &text).await;
     let (status, record) = register(&router, &text, &signature, one, COIN_TYPE).await;
     assert_eq!(status, StatusCode::OK, "{record}");
     assert_eq!(record["name"], "alice.latch.id");
@@ -159,12 +140,12 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
 
     // The fixture smart wallet registers with its owner's signature (ERC-1271)…
     let text = message("vault.latch.id", now(), json!({}));
-    let (status, record) = register(&router, &text, &sign(&anvil, one, &text).await, wallet, COIN_TYPE).await;
+    let (status, record) = register(&router, &text, &sign(anvil, one, &text).await, wallet, COIN_TYPE).await;
     assert_eq!(status, StatusCode::OK, "{record}");
     assert_eq!(record["addresses"][COIN_TYPE.to_string()]["address"], wallet);
     // …and not with anyone else's.
     let text = message("vault2.latch.id", now(), json!({}));
-    let (status, body) = register(&router, &text, &sign(&anvil, two, &text).await, wallet, COIN_TYPE).await;
+    let (status, body) = register(&router, &text, &sign(anvil, two, &text).await, wallet, COIN_TYPE).await;
     assert_eq!(
         (status, body["code"].as_str()),
         (StatusCode::UNAUTHORIZED, Some("INVALID_SIGNATURE"))
@@ -173,7 +154,7 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
     // Every refusal, with its status.
     let fresh = |name: &str| message(name, now(), json!({}));
     let signed = |text: String| async {
-        let s = sign(&anvil, one, &text).await;
+        let s = sign(anvil, one, &text).await;
         (text, s)
     };
     let cases: Vec<(String, String, &str, u32, StatusCode, &str)> = vec![
@@ -208,7 +189,7 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
         {
             // Signed by #2 for #1's address.
             let t = fresh("mallory.latch.id");
-            let s = sign(&anvil, two, &t).await;
+            let s = sign(anvil, two, &t).await;
             (t, s, one, COIN_TYPE, StatusCode::UNAUTHORIZED, "signature")
         },
         {

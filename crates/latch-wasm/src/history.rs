@@ -20,7 +20,8 @@ export interface Transaction {
     /** ISO 8601 date. */
     minedAt: string;
     sentFrom: string;
-    sentTo: string;
+    /** `null` for a contract creation. */
+    sentTo: string | null;
     status: 'confirmed' | 'failed' | 'pending';
     nonce: number;
     /** CAIP-2 id, e.g. `eip155:1`. */
@@ -33,13 +34,14 @@ export interface TransactionTransfer {
   fungible_info?: { name?: string; symbol?: string; icon?: { url: string } | null } | null;
   nft_info?: {
     name?: string;
-    content?: { preview?: { url: string; content_type?: string } };
+    content?: { preview?: { url: string; content_type?: string } } | null;
     flags?: { is_spam: boolean };
   } | null;
   direction?: 'in' | 'out' | 'self';
   quantity: { numeric: string };
-  value?: number;
-  price?: number;
+  /** USD; absent or `null` without a price. */
+  value?: number | null;
+  price?: number | null;
 }
 /** The transactions of one month; `label` is `March` this year, `March 2023` before. */
 export interface TransactionGroup {

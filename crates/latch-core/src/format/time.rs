@@ -90,6 +90,19 @@ fn days_in_month(year: i64, month: u8) -> u8 {
     }
 }
 
+/// Unix seconds as the history API writes `minedAt`: `YYYY-MM-DDTHH:MM:SSZ` (UTC);
+/// [`parse_iso_date`] reads it back.
+pub fn format_iso_date(unix_seconds: i64) -> String {
+    let (year, month, day) = civil_from_days(unix_seconds.div_euclid(86_400));
+    let second = unix_seconds.rem_euclid(86_400);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        second / 3_600,
+        second / 60 % 60,
+        second % 60
+    )
+}
+
 /// Unix milliseconds of an ISO 8601 date as the history API writes `minedAt`:
 /// `YYYY-MM-DD`, optionally `THH:MM[:SS[.fraction]]` and a zone `Z` or
 /// `±HH:MM` (`±HHMM`). Without a zone the time is read as UTC, since the core
@@ -231,6 +244,15 @@ mod tests {
             "２０２３-11-14",
         ] {
             assert_eq!(parse_iso_date(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn iso_dates_round_trip() {
+        assert_eq!(format_iso_date(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_iso_date(1_763_770_000), "2025-11-22T00:06:40Z");
+        for seconds in [-86_401, 951_782_400, 4_102_444_799] {
+            assert_eq!(parse_iso_date(&format_iso_date(seconds)), Some(seconds * 1000));
         }
     }
 

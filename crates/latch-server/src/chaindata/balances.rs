@@ -2,6 +2,8 @@
 //! native and ERC-20 balances read in one Multicall3 call per chain, priced in
 //! USD from Uniswap V2 reserves read in the same call.
 
+use std::collections::HashMap;
+
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use axum::extract::{Path, State};
@@ -101,7 +103,7 @@ fn check_currency(currency: Option<&str>) -> ApiResult<()> {
 }
 
 /// `scheme://host` the client reached us at, for absolute image URLs.
-fn base_url(headers: &HeaderMap, trust_forwarded: bool) -> String {
+pub fn base_url(headers: &HeaderMap, trust_forwarded: bool) -> String {
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
@@ -114,7 +116,7 @@ fn base_url(headers: &HeaderMap, trust_forwarded: bool) -> String {
     format!("{scheme}://{host}")
 }
 
-fn token_icon(base: &str, symbol: &str, project: &str) -> String {
+pub fn token_icon(base: &str, symbol: &str, project: &str) -> String {
     format!("{base}/public/getTokenImage/{symbol}?projectId={project}")
 }
 
@@ -312,6 +314,28 @@ impl ChainData {
     }
 }
 
+impl ChainData {
+    /// USD prices on `chain` now: `None` → the native coin, `Some(token)` → a listed token.
+    pub async fn prices(&self, chain: &str) -> ApiResult<HashMap<Option<Address>, f64>> {
+        let read = self.read_chain(chain, None, &|_| String::new()).await?;
+        let tokens = self.tokens.get(chain).map(Vec::as_slice).unwrap_or_default();
+        let mut prices: HashMap<Option<Address>, f64> = tokens
+            .iter()
+            .zip(read.token_prices)
+            .filter_map(|(token, price)| Some((Some(token.address), price?)))
+            .collect();
+        if let Some(native) = read.native_price {
+            prices.insert(None, native);
+        }
+        Ok(prices)
+    }
+
+    /// The listed token `address` of `chain`, if listed.
+    pub fn listed(&self, chain: &str, address: Address) -> Option<&Token> {
+        self.tokens.get(chain)?.iter().find(|t| t.address == address)
+    }
+}
+
 /// What one multicall on a chain told.
 struct ChainRead {
     balances: Vec<Balance>,
@@ -321,7 +345,7 @@ struct ChainRead {
 }
 
 /// The native coin of `chain` from latch-core's network catalogue (Ether for chains it does not know).
-fn native_currency(chain: &str) -> NativeCurrency {
+pub fn native_currency(chain: &str) -> NativeCurrency {
     latch_core::network::network(chain)
         .ok()
         .flatten()

@@ -5,6 +5,7 @@
 
 pub mod balances;
 pub mod evm;
+pub mod history;
 pub mod identity;
 
 use std::collections::HashMap;
@@ -21,6 +22,8 @@ use crate::gateway::Gateway;
 pub const BALANCE_TTL: Duration = Duration::from_secs(30);
 /// How long an identity is served from memory (spec §7: 5 min).
 pub const IDENTITY_TTL: Duration = Duration::from_secs(300);
+/// How long token metadata read from a contract is kept.
+pub const METADATA_TTL: Duration = Duration::from_secs(86_400);
 /// Entries kept per cache; past it the cache starts over, so made-up addresses cannot grow memory.
 const CACHE_CAPACITY: usize = 10_000;
 
@@ -93,6 +96,8 @@ pub struct ChainData {
     ens: Option<(String, Address)>,
     balances: TtlCache<(String, String), Vec<balances::Balance>>,
     identities: TtlCache<String, identity::Identity>,
+    /// Name, symbol and decimals of unlisted tokens, read from their contracts.
+    metadata: TtlCache<(String, Address), Option<history::TokenMeta>>,
     /// Pool addresses never change once created: kept for the life of the process.
     pairs: Mutex<HashMap<(String, Address), Option<balances::Pair>>>,
 }
@@ -146,6 +151,7 @@ impl ChainData {
             ens,
             balances: TtlCache::new(BALANCE_TTL),
             identities: TtlCache::new(IDENTITY_TTL),
+            metadata: TtlCache::new(METADATA_TTL),
             pairs: Mutex::default(),
         })
     }

@@ -115,6 +115,43 @@ pub struct NameRecord {
     pub addresses: Vec<(i64, String, i64)>,
 }
 
+/// One transfer the history indexer found: a native value transfer or a token `Transfer` log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transfer {
+    /// CAIP-2 chain.
+    pub chain: String,
+    /// Block number.
+    pub block_number: i64,
+    /// Position of the transaction in its block.
+    pub tx_index: i64,
+    /// Position of the log in its block; -1 for the transaction's own value.
+    pub log_index: i64,
+    /// Transaction hash.
+    pub tx_hash: String,
+    /// `native`, `erc20`, `erc721` or `erc1155`.
+    pub kind: String,
+    /// The token contract (lower case); `None` for native.
+    pub token: Option<String>,
+    /// NFT id, decimal; `None` for fungibles.
+    pub token_id: Option<String>,
+    /// Who sent (lower case).
+    pub sender: String,
+    /// Who received (lower case).
+    pub recipient: String,
+    /// Amount in base units, decimal.
+    pub amount: String,
+    /// Block time, unix seconds.
+    pub mined_at: i64,
+    /// Whether the transaction succeeded.
+    pub success: bool,
+    /// The transaction's nonce.
+    pub nonce: i64,
+    /// The transaction's sender (lower case).
+    pub tx_from: String,
+    /// The transaction's recipient (lower case); `None` for contract creation.
+    pub tx_to: Option<String>,
+}
+
 /// A message in the relay's mailbox (see `crate::relay`): kept per topic until
 /// it expires, and delivered to every subscriber but its publisher until each acks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,6 +203,23 @@ pub trait Store: Send + Sync + 'static {
     async fn name(&self, name: &str) -> StoreResult<Option<NameRecord>>;
     /// Names with `address` (compared case-insensitively) among their addresses, by name.
     async fn names_of(&self, address: &str) -> StoreResult<Vec<NameRecord>>;
+    /// The highest block indexed on `chain`, with its hash.
+    async fn index_tip(&self, chain: &str) -> StoreResult<Option<(i64, String)>>;
+    /// The hash recorded for block `number` of `chain`.
+    async fn indexed_hash(&self, chain: &str, number: i64) -> StoreResult<Option<String>>;
+    /// Records blocks (number, hash) and their transfers in one transaction.
+    async fn add_blocks(&self, chain: &str, blocks: &[(i64, String)], transfers: &[Transfer]) -> StoreResult<()>;
+    /// Forgets blocks of `chain` from `number` up, with their transfers (a reorg).
+    async fn rewind(&self, chain: &str, number: i64) -> StoreResult<()>;
+    /// Transfers of the `limit` latest transactions touching `address` (lower case), newest
+    /// first, on `chain` or all chains, strictly before the (block, tx index) `before`.
+    async fn history(
+        &self,
+        address: &str,
+        chain: Option<&str>,
+        before: Option<(i64, i64)>,
+        limit: u32,
+    ) -> StoreResult<Vec<Transfer>>;
     /// Adds a message to the relay mailbox; `false` when its (topic, hash) is already there.
     async fn relay_publish(&self, message: &RelayMessage) -> StoreResult<bool>;
     /// Unexpired messages of `topic` that `client_id` neither published nor acknowledged,
@@ -352,6 +406,65 @@ mod contract {
         );
         assert!(store.names_of("0x2").await.unwrap().is_empty());
 
+        let transfer = |block: i64, tx: i64, log: i64, from: &str, to: &str| Transfer {
+            chain: "eip155:1".into(),
+            block_number: block,
+            tx_index: tx,
+            log_index: log,
+            tx_hash: format!("0x{block}{tx}"),
+            kind: if log < 0 { "native".into() } else { "erc20".into() },
+            token: (log >= 0).then(|| "0xt".into()),
+            token_id: None,
+            sender: from.into(),
+            recipient: to.into(),
+            amount: "5".into(),
+            mined_at: block * 12,
+            success: true,
+            nonce: tx,
+            tx_from: from.into(),
+            tx_to: Some(to.into()),
+        };
+        assert_eq!(store.index_tip("eip155:1").await.unwrap(), None);
+        let blocks = [
+            (1, "0xh1".to_string()),
+            (2, "0xh2".to_string()),
+            (3, "0xh3".to_string()),
+        ];
+        let transfers = [
+            transfer(1, 0, -1, "0xa", "0xb"),
+            transfer(2, 0, 0, "0xb", "0xa"),
+            transfer(2, 0, 1, "0xa", "0xc"),
+            transfer(3, 1, -1, "0xc", "0xd"),
+        ];
+        store.add_blocks("eip155:1", &blocks, &transfers).await.unwrap();
+        assert_eq!(store.index_tip("eip155:1").await.unwrap(), Some((3, "0xh3".into())));
+        assert_eq!(
+            store.indexed_hash("eip155:1", 2).await.unwrap().as_deref(),
+            Some("0xh2")
+        );
+        let of_a = store.history("0xa", Some("eip155:1"), None, 10).await.unwrap();
+        assert_eq!(
+            of_a,
+            vec![transfers[1].clone(), transfers[2].clone(), transfers[0].clone()],
+            "newest tx first, all its transfers"
+        );
+        let page = store.history("0xa", None, None, 1).await.unwrap();
+        assert_eq!(page.len(), 2, "one transaction, both its transfers");
+        assert_eq!(
+            store.history("0xa", None, Some((2, 0)), 10).await.unwrap(),
+            vec![transfers[0].clone()]
+        );
+        assert!(store
+            .history("0xa", Some("eip155:5"), None, 10)
+            .await
+            .unwrap()
+            .is_empty());
+        store.rewind("eip155:1", 2).await.unwrap();
+        assert_eq!(store.index_tip("eip155:1").await.unwrap(), Some((1, "0xh1".into())));
+        assert_eq!(
+            store.history("0xa", None, None, 10).await.unwrap(),
+            vec![transfers[0].clone()]
+        );
         relay_mailbox(store.as_ref()).await;
     }
 

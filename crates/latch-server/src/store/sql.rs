@@ -35,6 +35,27 @@ macro_rules! impl_sql_store {
             })
         }
 
+        fn transfer_from_row(row: &$row) -> StoreResult<Transfer> {
+            Ok(Transfer {
+                chain: row.try_get("chain")?,
+                block_number: row.try_get("block_number")?,
+                tx_index: row.try_get("tx_index")?,
+                log_index: row.try_get("log_index")?,
+                tx_hash: row.try_get("tx_hash")?,
+                kind: row.try_get("kind")?,
+                token: row.try_get("token")?,
+                token_id: row.try_get("token_id")?,
+                sender: row.try_get("sender")?,
+                recipient: row.try_get("recipient")?,
+                amount: row.try_get("amount")?,
+                mined_at: row.try_get("mined_at")?,
+                success: row.try_get("success")?,
+                nonce: row.try_get("nonce")?,
+                tx_from: row.try_get("tx_from")?,
+                tx_to: row.try_get("tx_to")?,
+            })
+        }
+
         fn event_from_row(row: &$row) -> StoreResult<AnalyticsEvent> {
             Ok(AnalyticsEvent {
                 project_id: row.try_get("project_id")?,
@@ -282,6 +303,119 @@ macro_rules! impl_sql_store {
                 Ok(records)
             }
 
+            async fn index_tip(&self, chain: &str) -> StoreResult<Option<(i64, String)>> {
+                let row = sqlx::query("SELECT number, hash FROM indexed_blocks WHERE chain = $1 ORDER BY number DESC LIMIT 1")
+                    .bind(chain)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                row.map(|row| Ok((row.try_get("number")?, row.try_get("hash")?))).transpose()
+            }
+
+            async fn indexed_hash(&self, chain: &str, number: i64) -> StoreResult<Option<String>> {
+                Ok(sqlx::query_scalar("SELECT hash FROM indexed_blocks WHERE chain = $1 AND number = $2")
+                    .bind(chain)
+                    .bind(number)
+                    .fetch_optional(&self.pool)
+                    .await?)
+            }
+
+            async fn add_blocks(&self, chain: &str, blocks: &[(i64, String)], transfers: &[Transfer]) -> StoreResult<()> {
+                let mut tx = self.pool.begin().await?;
+                for (number, hash) in blocks {
+                    sqlx::query("INSERT INTO indexed_blocks (chain, number, hash) VALUES ($1, $2, $3)")
+                        .bind(chain)
+                        .bind(number)
+                        .bind(hash)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                for t in transfers {
+                    sqlx::query(
+                        "INSERT INTO transfers (chain, block_number, tx_index, log_index, tx_hash, kind, token, token_id,
+                         sender, recipient, amount, mined_at, success, nonce, tx_from, tx_to)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+                    )
+                    .bind(&t.chain)
+                    .bind(t.block_number)
+                    .bind(t.tx_index)
+                    .bind(t.log_index)
+                    .bind(&t.tx_hash)
+                    .bind(&t.kind)
+                    .bind(&t.token)
+                    .bind(&t.token_id)
+                    .bind(&t.sender)
+                    .bind(&t.recipient)
+                    .bind(&t.amount)
+                    .bind(t.mined_at)
+                    .bind(t.success)
+                    .bind(t.nonce)
+                    .bind(&t.tx_from)
+                    .bind(&t.tx_to)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn rewind(&self, chain: &str, number: i64) -> StoreResult<()> {
+                let mut tx = self.pool.begin().await?;
+                sqlx::query("DELETE FROM transfers WHERE chain = $1 AND block_number >= $2")
+                    .bind(chain)
+                    .bind(number)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM indexed_blocks WHERE chain = $1 AND number >= $2")
+                    .bind(chain)
+                    .bind(number)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn history(
+                &self,
+                address: &str,
+                chain: Option<&str>,
+                before: Option<(i64, i64)>,
+                limit: u32,
+            ) -> StoreResult<Vec<Transfer>> {
+                let (block, tx_index) = before.unwrap_or((i64::MAX, i64::MAX));
+                // The page's transactions first (each side of the OR uses its own index), then their transfers.
+                let keys = sqlx::query(
+                    "SELECT chain, block_number, tx_index FROM (
+                         SELECT chain, block_number, tx_index FROM transfers WHERE sender = $1
+                         UNION SELECT chain, block_number, tx_index FROM transfers WHERE recipient = $1
+                     ) AS touched
+                     WHERE (CAST($2 AS TEXT) IS NULL OR chain = $2)
+                       AND (block_number < $3 OR (block_number = $3 AND tx_index < $4))
+                     ORDER BY block_number DESC, tx_index DESC, chain LIMIT $5",
+                )
+                .bind(address)
+                .bind(chain)
+                .bind(block)
+                .bind(tx_index)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                let mut transfers = Vec::new();
+                for key in keys {
+                    let rows = sqlx::query(
+                        "SELECT * FROM transfers WHERE chain = $1 AND block_number = $2 AND tx_index = $3 ORDER BY log_index",
+                    )
+                    .bind(key.try_get::<String, _>("chain")?)
+                    .bind(key.try_get::<i64, _>("block_number")?)
+                    .bind(key.try_get::<i64, _>("tx_index")?)
+                    .fetch_all(&self.pool)
+                    .await?;
+                    for row in &rows {
+                        transfers.push(transfer_from_row(row)?);
+                    }
+                }
+                Ok(transfers)
+            }
+
             async fn relay_publish(&self, message: &RelayMessage) -> StoreResult<bool> {
                 let done = sqlx::query(
                     "INSERT INTO relay_messages (topic, hash, message, tag, publisher, published_at, expires_at)
@@ -442,6 +576,33 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (name, coin_type)
     )",
     "CREATE INDEX name_addresses_by_address ON name_addresses (address_key)",
+    "CREATE TABLE indexed_blocks (
+        chain TEXT NOT NULL,
+        number BIGINT NOT NULL,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (chain, number)
+    )",
+    "CREATE TABLE transfers (
+        chain TEXT NOT NULL,
+        block_number BIGINT NOT NULL,
+        tx_index BIGINT NOT NULL,
+        log_index BIGINT NOT NULL,
+        tx_hash TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        token TEXT,
+        token_id TEXT,
+        sender TEXT NOT NULL,
+        recipient TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        mined_at BIGINT NOT NULL,
+        success BOOLEAN NOT NULL,
+        nonce BIGINT NOT NULL,
+        tx_from TEXT NOT NULL,
+        tx_to TEXT,
+        PRIMARY KEY (chain, block_number, tx_index, log_index)
+    )",
+    "CREATE INDEX transfers_by_sender ON transfers (sender, block_number)",
+    "CREATE INDEX transfers_by_recipient ON transfers (recipient, block_number)",
     // The relay mailbox (crate::relay): a message per (topic, sha256 of it), and who acked it.
     "CREATE TABLE relay_messages (
         topic TEXT NOT NULL,

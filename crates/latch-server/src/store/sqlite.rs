@@ -7,6 +7,7 @@ use sqlx::Row;
 use super::sql::impl_sql_store;
 use super::{
     AnalyticsEvent, NameRecord, Project, RelayMessage, Store, StoreError, StoreResult, StoredImage, StoredWallet,
+    Transfer,
 };
 
 /// The embedded default store.

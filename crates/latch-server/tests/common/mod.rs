@@ -103,3 +103,79 @@ pub async fn state_with(upstreams: Vec<String>, adjust: impl FnOnce(&mut Config)
 pub fn dead_upstream() -> String {
     format!("http://127.0.0.1:{}", free_port())
 }
+
+/// A fresh anvil with the fixture world deployed by `devnet/` itself.
+pub struct Devnet {
+    pub anvil: Anvil,
+    /// The fixture file (`devnet_file` in the configuration).
+    pub file: PathBuf,
+    /// Its contents.
+    pub fixture: serde_json::Value,
+    _dir: tempfile::TempDir,
+}
+
+impl Devnet {
+    pub async fn start() -> Devnet {
+        let anvil = Anvil::start().await;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("addresses.json");
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let status = Command::new("node")
+            .arg(root.join("devnet/index.js"))
+            .args(["--deploy-only", "--rpc", &anvil.url, "--out"])
+            .arg(&file)
+            .stdout(Stdio::null())
+            .status()
+            .await
+            .unwrap();
+        assert!(status.success(), "deploying the fixture world failed");
+        let fixture = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        Devnet {
+            anvil,
+            file,
+            fixture,
+            _dir: dir,
+        }
+    }
+
+    /// Account `index`'s address.
+    pub fn account(&self, index: usize) -> String {
+        self.fixture["accounts"][index]["address"].as_str().unwrap().to_owned()
+    }
+
+    /// A JSON-RPC call to the node; its result (an error fails the test).
+    pub async fn rpc(&self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let reply: serde_json::Value = reqwest::Client::new()
+            .post(&self.anvil.url)
+            .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert!(reply.get("error").is_none(), "{method}: {reply}");
+        reply["result"].clone()
+    }
+
+    /// Sends a transaction from an unlocked account and waits until it is in a block; its hash.
+    pub async fn send(&self, tx: serde_json::Value) -> String {
+        let hash = self
+            .rpc("eth_sendTransaction", serde_json::json!([tx]))
+            .await
+            .as_str()
+            .unwrap()
+            .to_owned();
+        for _ in 0..200 {
+            if !self
+                .rpc("eth_getTransactionReceipt", serde_json::json!([hash]))
+                .await
+                .is_null()
+            {
+                return hash;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("{hash} was not mined");
+    }
+}

@@ -6,6 +6,8 @@ import { watchAnnouncedWallets } from './eip6963.js';
 import { startAnalytics } from './analytics.js';
 import { createEventBus, type LatchEventListener } from './events.js';
 import { createGateway } from './gateway.js';
+import { createApiClient } from './api.js';
+import { createAccountData, type AccountDataController } from './accountData.js';
 import { createModalController, type ModalController } from './modal.js';
 import type { Store } from './store.js';
 import type { Network } from './types.js';
@@ -42,6 +44,8 @@ export interface Latch {
   readonly modal: ModalController;
   readonly connection: Store<ConnectionState>;
   readonly account: Store<AccountState>;
+  /** Token balances, activity and identity of the connected account, from the Latch server. */
+  readonly accountData: AccountDataController;
   connect(connectorId: string): Promise<void>;
   disconnect(): void;
   refreshBalance(): Promise<void>;
@@ -78,6 +82,11 @@ export function createLatch(options: LatchOptions): Latch {
     networks: options.networks,
     events,
   });
+  const accountData = createAccountData({
+    api: createApiClient({ projectId: options.projectId, getServerUrl }),
+    account: connectionController.account,
+    networks: options.networks,
+  });
   const themeMode = options.themeMode ?? 'dark';
 
   return {
@@ -89,6 +98,7 @@ export function createLatch(options: LatchOptions): Latch {
     modal,
     connection: connectionController.connection,
     account: connectionController.account,
+    accountData,
     connect: connectionController.connect,
     disconnect: connectionController.disconnect,
     refreshBalance: connectionController.refreshBalance,

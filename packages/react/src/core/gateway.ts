@@ -55,24 +55,26 @@ export function createGateway({ projectId, getServerUrl }: GatewayOptions): Gate
     async request(caipNetworkId, method, params) {
       const query = new URLSearchParams({ chainId: caipNetworkId, projectId });
       const url = `${getServerUrl().replace(/\/+$/, '')}/v1/?${query}`;
-      const response = await fetch(url, {
+      const body = await fetchJson<{ result?: unknown; error?: { code: number; message: string } }>(url, {
         method: 'POST',
         // text/plain keeps this a "simple" request, so browsers skip the CORS preflight.
         headers: { 'Content-Type': 'text/plain' },
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
-        signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
       });
-      if (!response.ok) {
-        throw new HttpError(response.status, await readFailureReason(response));
-      }
-      const body = (await response.json()) as {
-        result?: unknown;
-        error?: { code: number; message: string };
-      };
       if (body.error) throw new RpcError(body.error.code, body.error.message);
       return body.result;
     },
   };
+}
+
+/**
+ * GETs or POSTs JSON to the Latch server: a non-2xx answer throws `HttpError` with the server's
+ * stated reason (spec: the client reports `HTTP status code: N`).
+ */
+export async function fetchJson<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(RPC_TIMEOUT_MS), ...init });
+  if (!response.ok) throw new HttpError(response.status, await readFailureReason(response));
+  return (await response.json()) as T;
 }
 
 /** Reads `{"status":"FAILED","reasons":[{"description":…}]}`; other bodies give no detail. */

@@ -97,13 +97,36 @@ export function uninstallWallets(): void {
  * gateway calls get `respond()` and are recorded on the returned mock; the analytics config
  * answers "off", so analytics sends nothing.
  */
-export function stubGateway(respond: () => Response | Promise<Response> = () => rpcResult(TEN_THOUSAND_ETH)) {
+export function stubGateway(
+  respond: () => Response | Promise<Response> = () => rpcResult(TEN_THOUSAND_ETH),
+  api: Partial<Record<ApiRoute, (url: URL) => Response | Promise<Response>>> = {},
+) {
   const gatewayCalls = vi.fn(async (_url: string, _init?: RequestInit) => respond());
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) =>
-    new URL(url).pathname.startsWith('/v1') ? gatewayCalls(url, init) : Response.json({ isAnalyticsEnabled: false }),
-  );
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    const parsed = new URL(url);
+    const route = apiRoute(parsed.pathname);
+    if (route) return (api[route] ?? API_DEFAULTS[route])(parsed);
+    return parsed.pathname.startsWith('/v1') ? gatewayCalls(url, init) : Response.json({ isAnalyticsEnabled: false });
+  });
   return gatewayCalls;
 }
+
+/** The account endpoints of the Latch server the modal reads (besides the RPC gateway). */
+export type ApiRoute = 'balance' | 'history' | 'identity';
+
+function apiRoute(path: string): ApiRoute | undefined {
+  if (/^\/v1\/account\/[^/]+\/balance$/.test(path)) return 'balance';
+  if (/^\/v1\/account\/[^/]+\/history$/.test(path)) return 'history';
+  if (/^\/v1\/identity\/[^/]+$/.test(path)) return 'identity';
+  return undefined;
+}
+
+/** An account with nothing on record, as the server answers for a fresh address. */
+const API_DEFAULTS: Record<ApiRoute, () => Response> = {
+  balance: () => Response.json({ balances: [] }),
+  history: () => Response.json({ data: [], next: null }),
+  identity: () => Response.json({ name: null, avatar: null }),
+};
 
 export function rpcResult(result: unknown): Response {
   return Response.json({ jsonrpc: '2.0', id: 1, result });

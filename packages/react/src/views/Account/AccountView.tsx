@@ -3,16 +3,24 @@ import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { serverRefusal } from '../../core/gateway.js';
 import { useStore } from '../../hooks/useStore.js';
+import { AccountTabs } from './AccountTabs.js';
 
-/** The connected address and its native balance. */
+/** The connected account: identity, native balance, and its Tokens / NFTs / Activity tabs. */
 export function AccountView() {
   const latch = useLatchInstance();
-  const { address, balance, balanceSymbol, balanceStatus, balanceError } = useStore(latch.account);
-  if (!address) return null;
+  const { address, caipNetworkId, balance, balanceSymbol, balanceStatus, balanceError } = useStore(latch.account);
+  const { name, avatar } = useStore(latch.accountData.identity);
+  if (!address || !caipNetworkId) return null;
 
   return (
     <div className="latch-view latch-account">
-      <p className="latch-account-address" data-testid="account-address" title={address}>
+      {avatar ? <img className="latch-account-avatar" src={avatar} alt="" width={64} height={64} data-testid="account-avatar" /> : null}
+      {name ? (
+        <p className="latch-account-name" data-testid="account-name">
+          {name}
+        </p>
+      ) : null}
+      <p className={name ? 'latch-account-address latch-account-address--secondary' : 'latch-account-address'} data-testid="account-address" title={address}>
         {truncateAddress(address)}
       </p>
       <div className="latch-account-balance" data-testid="account-balance" aria-busy={balanceStatus === 'loading'}>
@@ -29,6 +37,7 @@ export function AccountView() {
           <span className="latch-account-balance--loading">{latch.t('balanceLoading')}</span>
         )}
       </div>
+      <AccountTabs caipNetworkId={caipNetworkId} />
       <Button data-testid="account-disconnect" onClick={latch.disconnect}>
         {latch.t('disconnect')}
       </Button>

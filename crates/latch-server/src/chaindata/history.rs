@@ -1,0 +1,268 @@
+//! `GET /v1/account/{address}/history` (spec §7): the indexer's transfers,
+//! grouped per transaction, newest first, 50 per page, in the original
+//! service's transaction shape (metadata camelCase, transfers snake_case).
+
+use std::collections::HashMap;
+
+use alloy_primitives::Address;
+use alloy_sol_types::SolCall;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+
+use super::balances::{base_url, native_currency, token_icon};
+use super::evm::{decode, multicall, Call};
+use super::ChainData;
+use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::indexer::by_transaction;
+use crate::project::Caller;
+use crate::store::Transfer;
+use crate::AppState;
+
+/// Transactions per page (spec §7).
+pub const PAGE_SIZE: u32 = 50;
+
+/// ERC-20 / ERC-721 metadata calls (no arguments, unlike ENS's `name(bytes32)`).
+mod token {
+    alloy_sol_types::sol! {
+        function name() returns (string value);
+        function symbol() returns (string value);
+        function decimals() returns (uint8 value);
+    }
+}
+
+/// What the history shows of a token.
+#[derive(Clone, Debug)]
+pub struct TokenMeta {
+    name: String,
+    symbol: String,
+    decimals: u8,
+}
+
+/// `GET /v1/account/{address}/history` parameters.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryQuery {
+    /// The `next` of the previous page.
+    cursor: Option<String>,
+    /// One CAIP-2 chain; all indexed chains when absent.
+    chain_id: Option<String>,
+    /// Accepted for compatibility (on-ramp activity is not indexed).
+    #[allow(dead_code)]
+    onramp: Option<String>,
+}
+
+/// A page of history.
+#[derive(Serialize, ToSchema)]
+pub struct History {
+    /// Transactions, newest first.
+    #[schema(value_type = Vec<Object>)]
+    pub data: Vec<Value>,
+    /// The cursor of the next page; `null` on the last.
+    pub next: Option<String>,
+}
+
+fn parse_cursor(cursor: &str) -> ApiResult<(i64, i64)> {
+    let bad = || ApiError::BadRequest {
+        field: "cursor",
+        description: "a cursor is the `next` of an earlier page".into(),
+    };
+    let (block, index) = cursor.split_once('-').ok_or_else(bad)?;
+    Ok((block.parse().map_err(|_| bad())?, index.parse().map_err(|_| bad())?))
+}
+
+/// `in`, `out` or `self` for `address`.
+fn direction(transfer: &Transfer, address: &str) -> &'static str {
+    match (transfer.sender == address, transfer.recipient == address) {
+        (true, true) => "self",
+        (true, false) => "out",
+        _ => "in",
+    }
+}
+
+/// The operation a transaction was for `address` (the original's vocabulary).
+fn operation_type(transfers: &[Transfer], address: &str) -> &'static str {
+    let zero = "0x0000000000000000000000000000000000000000";
+    if transfers.iter().any(|t| t.token_id.is_some() && t.sender == zero) {
+        return "mint";
+    }
+    let ins = transfers.iter().any(|t| direction(t, address) == "in");
+    let outs = transfers.iter().any(|t| direction(t, address) == "out");
+    match (ins, outs) {
+        (true, true) => "trade",
+        (true, false) => "receive",
+        (false, true) => "send",
+        (false, false) => "self",
+    }
+}
+
+impl ChainData {
+    /// Metadata of token `address` on `chain`: listed tokens from the configuration, others read once from the chain.
+    async fn token_meta(&self, chain: &str, address: Address) -> Option<TokenMeta> {
+        if let Some(token) = self.listed(chain, address) {
+            return Some(TokenMeta {
+                name: token.name.clone(),
+                symbol: token.symbol.clone(),
+                decimals: token.decimals,
+            });
+        }
+        let key = (chain.to_owned(), address);
+        if let Some(hit) = self.metadata.get(&key) {
+            return hit;
+        }
+        let calls = vec![
+            Call {
+                target: address,
+                data: token::nameCall {}.abi_encode(),
+            },
+            Call {
+                target: address,
+                data: token::symbolCall {}.abi_encode(),
+            },
+            Call {
+                target: address,
+                data: token::decimalsCall {}.abi_encode(),
+            },
+        ];
+        let results = multicall(&self.gateway, chain, calls).await.ok()?;
+        let meta = decode::<token::nameCall>(&results[0]).map(|name| TokenMeta {
+            symbol: decode::<token::symbolCall>(&results[1]).unwrap_or_default(),
+            // ERC-721 has no decimals: whole items.
+            decimals: decode::<token::decimalsCall>(&results[2]).unwrap_or(0),
+            name,
+        });
+        self.metadata.put(key, meta.clone());
+        meta
+    }
+}
+
+/// `GET /v1/account/{address}/history`.
+#[utoipa::path(get, path = "/v1/account/{address}/history", tag = "chain data",
+    params(("address" = String, Path, description = "An EVM address (0x…)"), HistoryQuery),
+    security(("project_id" = []), ("project_header" = [])),
+    responses((status = 200, body = History), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
+pub async fn history(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(address): Path<String>,
+    ApiQuery(query): ApiQuery<HistoryQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Json<History>> {
+    let owner = latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::BadRequest {
+        field: "address",
+        description: e.to_string(),
+    })?;
+    let chain = query.chain_id.as_deref().filter(|c| !c.is_empty());
+    if let Some(chain) = chain {
+        state.gateway.chain(Some(chain))?;
+    }
+    let before = query
+        .cursor
+        .as_deref()
+        .filter(|c| !c.is_empty())
+        .map(parse_cursor)
+        .transpose()?;
+    let me = owner.to_string().to_lowercase();
+    let transfers = state
+        .store
+        .history(&me, chain, before, PAGE_SIZE)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let groups = by_transaction(transfers);
+    let next = (groups.len() == PAGE_SIZE as usize)
+        .then(|| {
+            groups
+                .last()
+                .map(|g| format!("{}-{}", g[0].block_number, g[0].tx_index))
+        })
+        .flatten();
+
+    let base = base_url(&headers, state.config.trust_forwarded_for);
+    let data = &state.chain_data;
+    let mut prices: HashMap<String, HashMap<Option<Address>, f64>> = HashMap::new();
+    let mut page = Vec::with_capacity(groups.len());
+    for group in groups {
+        let first = &group[0];
+        if !prices.contains_key(&first.chain) {
+            // History shows today's prices: the indexer does not keep historical ones.
+            let now = data.prices(&first.chain).await.unwrap_or_default();
+            prices.insert(first.chain.clone(), now);
+        }
+        let chain_prices = &prices[&first.chain];
+        let mut transfers = Vec::with_capacity(group.len());
+        for t in &group {
+            let token = t.token.as_deref().and_then(|a| a.parse::<Address>().ok());
+            let (meta, price) = match token {
+                None => {
+                    let native = native_currency(&t.chain);
+                    (
+                        Some(TokenMeta {
+                            name: native.name,
+                            symbol: native.symbol,
+                            decimals: native.decimals,
+                        }),
+                        chain_prices.get(&None).copied(),
+                    )
+                }
+                Some(token) => (
+                    data.token_meta(&t.chain, token).await,
+                    chain_prices.get(&Some(token)).copied(),
+                ),
+            };
+            let decimals = if t.token_id.is_some() {
+                0
+            } else {
+                meta.as_ref().map_or(0, |m| m.decimals)
+            };
+            let numeric = latch_core::format::format_units(&t.amount, decimals).unwrap_or_else(|_| t.amount.clone());
+            let value = price.zip(numeric.parse::<f64>().ok()).map(|(p, q)| p * q);
+            let (fungible_info, nft_info) = match (&t.token_id, &meta) {
+                (None, Some(m)) => (
+                    serde_json::json!({"name": m.name, "symbol": m.symbol,
+                                       "icon": {"url": token_icon(&base, &m.symbol, &caller.project.id)}}),
+                    Value::Null,
+                ),
+                (None, None) => (Value::Null, Value::Null),
+                (Some(id), meta) => (
+                    Value::Null,
+                    serde_json::json!({
+                        "name": format!("{} #{id}", meta.as_ref().map_or("NFT", |m| m.name.as_str())),
+                        "content": null,
+                        // Unsolicited: received in a transaction the owner did not send.
+                        "flags": {"is_spam": t.recipient == me && t.tx_from != me},
+                    }),
+                ),
+            };
+            transfers.push(serde_json::json!({
+                "fungible_info": fungible_info,
+                "nft_info": nft_info,
+                "direction": direction(t, &me),
+                "quantity": {"numeric": numeric},
+                "value": value,
+                "price": price,
+            }));
+        }
+        let mined_at = latch_core::format::format_iso_date(first.mined_at);
+        page.push(serde_json::json!({
+            "id": format!("{}:{}", first.chain, first.tx_hash),
+            "metadata": {
+                "operationType": operation_type(&group, &me),
+                "hash": first.tx_hash,
+                "minedAt": mined_at,
+                "sentFrom": first.tx_from,
+                "sentTo": first.tx_to,
+                "status": if first.success { "confirmed" } else { "failed" },
+                "nonce": first.nonce,
+                "application": null,
+                "chain": first.chain,
+            },
+            "transfers": transfers,
+        }));
+    }
+    Ok(Json(History { data: page, next }))
+}

@@ -1,0 +1,181 @@
+//! The history indexer against the real devnet: scripted native, ERC-20 and
+//! NFT transfers, a reorganisation produced with anvil's snapshot/revert,
+//! and paging through `/v1/account/{address}/history`.
+
+mod common;
+
+use alloy_sol_types::{sol, SolCall};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{state_with, Devnet};
+use http_body_util::BodyExt;
+use latch_server::app;
+use latch_server::indexer::Indexer;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+sol! {
+    function transfer(address to, uint256 amount) returns (bool);
+    function transferFrom(address from, address to, uint256 tokenId);
+}
+
+const CHAIN: &str = "eip155:31337";
+
+/// Steps until the indexer has caught up.
+async fn catch_up(indexer: &Indexer) {
+    for _ in 0..100 {
+        let step = indexer.step().await.unwrap();
+        if step.blocks == 0 && step.rewound == 0 {
+            return;
+        }
+    }
+    panic!("the indexer did not catch up");
+}
+
+async fn history(router: &axum::Router, who: &str, cursor: Option<&str>) -> Value {
+    let mut uri = format!("/v1/account/{who}/history?chainId={CHAIN}&projectId=test");
+    if let Some(cursor) = cursor {
+        uri.push_str(&format!("&cursor={cursor}"));
+    }
+    let response = router
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap()
+}
+
+fn hashes(page: &Value) -> Vec<String> {
+    page["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["metadata"]["hash"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn history_follows_transfers_survives_a_reorg_and_pages() {
+    let devnet = Devnet::start().await;
+    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
+        config.devnet_file = Some(devnet.file.clone())
+    })
+    .await;
+    let fixture = &devnet.fixture;
+    let indexer = Indexer::new(state.gateway.clone(), state.store.clone(), CHAIN.into(), 0, 200);
+    let router = app(state);
+    let account = |i: usize| fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let usdc = fixture["contracts"]["usdc"]["address"].as_str().unwrap();
+    let nft = fixture["contracts"]["nft"]["address"].as_str().unwrap();
+    catch_up(&indexer).await;
+
+    // #1 received its USDC and LTK mints during deployment.
+    let minted = history(&router, &account(1), None).await;
+    let kinds: Vec<&str> = minted["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["metadata"]["operationType"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["receive", "receive"], "{minted}");
+    let first = &minted["data"][0]["transfers"][0];
+    assert_eq!(first["fungible_info"]["symbol"], "LTK");
+    assert_eq!(
+        (first["direction"].as_str(), first["quantity"]["numeric"].as_str()),
+        (Some("in"), Some("10000"))
+    );
+
+    // Scripted transfers: native, ERC-20, NFT.
+    let native = devnet
+        .send(json!({"from": account(1), "to": account(2), "value": "0xde0b6b3a7640000"}))
+        .await; // 1 ETH
+    let to: alloy_primitives::Address = account(3).parse().unwrap();
+    let amount = alloy_primitives::U256::from(1_500_000u64); // 1.5 USDC
+    let erc20 = devnet.send(json!({"from": account(1), "to": usdc, "data": format!("0x{}", hex::encode(transferCall { to, amount }.abi_encode()))})).await;
+    let (from, to) = (account(0).parse().unwrap(), account(4).parse().unwrap());
+    let call = transferFromCall {
+        from,
+        to,
+        tokenId: alloy_primitives::U256::ZERO,
+    };
+    let erc721 = devnet
+        .send(json!({"from": account(0), "to": nft, "data": format!("0x{}", hex::encode(call.abi_encode()))}))
+        .await;
+    catch_up(&indexer).await;
+
+    let one = history(&router, &account(1), None).await;
+    assert_eq!(hashes(&one)[..2], [erc20.clone(), native.clone()], "newest first");
+    let sent = &one["data"][0];
+    assert_eq!(sent["metadata"]["operationType"], "send");
+    assert_eq!(sent["metadata"]["status"], "confirmed");
+    assert_eq!(sent["metadata"]["chain"], CHAIN);
+    assert!(sent["metadata"]["minedAt"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(sent["transfers"][0]["quantity"]["numeric"], "1.5");
+    assert_eq!(sent["transfers"][0]["value"], 1.5, "USDC at 1 USD");
+    let eth = &one["data"][1]["transfers"][0];
+    assert_eq!(
+        (eth["fungible_info"]["symbol"].as_str(), eth["direction"].as_str()),
+        (Some("ETH"), Some("out"))
+    );
+    assert_eq!(
+        (eth["quantity"]["numeric"].as_str(), eth["price"].as_f64()),
+        (Some("1"), Some(3000.0))
+    );
+    let three = history(&router, &account(3), None).await;
+    assert_eq!(three["data"][0]["transfers"][0]["direction"], "in");
+    let four = history(&router, &account(4), None).await;
+    assert_eq!(hashes(&four), [erc721]);
+    let item = &four["data"][0]["transfers"][0];
+    assert_eq!(item["nft_info"]["name"], "Latch Punks #0");
+    assert_eq!(item["nft_info"]["flags"]["is_spam"], true, "received without asking");
+
+    // A reorganisation: a transfer that is mined, indexed, then reverted away and replaced.
+    let snapshot = devnet.rpc("evm_snapshot", json!([])).await;
+    let doomed = devnet
+        .send(json!({"from": account(5), "to": account(6), "value": "0x1"}))
+        .await;
+    catch_up(&indexer).await;
+    assert_eq!(hashes(&history(&router, &account(5), None).await), [doomed]);
+    assert_eq!(devnet.rpc("evm_revert", json!([snapshot])).await, true);
+    let replacement = devnet
+        .send(json!({"from": account(5), "to": account(7), "value": "0x2"}))
+        .await;
+    catch_up(&indexer).await;
+    assert_eq!(
+        hashes(&history(&router, &account(5), None).await),
+        [replacement],
+        "the reverted transfer is gone"
+    );
+    assert!(hashes(&history(&router, &account(6), None).await).is_empty());
+
+    // Paging: 60 payments to #8, 50 per page.
+    let mut sent = Vec::new();
+    for _ in 0..60 {
+        sent.push(
+            devnet
+                .send(json!({"from": account(0), "to": account(8), "value": "0x1"}))
+                .await,
+        );
+    }
+    catch_up(&indexer).await;
+    let page1 = history(&router, &account(8), None).await;
+    assert_eq!(page1["data"].as_array().unwrap().len(), 50);
+    let cursor = page1["next"].as_str().expect("a next cursor").to_owned();
+    let page2 = history(&router, &account(8), Some(&cursor)).await;
+    assert_eq!(page2["next"], Value::Null);
+    let all: Vec<String> = hashes(&page1).into_iter().chain(hashes(&page2)).collect();
+    sent.reverse();
+    assert_eq!(all, sent, "every payment once, newest first");
+
+    let response = router
+        .clone()
+        .oneshot(
+            Request::get(format!("/v1/account/{}/history?cursor=nope&projectId=test", account(8)))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+}

@@ -1,0 +1,46 @@
+import type { TokenBalance, Transaction } from '@latch/wasm';
+import { fetchJson } from './gateway.js';
+import type { CaipNetworkId } from './types.js';
+
+export type { TokenBalance, Transaction } from '@latch/wasm';
+
+export interface HistoryPage {
+  data: Transaction[];
+  next: string | null;
+}
+
+/** `/v1/identity/{address}`: the verified name and avatar. */
+export interface Identity {
+  name: string | null;
+  avatar: string | null;
+}
+
+/** The Latch server's account endpoints (spec §7). */
+export interface ApiClient {
+  balances(address: string, chainId: CaipNetworkId): Promise<TokenBalance[]>;
+  history(address: string, chainId: CaipNetworkId, cursor?: string | null): Promise<HistoryPage>;
+  identity(address: string): Promise<Identity>;
+}
+
+export function createApiClient({ projectId, getServerUrl }: { projectId: string; getServerUrl(): string }): ApiClient {
+  const url = (path: string, query: Record<string, string | undefined> = {}) => {
+    const params = new URLSearchParams({ projectId });
+    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+    return `${getServerUrl().replace(/\/+$/, '')}${path}?${params}`;
+  };
+  const segment = encodeURIComponent;
+  return {
+    async balances(address, chainId) {
+      const path = `/v1/account/${segment(address)}/balance`;
+      const body = await fetchJson<{ balances: TokenBalance[] }>(url(path, { currency: 'usd', chainId }));
+      return body.balances;
+    },
+    history(address, chainId, cursor) {
+      const path = `/v1/account/${segment(address)}/history`;
+      return fetchJson<HistoryPage>(url(path, { chainId, cursor: cursor ?? undefined }));
+    },
+    identity(address) {
+      return fetchJson<Identity>(url(`/v1/identity/${segment(address)}`));
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_RETRY_MS } from '../../core/accountData.js';
+import { stubGateway } from '../../test/fixtures.js';
+import { chooseTestWallet, openConnectView } from '../../test/render.js';
+
+// `fetch` stands in for the Latch server (no server runs in unit tests); the answers follow the
+// server's documented shapes, and the end-to-end suite reads the same tabs from a real server.
+const USDC = {
+  name: 'USD Coin',
+  symbol: 'USDC',
+  chainId: 'eip155:31337',
+  address: 'eip155:31337:0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  value: 10000,
+  price: 1,
+  quantity: { decimals: '6', numeric: '10000' },
+  iconUrl: 'http://latch.test/public/getTokenImage/USDC?projectId=test-project',
+};
+const ETH = { ...USDC, name: 'Ether', symbol: 'ETH', address: undefined, value: 30000000, price: 3000, quantity: { decimals: '18', numeric: '10000' } };
+const SPAM = { ...USDC, name: 'Free Money', symbol: 'SPAM', address: 'eip155:31337:0x1', quantity: { decimals: '0', numeric: '5' } };
+
+function transaction(hash: string, operationType: string, minedAt: string, transfer: object, status = 'confirmed') {
+  return {
+    id: `eip155:31337:${hash}`,
+    metadata: { operationType, hash, minedAt, sentFrom: '0x1', sentTo: '0x2', status, nonce: 1, application: null, chain: 'eip155:31337' },
+    transfers: [transfer],
+  };
+}
+const received = (symbol: string, numeric: string) => ({
+  fungible_info: { name: symbol, symbol, icon: { url: `http://latch.test/public/getTokenImage/${symbol}` } },
+  nft_info: null,
+  direction: 'in',
+  quantity: { numeric },
+  value: null,
+  price: null,
+});
+
+async function connect() {
+  openConnectView();
+  chooseTestWallet();
+  return screen.findByTestId('account-address');
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('Account tabs', () => {
+  it('lists token balances with 2-decimal amounts and values, hiding low-quality tokens', async () => {
+    stubGateway(undefined, { balance: () => Response.json({ balances: [ETH, USDC, SPAM] }) });
+    await connect();
+    const list = await screen.findByTestId('account-tokens');
+    expect(within(list).getAllByRole('listitem').map((row) => row.textContent)).toEqual([
+      'Ether10,000.00 ETH$30,000,000.00',
+      'USD Coin10,000.00 USDC$10,000.00',
+    ]);
+    expect(screen.getByRole('tab', { name: 'Tokens' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('shows the empty state and the identity name and avatar', async () => {
+    stubGateway(undefined, {
+      identity: () => Response.json({ name: 'latch-dev.eth', avatar: 'https://example.test/a.png' }),
+    });
+    await connect();
+    expect((await screen.findByTestId('account-name')).textContent).toBe('latch-dev.eth');
+    expect(screen.getByTestId('account-avatar').getAttribute('src')).toBe('https://example.test/a.png');
+    expect(await screen.findByText('No tokens yet')).toBeTruthy();
+  });
+
+  it('holds a failed token read back for 30 s before allowing a retry', async () => {
+    let healthy = false;
+    stubGateway(undefined, {
+      balance: () => (healthy ? Response.json({ balances: [USDC] }) : Response.json({ status: 'FAILED', reasons: [] }, { status: 503 })),
+    });
+    await connect();
+    expect((await screen.findByRole('alert')).textContent).toBe('Token Balance Unavailable');
+    const retry = screen.getByRole('button', { name: /Try again in \d+ s/ }) as HTMLButtonElement;
+    expect(retry.disabled).toBe(true);
+    healthy = true;
+    // Only the clock jumps; the view's once-a-second tick then enables the button.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + TOKEN_RETRY_MS + 1_000);
+    fireEvent.click(await screen.findByRole('button', { name: 'Try again' }, { timeout: 3_000 }));
+    expect(await screen.findByTestId('token-USDC')).toBeTruthy();
+  });
+
+  it('groups activity by month with signed quantities, and pages', async () => {
+    const thisYear = new Date().getUTCFullYear();
+    const first = { data: [
+      transaction('0xa', 'receive', `${thisYear}-01-15T10:00:00Z`, received('USDC', '1.5')),
+      transaction('0xb', 'send', `${thisYear - 1}-12-01T10:00:00Z`, { ...received('ETH', '2'), direction: 'out' }, 'failed'),
+    ], next: 'cursor-1' };
+    const second = { data: [transaction('0xc', 'receive', `${thisYear - 1}-11-01T10:00:00Z`, received('LTK', '10000'))], next: null };
+    const pages: string[] = [];
+    stubGateway(undefined, {
+      history: (url) => {
+        pages.push(url.searchParams.get('cursor') ?? '');
+        return Response.json(url.searchParams.get('cursor') ? second : first);
+      },
+    });
+    await connect();
+    fireEvent.click(screen.getByRole('tab', { name: 'Activity' }));
+    const activity = await screen.findByTestId('account-activity');
+    expect(within(activity).getAllByRole('heading').map((h) => h.textContent)).toEqual(['January', `December ${thisYear - 1}`]);
+    const rows = within(activity).getAllByTestId('activity-row');
+    expect(rows[0]!.textContent).toContain('Received+1.500 USDC');
+    expect(rows[1]!.textContent).toContain('Sent · Failed-2.000 ETH');
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await within(activity).findByText('+10,000.000 LTK')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(pages).toEqual(['', 'cursor-1']);
+  });
+
+  it('says so when the history cannot be read', async () => {
+    stubGateway(undefined, { history: () => Response.json({ status: 'FAILED', reasons: [] }, { status: 500 }) });
+    await connect();
+    fireEvent.click(screen.getByRole('tab', { name: 'Activity' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to fetch transactions');
+  });
+
+  it('moves between tabs with the arrow keys', async () => {
+    stubGateway();
+    await connect();
+    const tokens = screen.getByRole('tab', { name: 'Tokens' });
+    tokens.focus();
+    fireEvent.keyDown(tokens, { key: 'ArrowRight' });
+    const nfts = screen.getByRole('tab', { name: 'NFTs' });
+    expect(nfts.getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(nfts);
+    expect(await screen.findByText('No NFTs yet')).toBeTruthy();
+    fireEvent.keyDown(nfts, { key: 'End' });
+    expect(screen.getByRole('tab', { name: 'Activity' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    expect(screen.getByRole('tab', { name: 'Tokens' }).getAttribute('aria-selected')).toBe('true');
+  });
+});

@@ -1,0 +1,222 @@
+import {
+  filterLowQualityTokens,
+  filterTransactions,
+  formatNumber,
+  formatQuantity,
+  formatRelativeTime,
+  formatValue,
+  groupTransactionsByYearMonth,
+} from '@latch/wasm';
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { Button } from '../../components/Button/Button.js';
+import { useLatchInstance } from '../../context.js';
+import { TOKEN_RETRY_MS } from '../../core/accountData.js';
+import type { Transaction, TokenBalance } from '../../core/api.js';
+import { serverRefusal } from '../../core/gateway.js';
+import type { CaipNetworkId } from '../../core/types.js';
+import { useStore } from '../../hooks/useStore.js';
+import type { MessageKey } from '../../locales/index.js';
+
+const TABS = ['tokens', 'nfts', 'activity'] as const;
+type Tab = (typeof TABS)[number];
+const TAB_LABELS: Record<Tab, MessageKey> = { tokens: 'tabTokens', nfts: 'tabNfts', activity: 'tabActivity' };
+
+/** Tokens, NFTs and Activity of the connected account (spec §2 Account), as ARIA tabs. */
+export function AccountTabs({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
+  const latch = useLatchInstance();
+  const [tab, setTab] = useState<Tab>('tokens');
+  const id = (name: Tab, part: 'tab' | 'panel') => `latch-account-${part}-${name}`;
+
+  // Arrow keys, Home and End move between tabs (WAI-ARIA tabs pattern, automatic activation).
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const index = TABS.indexOf(tab);
+    const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const chosen = TABS[(next + TABS.length) % TABS.length]!;
+    setTab(chosen);
+    document.getElementById(id(chosen, 'tab'))?.focus();
+  };
+
+  return (
+    <div className="latch-account-tabs">
+      <div role="tablist" aria-label={latch.t('accountTabs')} className="latch-tablist">
+        {TABS.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={id(name, 'tab')}
+            data-testid={`account-tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={id(name, 'panel')}
+            tabIndex={tab === name ? 0 : -1}
+            className="latch-tab"
+            onClick={() => setTab(name)}
+            onKeyDown={onKeyDown}
+          >
+            {latch.t(TAB_LABELS[name])}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={id(tab, 'panel')} aria-labelledby={id(tab, 'tab')} className="latch-tabpanel" tabIndex={0}>
+        {tab === 'tokens' ? <TokensPanel /> : tab === 'nfts' ? <NftsPanel /> : <ActivityPanel caipNetworkId={caipNetworkId} />}
+      </div>
+    </div>
+  );
+}
+
+function TokenRow({ balance }: { balance: TokenBalance }) {
+  const latch = useLatchInstance();
+  return (
+    <li className="latch-row" data-testid={`token-${balance.symbol}`}>
+      <img className="latch-row-icon" src={balance.iconUrl} alt="" width={32} height={32} />
+      <span className="latch-row-main">
+        <span className="latch-row-title">{balance.name}</span>
+        <span className="latch-row-detail">
+          {formatNumber(balance.quantity.numeric, 2)} {balance.symbol}
+        </span>
+      </span>
+      <span className="latch-row-side">{latch.t('usdValue', { value: formatValue(balance.value) })}</span>
+    </li>
+  );
+}
+
+function TokensPanel() {
+  const latch = useLatchInstance();
+  const { status, balances, error, failedAt } = useStore(latch.accountData.tokens);
+  const [now, setNow] = useState(Date.now);
+  const waitMs = failedAt === undefined ? 0 : Math.max(0, failedAt + TOKEN_RETRY_MS - now);
+  // While a retry is held back, tick once a second so the button enables itself.
+  useEffect(() => {
+    if (waitMs <= 0) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [waitMs > 0]);
+
+  if (status === 'error') {
+    return (
+      <div className="latch-panel-state">
+        <p className="latch-message--error" role="alert">
+          {latch.t(serverRefusal(error) ?? 'balanceUnavailable')}
+        </p>
+        <Button disabled={waitMs > 0} onClick={() => void latch.accountData.refreshTokens()}>
+          {waitMs > 0 ? latch.t('tokenRetryIn', { seconds: String(Math.ceil(waitMs / 1_000)) }) : latch.t('retry')}
+        </Button>
+      </div>
+    );
+  }
+  if (status !== 'ready') return <p className="latch-panel-state latch-loading" aria-busy="true">{latch.t('tokensLoading')}</p>;
+  const shown = filterLowQualityTokens(balances as TokenBalance[]) as TokenBalance[];
+  if (shown.length === 0) return <p className="latch-panel-state">{latch.t('tokensEmpty')}</p>;
+  return (
+    <ul className="latch-rows" data-testid="account-tokens">
+      {shown.map((balance) => (
+        <TokenRow key={balance.address ?? balance.symbol} balance={balance} />
+      ))}
+    </ul>
+  );
+}
+
+/** NFTs held, from the activity the server indexed: NFTs received and not sent on since. */
+function NftsPanel() {
+  const latch = useLatchInstance();
+  const { status, transactions } = useStore(latch.accountData.activity);
+  useEffect(() => void latch.accountData.loadActivity(), [latch]);
+  if (status === 'error') return <p className="latch-message--error" role="alert">{latch.t('activityFailed')}</p>;
+  if (status !== 'ready') return <p className="latch-panel-state latch-loading" aria-busy="true">{latch.t('nftsLoading')}</p>;
+  const held = new Map<string, string>();
+  // Oldest first, so a later transfer out removes what an earlier one brought in.
+  for (const transaction of [...transactions].reverse()) {
+    for (const transfer of transaction.transfers) {
+      const name = transfer.nft_info?.name;
+      if (!name || transfer.nft_info?.flags?.is_spam) continue;
+      if (transfer.direction === 'in') held.set(name, name);
+      if (transfer.direction === 'out') held.delete(name);
+    }
+  }
+  if (held.size === 0) return <p className="latch-panel-state">{latch.t('nftsEmpty')}</p>;
+  return (
+    <ul className="latch-rows" data-testid="account-nfts">
+      {[...held.values()].map((name) => (
+        <li key={name} className="latch-row">
+          <span className="latch-row-title">{name}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const OPERATION_LABELS: Record<string, MessageKey> = {
+  send: 'operationSend',
+  receive: 'operationReceive',
+  trade: 'operationTrade',
+  mint: 'operationMint',
+};
+
+function TransactionRow({ transaction, now }: { transaction: Transaction; now: number }) {
+  const latch = useLatchInstance();
+  const { operationType, minedAt, status } = transaction.metadata;
+  const [transfer] = transaction.transfers;
+  const asset = transfer?.fungible_info?.symbol ?? transfer?.nft_info?.name ?? '';
+  return (
+    <li className="latch-row" data-testid="activity-row">
+      {transfer?.fungible_info?.icon?.url ? (
+        <img className="latch-row-icon" src={transfer.fungible_info.icon.url} alt="" width={32} height={32} />
+      ) : (
+        <span className="latch-row-icon" aria-hidden="true" />
+      )}
+      <span className="latch-row-main">
+        <span className="latch-row-title">
+          {latch.t(OPERATION_LABELS[operationType] ?? 'operationOther')}
+          {status === 'failed' ? ` · ${latch.t('activityFailedStatus')}` : ''}
+        </span>
+        <span className="latch-row-detail">
+          {transfer ? `${formatQuantity(transfer.quantity.numeric, operationType)} ${asset}` : ''}
+        </span>
+      </span>
+      <span className="latch-row-side">{formatRelativeTime(Date.parse(minedAt), now)}</span>
+    </li>
+  );
+}
+
+function ActivityPanel({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
+  const latch = useLatchInstance();
+  const { status, transactions, next, loadingMore, error } = useStore(latch.accountData.activity);
+  useEffect(() => void latch.accountData.loadActivity(), [latch]);
+
+  if (status === 'error') {
+    return (
+      <div className="latch-panel-state">
+        <p className="latch-message--error" role="alert">
+          {latch.t(serverRefusal(error) ?? 'activityFailed')}
+        </p>
+        <Button onClick={() => void latch.accountData.loadActivity()}>{latch.t('retry')}</Button>
+      </div>
+    );
+  }
+  if (status !== 'ready') return <p className="latch-panel-state latch-loading" aria-busy="true">{latch.t('activityLoading')}</p>;
+  const now = Date.now();
+  const shown = filterTransactions(transactions as Transaction[], caipNetworkId) as Transaction[];
+  if (shown.length === 0) return <p className="latch-panel-state">{latch.t('activityEmpty')}</p>;
+  const groups = groupTransactionsByYearMonth(shown, now, -new Date().getTimezoneOffset());
+  return (
+    <div data-testid="account-activity">
+      {groups.map((group) => (
+        <section key={`${group.year}-${group.month}`} className="latch-activity-group">
+          <h3 className="latch-activity-month">{group.label}</h3>
+          <ul className="latch-rows">
+            {(group.transactions as Transaction[]).map((transaction) => (
+              <TransactionRow key={transaction.id} transaction={transaction} now={now} />
+            ))}
+          </ul>
+        </section>
+      ))}
+      {next !== null ? (
+        <Button disabled={loadingMore} onClick={() => void latch.accountData.loadActivity(true)}>
+          {latch.t('activityMore')}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
