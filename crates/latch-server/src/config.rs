@@ -27,6 +27,9 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// `sqlite://…` (default: `<data_dir>/latch.db`) or, later, `postgres://…`.
     pub database_url: Option<Secret>,
+    /// `redis://…`: fans relay messages out to the other `latch` nodes sharing the
+    /// (Postgres) database, so several nodes act as one relay.
+    pub redis_url: Option<Secret>,
     /// A built web app to serve at `/` (the demo in `--dev`).
     pub static_dir: Option<PathBuf>,
     /// Development mode: the local devnet chain and the `demo` project exist.
@@ -203,6 +206,7 @@ impl Default for Config {
             port: 8787,
             data_dir: PathBuf::from(".latch"),
             database_url: None,
+            redis_url: None,
             static_dir: None,
             dev: false,
             chains: Vec::new(),

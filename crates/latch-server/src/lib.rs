@@ -129,11 +129,15 @@ impl AppState {
         let project_limiter = Arc::new(RateLimiter::new(config.project_rate_limit));
         let ip_limiter = Arc::new(RateLimiter::new(config.ip_rate_limit));
         let metrics = Metrics::default();
-        let relay = Arc::new(relay::Relay::new(
-            config.relay.clone(),
-            store.clone(),
-            metrics.relay.clone(),
-        ));
+        let relay = Arc::new(
+            relay::Relay::new(
+                config.relay.clone(),
+                config.redis_url.as_ref().map(|url| url.0.as_str()),
+                store.clone(),
+                metrics.relay.clone(),
+            )
+            .await?,
+        );
         Ok(Self {
             config: Arc::new(config),
             store,

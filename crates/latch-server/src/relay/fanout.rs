@@ -77,7 +77,9 @@ impl RedisFanout {
                 if let Some(mut live) = pubsub.take() {
                     let mut messages = live.on_message();
                     while let Some(message) = messages.next().await {
-                        let Ok(payload) = message.get_payload::<String>() else { continue };
+                        let Ok(payload) = message.get_payload::<String>() else {
+                            continue;
+                        };
                         match decode(&payload) {
                             Some((origin, message)) if origin != me => hub.deliver(&Arc::new(message)),
                             Some(_) => {}

@@ -8,10 +8,12 @@
 //! - the mailbox is the [`Store`]'s `relay_*` tables (SQLite or Postgres):
 //!   every message is kept until its TTL and pushed to each subscriber except
 //!   its publisher until that subscriber acks, across reconnects and restarts.
-//! - [`Hub`] fans a new message out to this node's subscribed connections.
+//! - [`Hub`] fans a new message out to this node's subscribed connections;
+//!   with `relay.redis_url` also to the other nodes sharing the database (`fanout`).
 
 pub mod auth;
 pub mod delivery;
+pub mod fanout;
 pub mod metrics;
 pub mod protocol;
 
@@ -125,6 +127,14 @@ impl Hub {
             }
         }
     }
+
+    /// Has every local connection re-read the mailbox (after missing fan-out messages).
+    pub fn resync_all(&self) {
+        let topics = self.topics.read().unwrap_or_else(|e| e.into_inner());
+        for subscriber in topics.values().flat_map(HashMap::values) {
+            subscriber.resync.store(true, Ordering::Release);
+        }
+    }
 }
 
 /// The relay shared by every connection of this node.
@@ -132,6 +142,8 @@ pub struct Relay {
     store: Arc<dyn Store>,
     config: RelayConfig,
     hub: Arc<Hub>,
+    fanout: Option<fanout::RedisFanout>,
+    node: String,
     next_connection: AtomicU64,
     next_push: AtomicU64,
     stopping: watch::Sender<bool>,
@@ -140,9 +152,20 @@ pub struct Relay {
 }
 
 impl Relay {
-    /// A relay over `store`'s mailbox; starts the task that drops expired messages.
-    pub fn new(config: RelayConfig, store: Arc<dyn Store>, metrics: Arc<RelayMetrics>) -> Self {
+    /// A relay over `store`'s mailbox; starts the task that drops expired messages
+    /// and, with `redis_url`, the fan-out to other nodes.
+    pub async fn new(
+        config: RelayConfig,
+        redis_url: Option<&str>,
+        store: Arc<dyn Store>,
+        metrics: Arc<RelayMetrics>,
+    ) -> Result<Self, fanout::FanoutError> {
         let hub = Arc::new(Hub::default());
+        let node = format!("{}-{}", std::process::id(), now_ms());
+        let fanout = match redis_url {
+            Some(url) => Some(fanout::RedisFanout::start(url, hub.clone(), node.clone()).await?),
+            None => None,
+        };
         let prune_store = store.clone();
         let prune_metrics = metrics.clone();
         tokio::spawn(async move {
@@ -160,15 +183,17 @@ impl Relay {
         });
         // Server-initiated ids: unique across restarts, below 2^53 (clients parse them as JS numbers).
         let first_push = (now_ms().max(0) as u64 % 1_000_000_000_000) * 1000;
-        Self {
+        Ok(Self {
             store,
             config,
             hub,
+            fanout,
+            node,
             next_connection: AtomicU64::new(1),
             next_push: AtomicU64::new(first_push),
             stopping: watch::channel(false).0,
             metrics,
-        }
+        })
     }
 
     /// Closes every connection with 1001 ("going away") so clients reconnect elsewhere or later.
@@ -208,6 +233,9 @@ impl Relay {
         self.metrics.published.fetch_add(1, Ordering::Relaxed);
         let message = Arc::new(message);
         self.hub.deliver(&message);
+        if let Some(fanout) = &self.fanout {
+            fanout.send(&self.node, &message);
+        }
         Ok(())
     }
 }
