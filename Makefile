@@ -60,7 +60,7 @@ test-catalogue:
 
 # The official WalletConnect clients (2.21.8) as dapp and wallet through a real `latch serve`'s relay.
 test-relay: build-server
-	npm test -w @latch/relay-conformance
+	scripts/with-postgres npm test -w @latch/relay-conformance
 
 test-e2e:
 	npm test -w @latch/e2e
@@ -81,6 +81,10 @@ fuzz-api:
 
 bench-gateway:
 	scripts/bench-gateway
+
+.PHONY: bench-relay
+bench-relay:
+	scripts/bench-relay
 
 .PHONY: bench-chain-data
 bench-chain-data:

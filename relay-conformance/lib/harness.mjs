@@ -66,6 +66,13 @@ export class Latch {
     });
   }
 
+  /** SIGKILL: the node dies without closing anything, as a crashed machine would. */
+  async kill() {
+    if (!this.child || this.child.exitCode !== null) return;
+    this.child.kill("SIGKILL");
+    await this.exited;
+  }
+
   /** SIGTERM (graceful: relay sockets get 1001) and wait for the exit. */
   async stop() {
     if (!this.child || this.child.exitCode !== null) return;
@@ -167,4 +174,47 @@ export async function pairAndApprove(dapp, wallet) {
   });
   const [dappSession, walletSession] = await Promise.all([approval(), acknowledged()]);
   return { dappSession, walletSession };
+}
+
+/** Has the wallet answer every session request with `answer(event)` (`{result}` or `{error}`). */
+export function answerRequests(signClient, answer) {
+  signClient.on("session_request", async (event) => {
+    const response = answer(event);
+    await signClient.respond({ topic: event.topic, response: { id: event.id, jsonrpc: "2.0", ...response } });
+  });
+}
+
+/** A throw-away `redis-server` (Debian's package) on a free loopback port, nothing persisted. */
+export class Redis {
+  static async start() {
+    const redis = new Redis();
+    redis.port = await freePort();
+    redis.child = spawn("redis-server", ["--port", String(redis.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    redis.exited = new Promise((done) => redis.child.once("exit", done));
+    await new Promise((done, fail) => {
+      let out = "";
+      const timer = setTimeout(() => fail(new Error(`redis-server did not start: ${out}`)), 10_000);
+      redis.child.stdout.on("data", (chunk) => {
+        out += chunk;
+        if (out.includes("Ready to accept connections")) {
+          clearTimeout(timer);
+          done();
+        }
+      });
+      redis.child.once("error", (error) => fail(new Error(`redis-server (run scripts/setup): ${error.message}`)));
+    });
+    return redis;
+  }
+
+  get url() {
+    return `redis://127.0.0.1:${this.port}/`;
+  }
+
+  async close() {
+    if (this.child.exitCode !== null) return;
+    this.child.kill("SIGTERM");
+    await this.exited;
+  }
 }

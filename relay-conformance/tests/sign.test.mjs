@@ -4,7 +4,16 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { ACCOUNT, Latch, MemoryStorage, client, once, pairAndApprove, shut } from "../lib/harness.mjs";
+import {
+  ACCOUNT,
+  Latch,
+  MemoryStorage,
+  answerRequests,
+  client,
+  once,
+  pairAndApprove,
+  shut,
+} from "../lib/harness.mjs";
 
 let latch;
 let dapp;
@@ -24,12 +33,6 @@ after(async () => {
   await latch?.close();
 });
 
-function answerRequests(signClient, answer) {
-  signClient.on("session_request", async (event) => {
-    const response = answer(event);
-    await signClient.respond({ topic: event.topic, response: { id: event.id, jsonrpc: "2.0", ...response } });
-  });
-}
 
 test("pair and approve", async () => {
   const { dappSession, walletSession } = await pairAndApprove(dapp, wallet);

@@ -205,6 +205,12 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     // cannot hold the process past SHUTDOWN_GRACE.
     let (stopping, mut stop_requested) = tokio::sync::watch::channel(false);
     let relay = state.relay.clone();
+    // No Nagle delay: relay frames and JSON-RPC answers are small and latency-bound.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "could not set TCP_NODELAY");
+        }
+    });
     let server = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async move {
             shutdown_signal().await;

@@ -8,16 +8,20 @@
 //! - the mailbox is the [`Store`]'s `relay_*` tables (SQLite or Postgres):
 //!   every message is kept until its TTL and pushed to each subscriber except
 //!   its publisher until that subscriber acks, across reconnects and restarts.
+//!   `mailbox` writes to it by group commit, then hands new messages on.
 //! - [`Hub`] fans a new message out to this node's subscribed connections;
-//!   with `relay.redis_url` also to the other nodes sharing the database (`fanout`).
+//!   with the top-level `redis_url` also to the other nodes sharing the database (`fanout`).
 
 pub mod auth;
 pub mod delivery;
 pub mod fanout;
+pub mod mailbox;
 pub mod metrics;
 pub mod protocol;
 
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -27,6 +31,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
+use futures_util::stream::FuturesOrdered;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -36,7 +41,7 @@ use tokio::sync::{mpsc, watch};
 use crate::config::RelayConfig;
 use crate::error::ApiError;
 use crate::project::ProjectDirectory;
-use crate::store::{RelayMessage, Store};
+use crate::store::{RelayAck, RelayMessage, Store};
 use crate::AppState;
 
 use self::delivery::Deliveries;
@@ -51,6 +56,10 @@ pub const CLOSE_GOING_AWAY: u16 = 1001;
 const PENDING_PAGE: u32 = 500;
 /// Pushes queued for one connection before it falls back to re-reading the mailbox.
 const QUEUE: usize = 1024;
+/// Read and write buffer of a relay socket (they grow for larger frames).
+const SOCKET_BUFFER: usize = 4 * 1024;
+/// Publishes of one connection being stored at once; reading waits beyond that.
+const IN_FLIGHT: usize = 1024;
 /// How often unacknowledged pushes and overflowed queues are looked at.
 const TICK: Duration = Duration::from_millis(250);
 /// How often expired messages are dropped and the mailbox gauge refreshed.
@@ -142,8 +151,7 @@ pub struct Relay {
     store: Arc<dyn Store>,
     config: RelayConfig,
     hub: Arc<Hub>,
-    fanout: Option<fanout::RedisFanout>,
-    node: String,
+    mailbox: mailbox::Mailbox,
     next_connection: AtomicU64,
     next_push: AtomicU64,
     stopping: watch::Sender<bool>,
@@ -166,6 +174,15 @@ impl Relay {
             Some(url) => Some(fanout::RedisFanout::start(url, hub.clone(), node.clone()).await?),
             None => None,
         };
+        let mailbox = mailbox::Mailbox::start(
+            store.clone(),
+            mailbox::Outlets {
+                hub: hub.clone(),
+                fanout,
+                node,
+                metrics: metrics.clone(),
+            },
+        );
         let prune_store = store.clone();
         let prune_metrics = metrics.clone();
         tokio::spawn(async move {
@@ -187,8 +204,7 @@ impl Relay {
             store,
             config,
             hub,
-            fanout,
-            node,
+            mailbox,
             next_connection: AtomicU64::new(1),
             next_push: AtomicU64::new(first_push),
             stopping: watch::channel(false).0,
@@ -222,20 +238,8 @@ impl Relay {
             published_at: now,
             expires_at: now.saturating_add((publish.ttl as i64).saturating_mul(1000)),
         };
-        let fresh = self.store.relay_publish(&message).await.map_err(|error| {
-            tracing::error!(%error, "relay: storing a message failed");
-            RelayError::Internal
-        })?;
-        if !fresh {
-            self.metrics.duplicates.fetch_add(1, Ordering::Relaxed);
-            return Ok(());
-        }
-        self.metrics.published.fetch_add(1, Ordering::Relaxed);
-        let message = Arc::new(message);
-        self.hub.deliver(&message);
-        if let Some(fanout) = &self.fanout {
-            fanout.send(&self.node, &message);
-        }
+        // Fresh or a duplicate, the publisher hears the same; the mailbox delivers fresh ones.
+        self.mailbox.publish(message).await.map_err(|()| RelayError::Internal)?;
         Ok(())
     }
 }
@@ -304,6 +308,10 @@ pub(crate) async fn upgrade(
     let frame_limit = relay.config.max_message_bytes * 2 + 64 * 1024;
     upgrade
         .max_message_size(frame_limit)
+        // Most frames are a few hundred bytes and most sockets sit idle: the
+        // 128 KiB default buffers would be most of a connection's memory.
+        .read_buffer_size(SOCKET_BUFFER)
+        .write_buffer_size(SOCKET_BUFFER)
         .on_upgrade(move |socket| async move {
             match client {
                 Ok(client_id) => Connection::run(relay, socket, client_id.into()).await,
@@ -337,6 +345,9 @@ struct Connection {
     resync: Arc<AtomicBool>,
     budget: Budget,
     started: Instant,
+    /// Answers to publishes still being stored, in request order: a client may
+    /// pipeline publishes without waiting for each commit.
+    answers: FuturesOrdered<Pin<Box<dyn Future<Output = String> + Send>>>,
 }
 
 type Sink = futures_util::stream::SplitSink<WebSocket, Message>;
@@ -356,6 +367,7 @@ impl Connection {
             topics: HashSet::new(),
             queue,
             resync: Arc::default(),
+            answers: FuturesOrdered::new(),
             started: Instant::now(),
         };
         let metrics = connection.relay.metrics.clone();
@@ -368,7 +380,7 @@ impl Connection {
         let mut tick = tokio::time::interval(TICK);
         loop {
             let step = tokio::select! {
-                frame = stream.next() => match frame {
+                frame = stream.next(), if connection.answers.len() < IN_FLIGHT => match frame {
                     Some(Ok(Message::Text(text))) => connection.on_text(&mut sink, &text).await,
                     Some(Ok(Message::Binary(_))) => {
                         connection.send(&mut sink, RelayError::InvalidRequest("frames are JSON text".into()).to_response(&Value::Null)).await
@@ -377,6 +389,7 @@ impl Connection {
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 },
                 Some(message) = incoming.recv() => connection.push(&mut sink, message).await,
+                Some(answer) = connection.answers.next(), if !connection.answers.is_empty() => connection.send(&mut sink, answer).await,
                 _ = ping.tick() => sink.send(Message::Ping(Default::default())).await.map_err(drop),
                 _ = tick.tick() => connection.on_tick(&mut sink).await,
                 _ = async { drop(stopping.wait_for(|stop| *stop).await) } => {
@@ -435,6 +448,20 @@ impl Connection {
             self.relay.metrics.errors.fetch_add(1, Ordering::Relaxed);
             return self.send(sink, RelayError::TooManyRequests.to_response(&id)).await;
         }
+        if let Request::Publish(publish) = request {
+            let relay = self.relay.clone();
+            let client_id = self.client_id.clone();
+            self.answers.push_back(Box::pin(async move {
+                match relay.publish(&client_id, publish).await {
+                    Ok(()) => json!({"id": id, "jsonrpc": "2.0", "result": true}).to_string(),
+                    Err(error) => {
+                        relay.metrics.errors.fetch_add(1, Ordering::Relaxed);
+                        error.to_response(&id)
+                    }
+                }
+            }));
+            return Ok(());
+        }
         match self.handle(sink, request).await {
             Ok((result, then_push)) => {
                 self.send(sink, json!({"id": id, "jsonrpc": "2.0", "result": result}).to_string())
@@ -457,6 +484,7 @@ impl Connection {
         let _ = sink;
         match request {
             Request::Publish(publish) => {
+                // Usually pipelined by `on_text`; answered in place here all the same.
                 self.relay.publish(&self.client_id, publish).await?;
                 Ok((json!(true), vec![]))
             }
@@ -477,6 +505,7 @@ impl Connection {
             }
             Request::Fetch { topics } => {
                 let mut messages = Vec::new();
+                let mut acks = Vec::new();
                 let mut has_more = false;
                 for topic in topics {
                     let pending = self
@@ -488,15 +517,20 @@ impl Connection {
                     has_more |= pending.len() > PENDING_PAGE as usize;
                     for message in pending.into_iter().take(PENDING_PAGE as usize) {
                         // Answered here, so delivered: no push follows.
-                        self.relay
-                            .store
-                            .relay_ack(&message.topic, &message.hash, &self.client_id)
-                            .await
-                            .map_err(|_| RelayError::Internal)?;
+                        acks.push(RelayAck {
+                            topic: message.topic.clone(),
+                            hash: message.hash.clone(),
+                            client_id: self.client_id.to_string(),
+                        });
                         messages.push(json!({"topic": message.topic, "message": message.message,
                             "publishedAt": message.published_at, "tag": message.tag, "attestation": null}));
                     }
                 }
+                self.relay
+                    .store
+                    .relay_write(&[], &acks)
+                    .await
+                    .map_err(|_| RelayError::Internal)?;
                 Ok((json!({"messages": messages, "hasMore": has_more}), vec![]))
             }
             Request::ProposeSession {
@@ -592,10 +626,11 @@ impl Connection {
             return Ok(());
         };
         self.relay.metrics.acked.fetch_add(1, Ordering::Relaxed);
-        if let Err(error) = self.relay.store.relay_ack(&topic, &hash, &self.client_id).await {
-            // Not recorded: the message will be pushed again on the next subscribe, which clients tolerate.
-            tracing::warn!(%error, "relay: recording an ack failed");
-        }
+        self.relay.mailbox.ack(RelayAck {
+            topic: topic.to_string(),
+            hash: hash.to_string(),
+            client_id: self.client_id.to_string(),
+        });
         Ok(())
     }
 

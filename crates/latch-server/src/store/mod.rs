@@ -172,6 +172,17 @@ pub struct RelayMessage {
     pub expires_at: i64,
 }
 
+/// That a client received a mailbox message: it is not pushed to that client again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelayAck {
+    /// The message's topic.
+    pub topic: String,
+    /// The message's hash.
+    pub hash: String,
+    /// The receiving client's id (did:key).
+    pub client_id: String,
+}
+
 /// Everything `latch` persists.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -220,8 +231,10 @@ pub trait Store: Send + Sync + 'static {
         before: Option<(i64, i64)>,
         limit: u32,
     ) -> StoreResult<Vec<Transfer>>;
-    /// Adds a message to the relay mailbox; `false` when its (topic, hash) is already there.
-    async fn relay_publish(&self, message: &RelayMessage) -> StoreResult<bool>;
+    /// Adds `messages` to the relay mailbox and records `acks`, in one transaction
+    /// (the relay's group commit); per message, `false` when its (topic, hash) was
+    /// already there (or earlier in `messages`). Acks are idempotent.
+    async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<bool>>;
     /// Unexpired messages of `topic` that `client_id` neither published nor acknowledged,
     /// oldest first, at most `limit`.
     async fn relay_pending(
@@ -231,8 +244,6 @@ pub trait Store: Send + Sync + 'static {
         now_ms: i64,
         limit: u32,
     ) -> StoreResult<Vec<RelayMessage>>;
-    /// Records that `client_id` received the message (idempotent).
-    async fn relay_ack(&self, topic: &str, hash: &str, client_id: &str) -> StoreResult<()>;
     /// Drops messages expired at `now_ms` and their acknowledgements; how many messages went.
     async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64>;
     /// How many unexpired messages the mailbox holds.
@@ -482,13 +493,25 @@ mod contract {
         let first = message("m1", "did:key:zDapp", 100, 1_000);
         let second = message("m2", "did:key:zDapp", 200, 2_000);
         let from_wallet = message("m3", "did:key:zWallet", 300, 2_000);
-        assert!(store.relay_publish(&first).await.unwrap());
-        assert!(
-            !store.relay_publish(&first).await.unwrap(),
-            "a duplicate is stored once"
+        assert_eq!(
+            store.relay_write(std::slice::from_ref(&first), &[]).await.unwrap(),
+            vec![true]
         );
-        assert!(store.relay_publish(&second).await.unwrap());
-        assert!(store.relay_publish(&from_wallet).await.unwrap());
+        assert_eq!(
+            store
+                .relay_write(&[first.clone(), second.clone(), second.clone()], &[])
+                .await
+                .unwrap(),
+            vec![false, true, false],
+            "a duplicate is stored once, in one batch or across batches"
+        );
+        assert_eq!(
+            store
+                .relay_write(std::slice::from_ref(&from_wallet), &[])
+                .await
+                .unwrap(),
+            vec![true]
+        );
         assert_eq!(
             store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap(),
             vec![first.clone(), second.clone()],
@@ -498,8 +521,17 @@ mod contract {
             store.relay_pending(&topic, "did:key:zWallet", 500, 1).await.unwrap(),
             vec![first.clone()]
         );
-        store.relay_ack(&topic, &first.hash, "did:key:zWallet").await.unwrap();
-        store.relay_ack(&topic, &first.hash, "did:key:zWallet").await.unwrap();
+        let ack = RelayAck {
+            topic: topic.clone(),
+            hash: first.hash.clone(),
+            client_id: "did:key:zWallet".into(),
+        };
+        assert!(store
+            .relay_write(&[], &[ack.clone(), ack.clone()])
+            .await
+            .unwrap()
+            .is_empty());
+        store.relay_write(&[], &[ack]).await.unwrap();
         assert_eq!(
             store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap(),
             vec![second.clone()]
@@ -539,10 +571,13 @@ mod contract {
         assert_eq!(store.relay_prune(1_500).await.unwrap(), 1);
         assert_eq!(store.relay_prune(1_500).await.unwrap(), 0);
         // The pruned message's ack went with it: a republish is new again.
-        assert!(store
-            .relay_publish(&message("m1", "did:key:zDapp", 1_600, 3_000))
-            .await
-            .unwrap());
+        assert_eq!(
+            store
+                .relay_write(&[message("m1", "did:key:zDapp", 1_600, 3_000)], &[])
+                .await
+                .unwrap(),
+            vec![true]
+        );
         assert_eq!(
             store
                 .relay_pending(&topic, "did:key:zWallet", 1_600, 10)

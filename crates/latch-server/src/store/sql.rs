@@ -416,21 +416,45 @@ macro_rules! impl_sql_store {
                 Ok(transfers)
             }
 
-            async fn relay_publish(&self, message: &RelayMessage) -> StoreResult<bool> {
-                let done = sqlx::query(
-                    "INSERT INTO relay_messages (topic, hash, message, tag, publisher, published_at, expires_at)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (topic, hash) DO NOTHING",
-                )
-                .bind(&message.topic)
-                .bind(&message.hash)
-                .bind(&message.message)
-                .bind(message.tag)
-                .bind(&message.publisher)
-                .bind(message.published_at)
-                .bind(message.expires_at)
-                .execute(&self.pool)
-                .await?;
-                Ok(done.rows_affected() > 0)
+            async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<bool>> {
+                // Multi-row statements: a batch of thousands costs a few round trips.
+                const ROWS: usize = 500;
+                let mut tx = self.pool.begin().await?;
+                let mut inserted = std::collections::HashSet::new();
+                for chunk in messages.chunks(ROWS) {
+                    let mut insert = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO relay_messages (topic, hash, message, tag, publisher, published_at, expires_at) ",
+                    );
+                    insert.push_values(chunk, |mut row, m| {
+                        row.push_bind(m.topic.clone())
+                            .push_bind(m.hash.clone())
+                            .push_bind(m.message.clone())
+                            .push_bind(m.tag)
+                            .push_bind(m.publisher.clone())
+                            .push_bind(m.published_at)
+                            .push_bind(m.expires_at);
+                    });
+                    insert.push(" ON CONFLICT (topic, hash) DO NOTHING RETURNING topic, hash");
+                    for row in insert.build().fetch_all(&mut *tx).await? {
+                        inserted.insert((row.try_get::<String, _>("topic")?, row.try_get::<String, _>("hash")?));
+                    }
+                }
+                for chunk in acks.chunks(ROWS) {
+                    let mut insert = sqlx::QueryBuilder::<$db>::new("INSERT INTO relay_acks (topic, hash, client_id) ");
+                    insert.push_values(chunk, |mut row, a| {
+                        row.push_bind(a.topic.clone())
+                            .push_bind(a.hash.clone())
+                            .push_bind(a.client_id.clone());
+                    });
+                    insert.push(" ON CONFLICT (topic, hash, client_id) DO NOTHING");
+                    insert.build().execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                // The first of equal messages in the batch is the new one.
+                Ok(messages
+                    .iter()
+                    .map(|m| inserted.remove(&(m.topic.clone(), m.hash.clone())))
+                    .collect())
             }
 
             async fn relay_pending(
@@ -467,31 +491,21 @@ macro_rules! impl_sql_store {
                     .collect()
             }
 
-            async fn relay_ack(&self, topic: &str, hash: &str, client_id: &str) -> StoreResult<()> {
-                sqlx::query(
-                    "INSERT INTO relay_acks (topic, hash, client_id) VALUES ($1, $2, $3)
-                     ON CONFLICT (topic, hash, client_id) DO NOTHING",
-                )
-                .bind(topic)
-                .bind(hash)
-                .bind(client_id)
-                .execute(&self.pool)
-                .await?;
-                Ok(())
-            }
-
             async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
+                // Only the expired messages' rows (found by the expiry index): a scan
+                // of every ack would hold the write lock for as long as it takes.
                 let mut tx = self.pool.begin().await?;
+                sqlx::query(
+                    "DELETE FROM relay_acks WHERE (topic, hash) IN
+                     (SELECT topic, hash FROM relay_messages WHERE expires_at <= $1)",
+                )
+                .bind(now_ms)
+                .execute(&mut *tx)
+                .await?;
                 let done = sqlx::query("DELETE FROM relay_messages WHERE expires_at <= $1")
                     .bind(now_ms)
                     .execute(&mut *tx)
                     .await?;
-                sqlx::query(
-                    "DELETE FROM relay_acks WHERE NOT EXISTS (SELECT 1 FROM relay_messages m
-                     WHERE m.topic = relay_acks.topic AND m.hash = relay_acks.hash)",
-                )
-                .execute(&mut *tx)
-                .await?;
                 tx.commit().await?;
                 Ok(done.rows_affected())
             }
