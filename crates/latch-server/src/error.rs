@@ -34,6 +34,15 @@ pub enum ApiError {
     /// A signature does not prove what the request claims (401).
     #[error("{0}")]
     BadSignature(String),
+    /// A sign-in was refused (401); `code` says why: `NONCE_UNKNOWN`, `SESSION_EXPIRED`,
+    /// `WRONG_DOMAIN`, `SESSION_INVALID`.
+    #[error("{description}")]
+    SignInRefused {
+        /// Stable machine code.
+        code: &'static str,
+        /// What was wrong, for a person.
+        description: String,
+    },
     /// The request's origin is not on the project's allowlist (403); clients show `Invalid App Configuration`.
     #[error("Invalid App Configuration: origin {0} is not allowed for this project")]
     OriginNotAllowed(String),
@@ -90,6 +99,7 @@ impl ApiError {
             ApiError::InvalidProjectId => (StatusCode::UNAUTHORIZED, "INVALID_PROJECT_ID", "projectId"),
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED", "authorization"),
             ApiError::BadSignature(_) => (StatusCode::UNAUTHORIZED, "INVALID_SIGNATURE", "signature"),
+            ApiError::SignInRefused { code, .. } => (StatusCode::UNAUTHORIZED, code, "message"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),

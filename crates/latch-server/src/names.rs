@@ -12,16 +12,12 @@
 
 use std::collections::BTreeMap;
 
-use alloy_primitives::{Address, Bytes as AbiBytes, FixedBytes};
-use alloy_sol_types::{sol, SolCall};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::chaindata::evm;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::project::Caller;
 use crate::store::NameRecord;
@@ -33,12 +29,6 @@ pub const TIMESTAMP_TOLERANCE_S: i64 = 10;
 pub const MAX_BIO_CHARS: usize = 255;
 /// Suggestions returned (exact name first).
 const SUGGESTIONS: usize = 5;
-/// ERC-1271's "valid signature" answer.
-const ERC1271_MAGIC: [u8; 4] = [0x16, 0x26, 0xba, 0x7e];
-
-sol! {
-    function isValidSignature(bytes32 hash, bytes signature) returns (bytes4 magicValue);
-}
 
 /// `POST /v1/profile/account` body.
 #[derive(Deserialize, ToSchema)]
@@ -133,37 +123,6 @@ fn full_name(name: &str, zone: &str) -> ApiResult<String> {
     Ok(format!("{label}.{zone}"))
 }
 
-/// Whether `signature` over `message` is `owner`'s on `chain`: EIP-191 recovery for
-/// accounts, ERC-1271 through the gateway for contracts.
-async fn signed_by(state: &AppState, chain: &str, owner: Address, message: &str, signature: &str) -> ApiResult<bool> {
-    let code = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getCode", "params": [owner.to_string(), "latest"]});
-    let reply = state.gateway.call(Some(chain), &Bytes::from(code.to_string())).await?;
-    let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| ApiError::Internal(e.into()))?;
-    let is_contract = reply["result"].as_str().is_some_and(|c| c.len() > 2);
-    if !is_contract {
-        return Ok(latch_core::siwx::recover_personal_sign_address(message, signature)
-            .is_ok_and(|signer| signer.eq_ignore_ascii_case(&owner.to_string())));
-    }
-    let Ok(bytes) = hex::decode(signature.trim_start_matches("0x")) else {
-        return Ok(false);
-    };
-    let hash = alloy_primitives::eip191_hash_message(message);
-    let call = isValidSignatureCall {
-        hash,
-        signature: AbiBytes::from(bytes),
-    };
-    // A contract that reverts or answers anything else has not approved the signature.
-    Ok(
-        match evm::eth_call(&state.gateway, chain, owner, call.abi_encode()).await {
-            Ok(answer) => {
-                isValidSignatureCall::abi_decode_returns(&answer).is_ok_and(|m| m == FixedBytes(ERC1271_MAGIC))
-            }
-            Err(ApiError::UpstreamUnavailable(chain)) => return Err(ApiError::UpstreamUnavailable(chain)),
-            Err(_) => false,
-        },
-    )
-}
-
 /// `POST /v1/profile/account`: registers a name.
 #[utoipa::path(post, path = "/v1/profile/account", tag = "names", request_body = Registration,
     security(("project_id" = []), ("project_header" = [])),
@@ -219,7 +178,7 @@ pub async fn register(
     {
         return Err(bad("message", format!("bio is at most {MAX_BIO_CHARS} characters")));
     }
-    if !signed_by(&state, &chain, owner, &request.message, &request.signature).await? {
+    if !crate::signatures::evm_signed_by(&state, &chain, owner, &request.message, &request.signature).await? {
         return Err(ApiError::BadSignature(format!("the signature is not {owner}'s")));
     }
     let record = NameRecord {

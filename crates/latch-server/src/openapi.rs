@@ -33,6 +33,13 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
         crate::names::lookup,
         crate::names::reverse,
         crate::names::suggestions,
+        crate::siwx::nonce,
+        crate::siwx::create,
+        crate::siwx::list,
+        crate::siwx::revoke,
+        crate::siwx::current,
+        crate::siwx::sign_out,
+        crate::siwx::verify,
         crate::images::wallet_image,
         crate::images::asset_image,
         crate::images::currency_image,
@@ -43,7 +50,9 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
     components(schemas(crate::chaindata::balances::Balances, crate::chaindata::balances::Balance, crate::chaindata::balances::Quantity,
         crate::chaindata::balances::PriceRequest, crate::chaindata::balances::Fungibles, crate::chaindata::balances::Fungible,
         crate::chaindata::identity::Identity, crate::chaindata::history::History, crate::names::Registration, crate::names::NameAndAddresses,
-        crate::names::NameAddress, crate::names::Suggestions, crate::names::Suggestion, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
+        crate::names::NameAddress, crate::names::Suggestions, crate::names::Suggestion,
+        crate::siwx::NonceRequest, crate::siwx::Nonce, crate::siwx::SignIn, crate::siwx::SessionCreated, crate::siwx::SessionReply,
+        crate::siwx::Revoked, crate::siwx::VerifyRequest, crate::siwx::Sessions, crate::siwx::RevokeRequest, crate::store::SiwxSession, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)
 )]
 pub struct ApiDoc;

@@ -29,6 +29,11 @@ use crate::{Error, Result};
 
 pub use signature::{recover_personal_sign_address, verify_solana_signature};
 
+/// Unix milliseconds of an RFC 3339 date-time as sign-in messages write them; `None` when it is not one.
+pub fn rfc3339_unix_ms(time: &str) -> Option<i64> {
+    rfc3339::unix_ms(time)
+}
+
 /// A sign-in message's fields, in message order. `C` is how the chain is named:
 /// see [`SiweMessage`] and [`SiwxMessage`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -400,6 +405,15 @@ impl<C> SignInMessage<C> {
         }
         Ok(())
     }
+}
+
+/// The text an account signs to end one of its sign-in sessions, so that
+/// revoking is as strongly authenticated as signing in: the modal builds it,
+/// the server checks the signature over it.
+pub fn revoke_message(domain: &str, session_id: &str) -> String {
+    format!(
+        "{domain} asks you to end sign-in session {session_id}.\n\nSigning this ends that session; it costs nothing."
+    )
 }
 
 fn expect_blank(line: &str) -> Result<()> {

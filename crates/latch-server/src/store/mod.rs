@@ -183,6 +183,50 @@ pub struct RelayAck {
     pub client_id: String,
 }
 
+/// A sign-in nonce (see `crate::siwx`): single use, for one project and domain, until it expires.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SiwxNonce {
+    /// The nonce itself (letters and digits).
+    pub nonce: String,
+    /// The project that asked for it.
+    pub project_id: String,
+    /// The RFC 3986 authority the signed message must name.
+    pub domain: String,
+    /// Unix milliseconds after which it is refused.
+    pub expires_at: i64,
+}
+
+/// A sign-in session: a verified message and signature, and the token that stands for them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SiwxSession {
+    /// Public id (used to revoke).
+    pub id: String,
+    /// sha256 of the bearer token, hex; the token itself is never stored.
+    #[serde(skip)]
+    pub token_hash: String,
+    /// The project it belongs to.
+    #[serde(skip)]
+    pub project_id: String,
+    /// CAIP-10 account, e.g. `eip155:1:0xAbc…`.
+    pub account: String,
+    /// CAIP-2 chain of the message.
+    pub chain_id: String,
+    /// The domain the message was signed for.
+    pub domain: String,
+    /// The signed message, as signed.
+    pub message: String,
+    /// The signature, as sent.
+    pub signature: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds after which it no longer counts.
+    pub expires_at: i64,
+    /// Unix milliseconds when it was revoked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revoked_at: Option<i64>,
+}
+
 /// Everything `latch` persists.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -235,6 +279,26 @@ pub trait Store: Send + Sync + 'static {
     /// (the relay's group commit); per message, `false` when its (topic, hash) was
     /// already there (or earlier in `messages`). Acks are idempotent.
     async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<bool>>;
+    /// Stores a new sign-in nonce.
+    async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()>;
+    /// Marks `nonce` used and returns it, once: `None` when unknown or already used.
+    async fn siwx_take_nonce(&self, nonce: &str) -> StoreResult<Option<SiwxNonce>>;
+    /// Stores a new session.
+    async fn siwx_add_session(&self, session: &SiwxSession) -> StoreResult<()>;
+    /// The unrevoked, unexpired session whose token hashes to `token_hash`.
+    async fn siwx_session_by_token(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<SiwxSession>>;
+    /// A session by id, whatever its state.
+    async fn siwx_session(&self, project_id: &str, id: &str) -> StoreResult<Option<SiwxSession>>;
+    /// The unrevoked, unexpired sessions of a project, of `account` (CAIP-10 as stored) when given, newest first.
+    async fn siwx_sessions(
+        &self,
+        project_id: &str,
+        account: Option<&str>,
+        now_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<SiwxSession>>;
+    /// Revokes a session; `false` when it was not active.
+    async fn siwx_revoke(&self, project_id: &str, id: &str, now_ms: i64) -> StoreResult<bool>;
     /// Unexpired messages of `topic` that `client_id` neither published nor acknowledged,
     /// oldest first, at most `limit`.
     async fn relay_pending(
@@ -477,6 +541,74 @@ mod contract {
             vec![transfers[0].clone()]
         );
         relay_mailbox(store.as_ref()).await;
+        siwx(store.as_ref()).await;
+    }
+
+    async fn siwx(store: &dyn Store) {
+        let nonce = SiwxNonce {
+            nonce: "abcdef0123456789".into(),
+            project_id: "p".into(),
+            domain: "app.example".into(),
+            expires_at: 1_000,
+        };
+        store.siwx_add_nonce(&nonce).await.unwrap();
+        assert!(store.siwx_add_nonce(&nonce).await.is_err(), "a nonce is issued once");
+        assert_eq!(store.siwx_take_nonce(&nonce.nonce).await.unwrap(), Some(nonce.clone()));
+        assert_eq!(
+            store.siwx_take_nonce(&nonce.nonce).await.unwrap(),
+            None,
+            "and taken once"
+        );
+        assert_eq!(store.siwx_take_nonce("unknown").await.unwrap(), None);
+
+        let session = |id: &str, account: &str, created_at: i64, expires_at: i64| SiwxSession {
+            id: id.into(),
+            token_hash: format!("hash-{id}"),
+            project_id: "p".into(),
+            account: account.into(),
+            chain_id: "eip155:1".into(),
+            domain: "app.example".into(),
+            message: "m".into(),
+            signature: "s".into(),
+            created_at,
+            expires_at,
+            revoked_at: None,
+        };
+        let (a, b, c) = (
+            session("a", "eip155:1:0xA", 10, 1_000),
+            session("b", "eip155:1:0xA", 20, 1_000),
+            session("c", "eip155:1:0xB", 30, 100),
+        );
+        for s in [&a, &b, &c] {
+            store.siwx_add_session(s).await.unwrap();
+        }
+        assert_eq!(
+            store.siwx_session_by_token("hash-a", 50).await.unwrap(),
+            Some(a.clone())
+        );
+        assert_eq!(
+            store.siwx_session_by_token("hash-c", 100).await.unwrap(),
+            None,
+            "expired"
+        );
+        assert_eq!(
+            store.siwx_sessions("p", Some("eip155:1:0xA"), 50, 10).await.unwrap(),
+            vec![b.clone(), a.clone()],
+            "newest first"
+        );
+        assert_eq!(store.siwx_sessions("p", None, 50, 10).await.unwrap().len(), 3);
+        assert!(
+            store.siwx_sessions("q", None, 50, 10).await.unwrap().is_empty(),
+            "per project"
+        );
+        assert!(store.siwx_revoke("p", "a", 60).await.unwrap());
+        assert!(!store.siwx_revoke("p", "a", 61).await.unwrap(), "revoked once");
+        assert_eq!(store.siwx_session_by_token("hash-a", 70).await.unwrap(), None);
+        assert_eq!(
+            store.siwx_session("p", "a").await.unwrap().unwrap().revoked_at,
+            Some(60)
+        );
+        assert!(store.siwx_session("q", "a").await.unwrap().is_none());
     }
 
     async fn relay_mailbox(store: &dyn Store) {

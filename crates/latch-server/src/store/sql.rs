@@ -35,6 +35,22 @@ macro_rules! impl_sql_store {
             })
         }
 
+        fn siwx_session_from_row(row: &$row) -> StoreResult<SiwxSession> {
+            Ok(SiwxSession {
+                id: row.try_get("id")?,
+                token_hash: row.try_get("token_hash")?,
+                project_id: row.try_get("project_id")?,
+                account: row.try_get("account")?,
+                chain_id: row.try_get("chain_id")?,
+                domain: row.try_get("domain")?,
+                message: row.try_get("message")?,
+                signature: row.try_get("signature")?,
+                created_at: row.try_get("created_at")?,
+                expires_at: row.try_get("expires_at")?,
+                revoked_at: row.try_get("revoked_at")?,
+            })
+        }
+
         fn transfer_from_row(row: &$row) -> StoreResult<Transfer> {
             Ok(Transfer {
                 chain: row.try_get("chain")?,
@@ -457,6 +473,110 @@ macro_rules! impl_sql_store {
                     .collect())
             }
 
+            async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()> {
+                sqlx::query("INSERT INTO siwx_nonces (nonce, project_id, domain, expires_at, used) VALUES ($1, $2, $3, $4, 0)")
+                    .bind(&nonce.nonce)
+                    .bind(&nonce.project_id)
+                    .bind(&nonce.domain)
+                    .bind(nonce.expires_at)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn siwx_take_nonce(&self, nonce: &str) -> StoreResult<Option<SiwxNonce>> {
+                // One statement: of two requests racing with the same nonce, one wins.
+                let row = sqlx::query(
+                    "UPDATE siwx_nonces SET used = 1 WHERE nonce = $1 AND used = 0
+                     RETURNING nonce, project_id, domain, expires_at",
+                )
+                .bind(nonce)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.map(|row| {
+                    Ok(SiwxNonce {
+                        nonce: row.try_get("nonce")?,
+                        project_id: row.try_get("project_id")?,
+                        domain: row.try_get("domain")?,
+                        expires_at: row.try_get("expires_at")?,
+                    })
+                })
+                .transpose()
+            }
+
+            async fn siwx_add_session(&self, session: &SiwxSession) -> StoreResult<()> {
+                sqlx::query(
+                    "INSERT INTO siwx_sessions (id, token_hash, project_id, account, chain_id, domain, message, signature,
+                     created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL)",
+                )
+                .bind(&session.id)
+                .bind(&session.token_hash)
+                .bind(&session.project_id)
+                .bind(&session.account)
+                .bind(&session.chain_id)
+                .bind(&session.domain)
+                .bind(&session.message)
+                .bind(&session.signature)
+                .bind(session.created_at)
+                .bind(session.expires_at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn siwx_session_by_token(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<SiwxSession>> {
+                let row = sqlx::query(
+                    "SELECT * FROM siwx_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2",
+                )
+                .bind(token_hash)
+                .bind(now_ms)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.as_ref().map(siwx_session_from_row).transpose()
+            }
+
+            async fn siwx_session(&self, project_id: &str, id: &str) -> StoreResult<Option<SiwxSession>> {
+                let row = sqlx::query("SELECT * FROM siwx_sessions WHERE project_id = $1 AND id = $2")
+                    .bind(project_id)
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                row.as_ref().map(siwx_session_from_row).transpose()
+            }
+
+            async fn siwx_sessions(
+                &self,
+                project_id: &str,
+                account: Option<&str>,
+                now_ms: i64,
+                limit: u32,
+            ) -> StoreResult<Vec<SiwxSession>> {
+                let rows = sqlx::query(
+                    "SELECT * FROM siwx_sessions WHERE project_id = $1 AND ($2 IS NULL OR account = $2)
+                     AND revoked_at IS NULL AND expires_at > $3 ORDER BY created_at DESC, id LIMIT $4",
+                )
+                .bind(project_id)
+                .bind(account)
+                .bind(now_ms)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter().map(siwx_session_from_row).collect()
+            }
+
+            async fn siwx_revoke(&self, project_id: &str, id: &str, now_ms: i64) -> StoreResult<bool> {
+                let done = sqlx::query(
+                    "UPDATE siwx_sessions SET revoked_at = $3 WHERE project_id = $1 AND id = $2
+                     AND revoked_at IS NULL AND expires_at > $3",
+                )
+                .bind(project_id)
+                .bind(id)
+                .bind(now_ms)
+                .execute(&self.pool)
+                .await?;
+                Ok(done.rows_affected() > 0)
+            }
+
             async fn relay_pending(
                 &self,
                 topic: &str,
@@ -635,6 +755,28 @@ pub(super) const MIGRATIONS: &[&str] = &[
         client_id TEXT NOT NULL,
         PRIMARY KEY (topic, hash, client_id)
     )",
+    // Sign in with X (crate::siwx).
+    "CREATE TABLE siwx_nonces (
+        nonce TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        domain TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        used INTEGER NOT NULL
+    )",
+    "CREATE TABLE siwx_sessions (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        account TEXT NOT NULL,
+        chain_id TEXT NOT NULL,
+        domain TEXT NOT NULL,
+        message TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        revoked_at BIGINT
+    )",
+    "CREATE INDEX siwx_sessions_by_account ON siwx_sessions (project_id, account)",
 ];
 
 pub(super) use impl_sql_store;

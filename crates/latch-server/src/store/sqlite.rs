@@ -6,8 +6,8 @@ use sqlx::Row;
 
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMessage, Store, StoreError, StoreResult, StoredImage,
-    StoredWallet, Transfer,
+    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMessage, SiwxNonce, SiwxSession, Store, StoreError,
+    StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
 /// How often the WAL is copied back into the database file.
