@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NEXTEST := $(shell command -v cargo-nextest >/dev/null && echo "nextest run" || echo test)
 
-.PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-catalogue test-e2e test-relay clean
+.PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay clean
 
 help:
 	@echo "make demo   set up, build, and serve the demo at http://127.0.0.1:8787/"
@@ -32,7 +32,7 @@ demo: setup build
 	scripts/demo
 
 test: setup build
-	$(MAKE) lint test-rust test-wasm test-web test-devnet test-catalogue test-e2e test-relay
+	$(MAKE) lint test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay
 
 lint:
 	cargo fmt --all --check
@@ -54,6 +54,10 @@ test-web:
 
 test-devnet:
 	node devnet/check.js
+
+# @solana/web3.js@1 and @solana/spl-token against the litesvm-backed Solana devnet.
+test-solana:
+	npm test -w @latch/solana-devnet
 
 test-catalogue:
 	npm test -w @latch/catalogue-seed

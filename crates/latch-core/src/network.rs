@@ -169,9 +169,13 @@ struct Entry {
 
 const ETHER: (&str, &str, u8) = ("Ether", "ETH", 18);
 
+/// The local Solana chain (`scripts/solana-devnet`, litesvm-backed): `solana:` and the first 32
+/// characters of its fixed genesis hash `62ezpasMJWZPGdzfoeZF6RAkYHVpfnLhQa8bSPWEMyLs`.
+pub const LOCAL_SOLANA_DEVNET: &str = "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh";
+
 /// The 12 swap networks of §9, Solana and Bitcoin mainnet and test networks,
-/// and the local devnet (an anvil node, `devnet/`).
-const CATALOGUE: [Entry; 17] = [
+/// and the local devnets (an anvil node, `devnet/`; a litesvm node, `solana-devnet/`).
+const CATALOGUE: [Entry; 18] = [
     Entry {
         caip_network_id: "eip155:1",
         name: "Ethereum",
@@ -306,6 +310,14 @@ const CATALOGUE: [Entry; 17] = [
         name: "Latch Devnet",
         currency: ETHER,
         rpc: &["http://127.0.0.1:8545"],
+        explorer: None,
+        testnet: true,
+    },
+    Entry {
+        caip_network_id: LOCAL_SOLANA_DEVNET,
+        name: "Latch Solana Devnet",
+        currency: ("Solana", "SOL", 9),
+        rpc: &["http://127.0.0.1:8899"],
         explorer: None,
         testnet: true,
     },

@@ -198,6 +198,30 @@ pub const DEV_CHAIN: &str = "eip155:31337";
 pub const DEV_RPC_URL: &str = "http://127.0.0.1:8545";
 /// The same devnet's WebSocket endpoint (anvil serves both on one port).
 pub const DEV_WS_URL: &str = "ws://127.0.0.1:8545";
+/// The local Solana devnet chain `--dev` also serves (litesvm, started by `scripts/solana-devnet`).
+pub const DEV_SOLANA_CHAIN: &str = latch_core::network::LOCAL_SOLANA_DEVNET;
+/// Its default upstream.
+pub const DEV_SOLANA_RPC_URL: &str = "http://127.0.0.1:8899";
+/// Its WebSocket endpoint: the next port, as on a Solana validator.
+pub const DEV_SOLANA_WS_URL: &str = "ws://127.0.0.1:8900";
+
+/// The chains `--dev` serves when none is configured: the EVM devnet and the Solana devnet.
+fn dev_chains() -> Vec<ChainConfig> {
+    vec![
+        ChainConfig {
+            id: DEV_CHAIN.into(),
+            upstreams: vec![DEV_RPC_URL.into()],
+            ws_upstreams: vec![DEV_WS_URL.into()],
+            rank: false,
+        },
+        ChainConfig {
+            id: DEV_SOLANA_CHAIN.into(),
+            upstreams: vec![DEV_SOLANA_RPC_URL.into()],
+            ws_upstreams: vec![DEV_SOLANA_WS_URL.into()],
+            rank: false,
+        },
+    ]
+}
 
 impl Default for Config {
     fn default() -> Self {
@@ -298,12 +322,7 @@ impl Config {
             ));
         }
         if self.dev && self.chains.is_empty() {
-            self.chains.push(ChainConfig {
-                id: DEV_CHAIN.into(),
-                upstreams: vec![DEV_RPC_URL.into()],
-                ws_upstreams: vec![DEV_WS_URL.into()],
-                rank: false,
-            });
+            self.chains = dev_chains();
         }
         for chain in &self.chains {
             CaipNetworkId::parse(&chain.id).map_err(|e| ConfigError::Invalid(format!("chain {:?}: {e}", chain.id)))?;
@@ -566,12 +585,20 @@ mod tests {
         .unwrap();
         assert_eq!(
             dev.chains,
-            vec![ChainConfig {
-                id: DEV_CHAIN.into(),
-                upstreams: vec![DEV_RPC_URL.into()],
-                ws_upstreams: vec![DEV_WS_URL.into()],
-                rank: false
-            }]
+            vec![
+                ChainConfig {
+                    id: DEV_CHAIN.into(),
+                    upstreams: vec![DEV_RPC_URL.into()],
+                    ws_upstreams: vec![DEV_WS_URL.into()],
+                    rank: false
+                },
+                ChainConfig {
+                    id: "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh".into(),
+                    upstreams: vec!["http://127.0.0.1:8899".into()],
+                    ws_upstreams: vec!["ws://127.0.0.1:8900".into()],
+                    rank: false
+                }
+            ]
         );
         let bad = |chains| {
             Config {

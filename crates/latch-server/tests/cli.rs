@@ -86,7 +86,11 @@ async fn dev_server_keeps_its_state_across_restarts() {
         .unwrap();
     assert_eq!(
         chains,
-        serde_json::json!({"http":["eip155:31337"],"ws":["eip155:31337"]})
+        serde_json::json!({
+            "http": ["eip155:31337", "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh"],
+            "ws": ["eip155:31337", "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh"]
+        }),
+        "--dev serves the EVM and the Solana devnets"
     );
     server.stop();
 

@@ -179,3 +179,49 @@ impl Devnet {
         panic!("{hash} was not mined");
     }
 }
+
+/// The litesvm-backed Solana devnet (`scripts/solana-devnet`) on free ports, killed when dropped.
+pub struct SolanaDevnet {
+    pub url: String,
+    /// Its fixture file (`.devnet/solana.json` format).
+    pub fixture: serde_json::Value,
+    pub child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl SolanaDevnet {
+    pub async fn start() -> SolanaDevnet {
+        use tokio::io::AsyncBufReadExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("solana.json");
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut child = Command::new(root.join("scripts/solana-devnet"))
+            .args(["--port", "0", "--out"])
+            .arg(&file)
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting scripts/solana-devnet failed ({e}); run npm ci"));
+        let stdout = child.stdout.take().unwrap();
+        let mut line = String::new();
+        let mut reader = tokio::io::BufReader::new(stdout);
+        tokio::time::timeout(Duration::from_secs(30), reader.read_line(&mut line))
+            .await
+            .unwrap()
+            .unwrap();
+        let mut words = line.split_whitespace();
+        assert_eq!(
+            (words.next(), words.next()),
+            (Some("solana-devnet"), Some("ready")),
+            "{line}"
+        );
+        let url = words.next().unwrap().to_owned();
+        let fixture = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        SolanaDevnet {
+            url,
+            fixture,
+            child,
+            _dir: dir,
+        }
+    }
+}
