@@ -1,6 +1,6 @@
 // Fills a devnet with ERC-20 transfers for `make bench-chain-data`: `count`
-// USDC transfers of 1 unit from account #0 to account #7, sent in JSON-RPC
-// batches; anvil mines each in its own block.
+// USDC transfers of 1 unit from account #0 to account #7; anvil mines each in
+// its own block.
 import { readFileSync } from 'node:fs';
 import { encodeFunctionData, parseAbi } from 'viem';
 
@@ -14,16 +14,12 @@ const data = encodeFunctionData({
   functionName: 'transfer',
   args: [to, 1n],
 });
-const BATCH = 500;
-for (let sent = 0; sent < count; sent += BATCH) {
-  const body = Array.from({ length: Math.min(BATCH, count - sent) }, (_, i) => ({
-    jsonrpc: '2.0',
-    id: sent + i,
-    method: 'eth_sendTransaction',
-    params: [{ from, to: fixture.contracts.usdc.address, data, gas: '0x186a0' }],
-  }));
-  const answers = await (await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
-  const failed = answers.find((a) => a.error);
-  if (failed) throw new Error(`eth_sendTransaction failed: ${JSON.stringify(failed.error)}`);
+// One request at a time: anvil mines each as it comes (in a JSON-RPC batch it
+// may give two requests the same nonce, hence "transaction already imported").
+for (let sent = 0; sent < count; sent += 1) {
+  const body = { jsonrpc: '2.0', id: sent, method: 'eth_sendTransaction',
+    params: [{ from, to: fixture.contracts.usdc.address, data, gas: '0x186a0' }] };
+  const answer = await (await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  if (answer.error) throw new Error(`eth_sendTransaction failed: ${JSON.stringify(answer.error)}`);
 }
 console.log(`${count} transfers to ${to}`);
