@@ -334,24 +334,20 @@ async fn run(relay: &str, echo: &str, pid: u32) -> anyhow::Result<()> {
         let raw = scenario(Target::Echo, echo, id, pairs, window, None, MEASURE).await?;
         id += 1;
         let ours = scenario(Target::Relay, relay, id, pairs, window, None, MEASURE).await?;
-        println!(
-            "| {pairs} pair(s), {window} in flight each | {:.0} | {:.0} | {:.0} % | {:.2} / {:.2} | {:.2} / {:.2} | {} |",
-            raw.per_second,
-            ours.per_second,
-            100.0 * ours.per_second / raw.per_second,
-            raw.p50_ms,
-            raw.p99_ms,
-            ours.p50_ms,
-            ours.p99_ms,
-            ours.errors
-        );
+        row(&format!("{pairs} pair(s), {window} in flight each"), &raw, &ours);
     }
     id += 1;
     let raw = scenario(Target::Echo, echo, id, 100, 1, Some(5000.0), MEASURE).await?;
     id += 1;
     let ours = scenario(Target::Relay, relay, id, 100, 1, Some(5000.0), MEASURE).await?;
+    row("100 pairs at 5000 msg/s", &raw, &ours);
+    Ok(())
+}
+
+/// One Markdown table row: echo against relay.
+fn row(scenario: &str, raw: &Outcome, ours: &Outcome) {
     println!(
-        "| 100 pairs at 5000 msg/s | {:.0} | {:.0} | {:.0} % | {:.2} / {:.2} | {:.2} / {:.2} | {} |",
+        "| {scenario} | {:.0} | {:.0} | {:.0} % | {:.2} / {:.2} | {:.2} / {:.2} | {} |",
         raw.per_second,
         ours.per_second,
         100.0 * ours.per_second / raw.per_second,
@@ -361,5 +357,4 @@ async fn run(relay: &str, echo: &str, pid: u32) -> anyhow::Result<()> {
         ours.p99_ms,
         ours.errors
     );
-    Ok(())
 }

@@ -6,7 +6,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{state_with, Anvil, Devnet};
+use common::{personal_sign as sign, state_with, Devnet};
 use http_body_util::BodyExt;
 use latch_server::app;
 use serde_json::{json, Value};
@@ -14,21 +14,6 @@ use tower::ServiceExt;
 
 /// The devnet chain's ENSIP-11 coin type: 0x80000000 | 31337.
 const COIN_TYPE: u32 = 0x8000_0000 | 31337;
-
-/// `personal_sign` by an unlocked anvil account: a real EIP-191 signature.
-async fn sign(anvil: &Anvil, signer: &str, message: &str) -> String {
-    let reply: Value = reqwest::Client::new()
-        .post(&anvil.url)
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "personal_sign",
-                      "params": [format!("0x{}", hex::encode(message)), signer]}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    reply["result"].as_str().expect("a signature").to_owned()
-}
 
 fn now() -> i64 {
     std::time::SystemTime::now()

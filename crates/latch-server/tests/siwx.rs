@@ -7,7 +7,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use common::{state_with, Anvil, Devnet};
+use common::{personal_sign as sign, state_with, Devnet};
 use ed25519_dalek::Signer;
 use http_body_util::BodyExt;
 use latch_core::siwx::{SiweMessage, SiwxMessage};
@@ -17,20 +17,6 @@ use tower::ServiceExt;
 
 const ORIGIN: &str = "http://127.0.0.1:5173";
 const DOMAIN: &str = "127.0.0.1:5173";
-
-async fn sign(anvil: &Anvil, signer: &str, message: &str) -> String {
-    let reply: Value = reqwest::Client::new()
-        .post(&anvil.url)
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "personal_sign",
-                      "params": [format!("0x{}", hex::encode(message)), signer]}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    reply["result"].as_str().expect("a signature").to_owned()
-}
 
 struct Reply {
     status: StatusCode,

@@ -225,3 +225,20 @@ impl SolanaDevnet {
         }
     }
 }
+
+/// `personal_sign` by an unlocked anvil account: a real EIP-191 signature.
+pub async fn personal_sign(anvil: &Anvil, signer: &str, message: &str) -> String {
+    let reply: serde_json::Value = reqwest::Client::new()
+        .post(&anvil.url)
+        .json(
+            &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "personal_sign",
+                      "params": [format!("0x{}", hex::encode(message)), signer]}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    reply["result"].as_str().expect("a signature").to_owned()
+}
