@@ -186,6 +186,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
             })
             .await?;
     }
+    let stop_signal = shutdown_signal();
     let address = SocketAddr::new(config.host, config.port);
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -213,7 +214,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     });
     let server = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async move {
-            shutdown_signal().await;
+            stop_signal.await;
             // Relay sockets never end on their own: close them (1001) so clients reconnect.
             relay.shutdown();
             let _ = stopping.send(true);
@@ -237,20 +238,30 @@ fn announce(line: &str) {
     let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
 }
 
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
+/// Resolves on SIGINT or SIGTERM. The handlers are installed when this is
+/// called, not when first awaited: a signal that arrives just after the
+/// "serving" line must still shut down gracefully rather than kill.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        async move {
+            match (interrupt, terminate) {
+                (Ok(mut interrupt), Ok(mut terminate)) => {
+                    tokio::select! { _ = interrupt.recv() => {}, _ = terminate.recv() => {} }
+                }
+                _ => std::future::pending().await,
             }
-            Err(_) => std::future::pending().await,
         }
-    };
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! { _ = interrupt => {}, _ = terminate => {} }
+    {
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
 }
 
 async fn manage_catalogue(config: &Config, action: CatalogueAction) -> anyhow::Result<()> {
