@@ -3,8 +3,6 @@
 //! and `GET /getAnalyticsConfig`. Events are validated by latch-core's rules
 //! and stored once per event id; a project with analytics off stores nothing.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::Json;
@@ -89,22 +87,12 @@ pub struct IncomingProps {
     properties: Option<Value>,
 }
 
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-fn bad(field: &'static str, description: String) -> ApiError {
-    ApiError::BadRequest { field, description }
-}
-
 fn to_stored(project_id: &str, index: Option<usize>, value: Value, received_at: i64) -> ApiResult<AnalyticsEvent> {
     let at = |what: String| match index {
         Some(i) => format!("event {i}: {what}"),
         None => what,
     };
-    let event: IncomingEvent = serde_json::from_value(value).map_err(|e| bad("body", at(e.to_string())))?;
+    let event: IncomingEvent = serde_json::from_value(value).map_err(|e| ApiError::bad("body", at(e.to_string())))?;
     if let Some(problem) = event_problem(
         &event.event_id,
         &event.url,
@@ -112,15 +100,15 @@ fn to_stored(project_id: &str, index: Option<usize>, value: Value, received_at: 
         &event.props.kind,
         &event.props.event,
     ) {
-        return Err(bad("body", at(problem)));
+        return Err(ApiError::bad("body", at(problem)));
     }
     let properties = match event.props.properties {
         None | Some(Value::Null) => None,
         Some(object @ Value::Object(_)) => Some(object.to_string()),
-        Some(_) => return Err(bad("body", at("props.properties must be an object".into()))),
+        Some(_) => return Err(ApiError::bad("body", at("props.properties must be an object".into()))),
     };
     if properties.as_ref().is_some_and(|p| p.len() > MAX_PROPERTIES_BYTES) {
-        return Err(bad(
+        return Err(ApiError::bad(
             "body",
             at(format!("props.properties exceeds {MAX_PROPERTIES_BYTES} bytes")),
         ));
@@ -151,7 +139,7 @@ async fn store(state: &AppState, caller: &Caller, values: Vec<(Option<usize>, Va
             analytics_enabled: false,
         }));
     }
-    let received_at = now_ms();
+    let received_at = crate::now_ms();
     // Validate everything first: a batch is stored whole or not at all.
     let events = values
         .into_iter()
@@ -204,10 +192,10 @@ pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -
     responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
     let Value::Array(values) = parse_json(&body)? else {
-        return Err(bad("body", "a batch is a JSON array of events".into()));
+        return Err(ApiError::bad("body", "a batch is a JSON array of events"));
     };
     if values.is_empty() || values.len() > MAX_BATCH_EVENTS {
-        return Err(bad(
+        return Err(ApiError::bad(
             "body",
             format!("a batch holds 1 to {MAX_BATCH_EVENTS} events, not {}", values.len()),
         ));

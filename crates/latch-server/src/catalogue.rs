@@ -243,10 +243,10 @@ pub fn select(wallets: &[Wallet], query: &WalletsQuery, featured: &[String]) -> 
     let page = query.page.unwrap_or(1);
     let entries = query.entries.unwrap_or(DEFAULT_ENTRIES);
     if page == 0 || !(1..=MAX_ENTRIES).contains(&entries) {
-        return Err(ApiError::BadRequest {
-            field: "entries",
-            description: format!("page starts at 1 and entries is 1 to {MAX_ENTRIES}"),
-        });
+        return Err(ApiError::bad(
+            "entries",
+            format!("page starts at 1 and entries is 1 to {MAX_ENTRIES}"),
+        ));
     }
     let (include, exclude, chains, rdns, names) = (
         list(&query.include),

@@ -2,7 +2,6 @@
 //! `GET /v1/analytics/summary` (its data), both behind the admin token.
 
 use std::collections::BTreeMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::extract::State;
 use axum::http::{header, HeaderMap};
@@ -191,9 +190,7 @@ pub async fn summary(
 ) -> ApiResult<Json<Summary>> {
     authorize(&state, &headers)?;
     let days = i64::from(query.days.unwrap_or(14).clamp(1, 90));
-    let now_ms = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
+    let now_ms = crate::now_ms();
     let since_ms = (now_ms.div_euclid(DAY_MS) - (days - 1)) * DAY_MS;
     let events = state
         .store

@@ -91,6 +91,14 @@ pub struct Reason {
 }
 
 impl ApiError {
+    /// A 400 for `field` with `description`.
+    pub fn bad(field: &'static str, description: impl Into<String>) -> Self {
+        ApiError::BadRequest {
+            field,
+            description: description.into(),
+        }
+    }
+
     fn parts(&self) -> (StatusCode, &'static str, &'static str) {
         match self {
             ApiError::BadRequest { field, .. } => (StatusCode::BAD_REQUEST, "BAD_REQUEST", field),

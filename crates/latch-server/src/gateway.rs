@@ -167,14 +167,10 @@ impl Gateway {
 
     /// The chain `chain_id` names, checked: required, a CAIP-2 id, served here.
     pub fn chain(&self, chain_id: Option<&str>) -> ApiResult<&Chain> {
-        let chain_id = chain_id.filter(|c| !c.is_empty()).ok_or(ApiError::BadRequest {
-            field: "chainId",
-            description: "chainId is required, e.g. ?chainId=eip155:1".into(),
-        })?;
-        CaipNetworkId::parse(chain_id).map_err(|e| ApiError::BadRequest {
-            field: "chainId",
-            description: e.to_string(),
-        })?;
+        let chain_id = chain_id
+            .filter(|c| !c.is_empty())
+            .ok_or(ApiError::bad("chainId", "chainId is required, e.g. ?chainId=eip155:1"))?;
+        CaipNetworkId::parse(chain_id).map_err(|e| ApiError::bad("chainId", e.to_string()))?;
         self.chains
             .get(chain_id)
             .ok_or_else(|| ApiError::UnsupportedChain(chain_id.to_owned()))
@@ -188,19 +184,18 @@ impl Gateway {
         match &request {
             Value::Array(batch) => {
                 if batch.is_empty() || batch.len() > self.max_batch {
-                    return Err(bad_body(format!(
-                        "a batch holds 1 to {} requests, not {}",
-                        self.max_batch,
-                        batch.len()
-                    )));
+                    return Err(ApiError::bad(
+                        "body",
+                        format!("a batch holds 1 to {} requests, not {}", self.max_batch, batch.len()),
+                    ));
                 }
                 for (index, item) in batch.iter().enumerate() {
-                    check_request(item).map_err(|why| bad_body(format!("request {index}: {why}")))?;
+                    check_request(item).map_err(|why| ApiError::bad("body", format!("request {index}: {why}")))?;
                 }
                 Ok(None)
             }
             single => {
-                check_request(single).map_err(bad_body)?;
+                check_request(single).map_err(|e| ApiError::bad("body", e))?;
                 Ok(answer_locally(&chain.id, single))
             }
         }
@@ -263,13 +258,6 @@ impl Gateway {
         last_rpc_error
             .map(RpcReply)
             .ok_or_else(|| ApiError::UpstreamUnavailable(chain.id.to_string()))
-    }
-}
-
-fn bad_body(description: String) -> ApiError {
-    ApiError::BadRequest {
-        field: "body",
-        description,
     }
 }
 

@@ -139,10 +139,7 @@ pub fn parse_images(text: &str) -> Result<Vec<StoredImage>, ImageError> {
 /// client's `If-None-Match` already names its ETag.
 async fn serve(state: &AppState, kind: &'static str, id: &str, headers: &HeaderMap) -> ApiResult<Response> {
     if !is_valid_image_id(id) {
-        return Err(ApiError::BadRequest {
-            field: "id",
-            description: "an image id is 1-128 of A-Z a-z 0-9 - _ . :".into(),
-        });
+        return Err(ApiError::bad("id", "an image id is 1-128 of A-Z a-z 0-9 - _ . :"));
     }
     let image = state
         .store

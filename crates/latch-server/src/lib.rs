@@ -25,6 +25,13 @@ pub mod siwx;
 pub mod store;
 pub mod subscriptions;
 
+/// Unix milliseconds now: the server's one reading of the wall clock.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 use std::sync::Arc;
 
 use axum::body::Bytes;
@@ -86,11 +93,8 @@ struct RequestIds {
 
 impl Default for RequestIds {
     fn default() -> Self {
-        let started = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
         Self {
-            prefix: format!("{:x}", started.as_millis()),
+            prefix: format!("{:x}", now_ms()),
             next: Arc::default(),
         }
     }

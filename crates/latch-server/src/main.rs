@@ -1,6 +1,5 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
@@ -136,12 +135,6 @@ const DEV_PROJECT: &str = "demo";
 /// How long open connections may delay a shutdown.
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
-fn now_seconds() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
-
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
@@ -181,7 +174,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
             .put_project(&Project {
                 id: DEV_PROJECT.into(),
                 allowed_origins: origins,
-                created_at: now_seconds(),
+                created_at: latch_server::now_ms() / 1000,
                 analytics_enabled: true,
             })
             .await?;
@@ -351,7 +344,7 @@ async fn manage_projects(config: &Config, action: ProjectAction) -> anyhow::Resu
                 .put_project(&Project {
                     id: id.clone(),
                     allowed_origins: origins,
-                    created_at: now_seconds(),
+                    created_at: latch_server::now_ms() / 1000,
                     analytics_enabled: !no_analytics,
                 })
                 .await?;

@@ -93,29 +93,16 @@ impl From<NameRecord> for NameAndAddresses {
     }
 }
 
-fn bad(field: &'static str, description: impl Into<String>) -> ApiError {
-    ApiError::BadRequest {
-        field,
-        description: description.into(),
-    }
-}
-
-fn now_s() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
-
 /// `label.<zone>` lower-cased, or why not.
 fn full_name(name: &str, zone: &str) -> ApiResult<String> {
     let name = name.to_ascii_lowercase();
     let label = name
         .strip_suffix(zone)
         .and_then(|rest| rest.strip_suffix('.'))
-        .ok_or_else(|| bad("name", format!("a name ends in .{zone}")))?;
-    let label = latch_core::validate::validate_name(label).map_err(|e| bad("name", e.to_string()))?;
+        .ok_or_else(|| ApiError::bad("name", format!("a name ends in .{zone}")))?;
+    let label = latch_core::validate::validate_name(label).map_err(|e| ApiError::bad("name", e.to_string()))?;
     if label.len() > 64 || label.starts_with('-') || label.ends_with('-') {
-        return Err(bad(
+        return Err(ApiError::bad(
             "name",
             "a name is at most 64 characters and does not start or end with a hyphen",
         ));
@@ -139,19 +126,20 @@ pub async fn register(
         serde_json::from_str(&request.message).map_err(|e| ApiError::UnprocessableBody(format!("message: {e}")))?;
     let name = full_name(&message.name, &state.config.name_zone)?;
     let chain_id = latch_core::validate::coin_type_to_evm_chain_id(request.coin_type).map_err(|_| {
-        bad(
+        ApiError::bad(
             "coin_type",
             format!("coin type {} is not an EVM chain", request.coin_type),
         )
     })?;
     let chain = format!("eip155:{chain_id}");
     if state.gateway.chain(Some(&chain)).is_err() {
-        return Err(bad(
+        return Err(ApiError::bad(
             "coin_type",
             format!("chain {chain} (coin type {}) is not served here", request.coin_type),
         ));
     }
-    let owner = latch_core::address::parse_evm_address(&request.address).map_err(|e| bad("address", e.to_string()))?;
+    let owner = latch_core::address::parse_evm_address(&request.address)
+        .map_err(|e| ApiError::bad("address", e.to_string()))?;
     if state
         .store
         .name(&name)
@@ -159,24 +147,30 @@ pub async fn register(
         .map_err(|e| ApiError::Internal(e.into()))?
         .is_some()
     {
-        return Err(bad("name", format!("{name} is already registered")));
+        return Err(ApiError::bad("name", format!("{name} is already registered")));
     }
-    let now = now_s();
+    let now = crate::now_ms() / 1000;
     if (message.timestamp - now).abs() > TIMESTAMP_TOLERANCE_S {
-        return Err(bad(
+        return Err(ApiError::bad(
             "message",
             format!("timestamp must be within {TIMESTAMP_TOLERANCE_S} s of now"),
         ));
     }
     if let Some(other) = message.attributes.keys().find(|k| *k != "bio") {
-        return Err(bad("message", format!("unknown attribute {other:?}; only bio is kept")));
+        return Err(ApiError::bad(
+            "message",
+            format!("unknown attribute {other:?}; only bio is kept"),
+        ));
     }
     if message
         .attributes
         .get("bio")
         .is_some_and(|bio| bio.chars().count() > MAX_BIO_CHARS)
     {
-        return Err(bad("message", format!("bio is at most {MAX_BIO_CHARS} characters")));
+        return Err(ApiError::bad(
+            "message",
+            format!("bio is at most {MAX_BIO_CHARS} characters"),
+        ));
     }
     if !crate::signatures::evm_signed_by(&state, &chain, owner, &request.message, &request.signature).await? {
         return Err(ApiError::BadSignature(format!("the signature is not {owner}'s")));
@@ -195,7 +189,7 @@ pub async fn register(
         .await
         .map_err(|e| ApiError::Internal(e.into()))?
     {
-        return Err(bad("name", format!("{name} is already registered")));
+        return Err(ApiError::bad("name", format!("{name} is already registered")));
     }
     Ok(Json(record.into()))
 }
@@ -291,7 +285,7 @@ pub async fn suggestions(
 ) -> ApiResult<Json<Suggestions>> {
     let zone = &state.config.name_zone;
     if let Some(asked) = query.zone.as_deref().filter(|z| z != zone) {
-        return Err(bad(
+        return Err(ApiError::bad(
             "zone",
             format!("this server registers names in {zone}, not {asked}"),
         ));

@@ -29,7 +29,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::project::Caller;
 use crate::store::{SiwxNonce, SiwxSession};
-use crate::AppState;
+use crate::{now_ms, AppState};
 
 /// How long a nonce may wait for its signed message.
 pub const NONCE_TTL_MS: i64 = 5 * 60 * 1000;
@@ -39,12 +39,6 @@ pub const SESSION_TTL_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 pub const COOKIE: &str = "latch_siwx";
 /// Sessions listed at most.
 const LIST_LIMIT: u32 = 100;
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// `bytes` random bytes as hex, from the operating system's generator.
 fn random_hex(bytes: usize) -> ApiResult<String> {
@@ -60,13 +54,6 @@ fn token_hash(token: &str) -> String {
 fn refused(code: &'static str, description: impl Into<String>) -> ApiError {
     ApiError::SignInRefused {
         code,
-        description: description.into(),
-    }
-}
-
-fn bad(field: &'static str, description: impl Into<String>) -> ApiError {
-    ApiError::BadRequest {
-        field,
         description: description.into(),
     }
 }
@@ -123,21 +110,21 @@ pub async fn nonce(
     let origin = origin_authority(&headers);
     let domain = match (request.domain, origin) {
         (Some(domain), Some(origin)) if domain != origin => {
-            return Err(bad(
+            return Err(ApiError::bad(
                 "domain",
                 format!("domain {domain} is not the request's origin {origin}"),
             ))
         }
         (Some(domain), _) | (None, Some(domain)) => domain,
         (None, None) => {
-            return Err(bad(
+            return Err(ApiError::bad(
                 "domain",
                 "give the domain the message will name, or send an Origin header",
             ))
         }
     };
     if domain.is_empty() || domain.len() > 255 || domain.contains(['/', ' ', '@']) {
-        return Err(bad(
+        return Err(ApiError::bad(
             "domain",
             "domain must be an RFC 3986 authority such as app.example.com",
         ));
@@ -183,8 +170,8 @@ pub struct SessionCreated {
 async fn signed_by(state: &AppState, account: &CaipAddress, message: &str, signature: &str) -> ApiResult<bool> {
     match account.network.namespace.as_str() {
         "eip155" => {
-            let owner =
-                latch_core::address::parse_evm_address(&account.address).map_err(|e| bad("message", e.to_string()))?;
+            let owner = latch_core::address::parse_evm_address(&account.address)
+                .map_err(|e| ApiError::bad("message", e.to_string()))?;
             // An account's own signature needs no chain; anything else may be a contract wallet's.
             if latch_core::siwx::recover_personal_sign_address(message, signature)
                 .is_ok_and(|signer| signer.eq_ignore_ascii_case(&account.address))
@@ -200,7 +187,10 @@ async fn signed_by(state: &AppState, account: &CaipAddress, message: &str, signa
         "solana" => {
             Ok(latch_core::siwx::verify_solana_signature(message, signature, &account.address).unwrap_or(false))
         }
-        other => Err(bad("message", format!("sign-in is not supported for {other} accounts"))),
+        other => Err(ApiError::bad(
+            "message",
+            format!("sign-in is not supported for {other} accounts"),
+        )),
     }
 }
 
@@ -222,8 +212,8 @@ fn session_cookie(state: &AppState, token: &str, max_age_s: i64) -> HeaderValue 
         (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn create(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Response> {
     let request: SignIn = json_body(&body)?;
-    let message = SiwxMessage::parse(&request.message).map_err(|e| bad("message", e.to_string()))?;
-    let network = CaipNetworkId::parse(&message.chain_id).map_err(|e| bad("message", e.to_string()))?;
+    let message = SiwxMessage::parse(&request.message).map_err(|e| ApiError::bad("message", e.to_string()))?;
+    let network = CaipNetworkId::parse(&message.chain_id).map_err(|e| ApiError::bad("message", e.to_string()))?;
     let account = CaipAddress {
         network,
         address: message.address.clone(),
@@ -394,10 +384,10 @@ pub struct Sessions {
 
 /// The account as sessions store it: EVM addresses checksummed.
 fn normal_account(account: &str) -> ApiResult<String> {
-    let mut parsed = CaipAddress::parse(account).map_err(|e| bad("account", e.to_string()))?;
+    let mut parsed = CaipAddress::parse(account).map_err(|e| ApiError::bad("account", e.to_string()))?;
     if parsed.network.namespace == "eip155" {
-        parsed.address =
-            latch_core::address::to_checksum_address(&parsed.address).map_err(|e| bad("account", e.to_string()))?;
+        parsed.address = latch_core::address::to_checksum_address(&parsed.address)
+            .map_err(|e| ApiError::bad("account", e.to_string()))?;
     }
     Ok(parsed.to_string())
 }

@@ -40,16 +40,18 @@ pub(crate) async fn upgrade(
     ApiQuery(query): ApiQuery<RpcQuery>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let upgrade = upgrade.map_err(|rejection| ApiError::BadRequest {
-        field: "upgrade",
-        description: format!("GET here opens a WebSocket ({rejection}); send JSON-RPC over HTTP with POST"),
+    let upgrade = upgrade.map_err(|rejection| {
+        ApiError::bad(
+            "upgrade",
+            format!("GET here opens a WebSocket ({rejection}); send JSON-RPC over HTTP with POST"),
+        )
     })?;
     let chain = state.gateway.chain(query.chain_id.as_deref())?.clone();
     if chain.ws_upstreams.is_empty() {
-        return Err(ApiError::BadRequest {
-            field: "chainId",
-            description: format!("chain {} is served over HTTP only", chain.id),
-        });
+        return Err(ApiError::bad(
+            "chainId",
+            format!("chain {} is served over HTTP only", chain.id),
+        ));
     }
     let upstream = connect(&chain, Duration::from_millis(state.config.upstream_timeout_ms)).await?;
     let limit = state.config.max_body_bytes;

@@ -32,7 +32,7 @@ async fn serve(state: AppState) -> String {
 }
 
 fn now() -> i64 {
-    latch_server::relay::now_ms() / 1000
+    latch_server::now_ms() / 1000
 }
 
 fn key(seed: u8) -> SigningKey {

@@ -95,10 +95,10 @@ struct Pools {
 fn check_currency(currency: Option<&str>) -> ApiResult<()> {
     match currency {
         None | Some("usd") => Ok(()),
-        Some(other) => Err(ApiError::BadRequest {
-            field: "currency",
-            description: format!("only usd prices are served, not {other:?}"),
-        }),
+        Some(other) => Err(ApiError::bad(
+            "currency",
+            format!("only usd prices are served, not {other:?}"),
+        )),
     }
 }
 
@@ -371,10 +371,8 @@ pub async fn balance(
     headers: HeaderMap,
 ) -> ApiResult<Json<Balances>> {
     check_currency(query.currency.as_deref())?;
-    let owner = latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::BadRequest {
-        field: "address",
-        description: e.to_string(),
-    })?;
+    let owner =
+        latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::bad("address", e.to_string()))?;
     let chains: Vec<String> = match query.chain_id.as_deref().filter(|c| !c.is_empty()) {
         Some(chain) => {
             let id = state.gateway.chain(Some(chain))?;
@@ -393,10 +391,7 @@ pub async fn balance(
     };
     if let Some(force) = query.force_update.as_deref() {
         for item in force.split(',').filter(|s| !s.is_empty()) {
-            CaipAddress::parse(item).map_err(|e| ApiError::BadRequest {
-                field: "forceUpdate",
-                description: e.to_string(),
-            })?;
+            CaipAddress::parse(item).map_err(|e| ApiError::bad("forceUpdate", e.to_string()))?;
         }
     }
     let base = base_url(&headers, state.config.trust_forwarded_for);
@@ -475,10 +470,7 @@ pub async fn price(
         serde_json::from_slice(&body).map_err(|e| ApiError::UnprocessableBody(format!("body: {e}")))?;
     check_currency(Some(&request.currency))?;
     if request.addresses.is_empty() || request.addresses.len() > 100 {
-        return Err(ApiError::BadRequest {
-            field: "addresses",
-            description: "1 to 100 addresses".into(),
-        });
+        return Err(ApiError::bad("addresses", "1 to 100 addresses"));
     }
     let base = base_url(&headers, state.config.trust_forwarded_for);
     let icon = |symbol: &str| token_icon(&base, symbol, &caller.project.id);

@@ -67,10 +67,7 @@ pub struct History {
 }
 
 fn parse_cursor(cursor: &str) -> ApiResult<(i64, i64)> {
-    let bad = || ApiError::BadRequest {
-        field: "cursor",
-        description: "a cursor is the `next` of an earlier page".into(),
-    };
+    let bad = || ApiError::bad("cursor", "a cursor is the `next` of an earlier page");
     let (block, index) = cursor.split_once('-').ok_or_else(bad)?;
     Ok((block.parse().map_err(|_| bad())?, index.parse().map_err(|_| bad())?))
 }
@@ -153,10 +150,8 @@ pub async fn history(
     ApiQuery(query): ApiQuery<HistoryQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Json<History>> {
-    let owner = latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::BadRequest {
-        field: "address",
-        description: e.to_string(),
-    })?;
+    let owner =
+        latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::bad("address", e.to_string()))?;
     let chain = query.chain_id.as_deref().filter(|c| !c.is_empty());
     if let Some(chain) = chain {
         state.gateway.chain(Some(chain))?;

@@ -114,9 +114,7 @@ pub async fn identity(
     Path(address): Path<String>,
     ApiQuery(_query): ApiQuery<IdentityQuery>,
 ) -> ApiResult<Json<Identity>> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let now = (crate::now_ms() / 1000) as u64;
     // Solana (and other) addresses have no ENS identity: an empty one, as the original answers.
     if latch_core::address::is_solana_address(&address) {
         return Ok(Json(Identity {
@@ -124,10 +122,8 @@ pub async fn identity(
             ..Identity::default()
         }));
     }
-    let owner = latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::BadRequest {
-        field: "address",
-        description: e.to_string(),
-    })?;
+    let owner =
+        latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::bad("address", e.to_string()))?;
     let data = &state.chain_data;
     let key = owner.to_string();
     if let Some(hit) = data.identities.get(&key) {

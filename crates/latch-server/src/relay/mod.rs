@@ -24,7 +24,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -42,7 +42,7 @@ use crate::config::RelayConfig;
 use crate::error::ApiError;
 use crate::project::ProjectDirectory;
 use crate::store::{RelayAck, RelayMessage, Store};
-use crate::AppState;
+use crate::{now_ms, AppState};
 
 use self::delivery::Deliveries;
 use self::metrics::RelayMetrics;
@@ -64,13 +64,6 @@ const IN_FLIGHT: usize = 1024;
 const TICK: Duration = Duration::from_millis(250);
 /// How often expired messages are dropped and the mailbox gauge refreshed.
 const PRUNE_EVERY: Duration = Duration::from_secs(15);
-
-/// Unix milliseconds now.
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// sha256 of `data`, lower-case hex.
 pub fn sha256_hex(data: &[u8]) -> String {
@@ -293,11 +286,7 @@ pub(crate) async fn upgrade(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let Ok(upgrade) = upgrade else {
-        return ApiError::BadRequest {
-            field: "upgrade",
-            description: "the relay speaks JSON-RPC over a WebSocket".into(),
-        }
-        .into_response();
+        return ApiError::bad("upgrade", "the relay speaks JSON-RPC over a WebSocket").into_response();
     };
     let relay = state.relay.clone();
     let client = match query {
