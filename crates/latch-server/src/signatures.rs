@@ -18,8 +18,9 @@ sol! {
     function isValidSignature(bytes32 hash, bytes signature) returns (bytes4 magicValue);
 }
 
-/// Whether `signature` over `message` is `owner`'s on `chain`: EIP-191 recovery for
-/// accounts, ERC-1271 through the gateway for contracts.
+/// Whether `signature` over `message` is `owner`'s on `chain`: EIP-191 recovery
+/// first (no chain read: the common case of an account's own key), then, when
+/// this gateway serves `chain` and `owner` holds code there, ERC-1271.
 pub async fn evm_signed_by(
     state: &AppState,
     chain: &str,
@@ -27,13 +28,20 @@ pub async fn evm_signed_by(
     message: &str,
     signature: &str,
 ) -> ApiResult<bool> {
+    if latch_core::siwx::recover_personal_sign_address(message, signature)
+        .is_ok_and(|signer| signer.eq_ignore_ascii_case(&owner.to_string()))
+    {
+        return Ok(true);
+    }
+    if state.gateway.chain(Some(chain)).is_err() {
+        return Ok(false);
+    }
     let code = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getCode", "params": [owner.to_string(), "latest"]});
     let reply = state.gateway.call(Some(chain), &Bytes::from(code.to_string())).await?;
     let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| ApiError::Internal(e.into()))?;
-    let is_contract = reply["result"].as_str().is_some_and(|c| c.len() > 2);
-    if !is_contract {
-        return Ok(latch_core::siwx::recover_personal_sign_address(message, signature)
-            .is_ok_and(|signer| signer.eq_ignore_ascii_case(&owner.to_string())));
+    let holds_code = reply["result"].as_str().is_some_and(|c| c.len() > 2);
+    if !holds_code {
+        return Ok(false);
     }
     let Ok(bytes) = hex::decode(signature.trim_start_matches("0x")) else {
         return Ok(false);

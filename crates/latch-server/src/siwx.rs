@@ -172,17 +172,7 @@ async fn signed_by(state: &AppState, account: &CaipAddress, message: &str, signa
         "eip155" => {
             let owner = latch_core::address::parse_evm_address(&account.address)
                 .map_err(|e| ApiError::bad("message", e.to_string()))?;
-            // An account's own signature needs no chain; anything else may be a contract wallet's.
-            if latch_core::siwx::recover_personal_sign_address(message, signature)
-                .is_ok_and(|signer| signer.eq_ignore_ascii_case(&account.address))
-            {
-                return Ok(true);
-            }
-            let chain = account.network.to_string();
-            if state.gateway.chain(Some(&chain)).is_err() {
-                return Ok(false);
-            }
-            crate::signatures::evm_signed_by(state, &chain, owner, message, signature).await
+            crate::signatures::evm_signed_by(state, &account.network.to_string(), owner, message, signature).await
         }
         "solana" => {
             Ok(latch_core::siwx::verify_solana_signature(message, signature, &account.address).unwrap_or(false))

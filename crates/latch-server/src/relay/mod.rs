@@ -437,22 +437,10 @@ impl Connection {
             self.relay.metrics.errors.fetch_add(1, Ordering::Relaxed);
             return self.send(sink, RelayError::TooManyRequests.to_response(&id)).await;
         }
-        if let Request::Publish(publish) = request {
-            let relay = self.relay.clone();
-            let client_id = self.client_id.clone();
-            self.answers.push_back(Box::pin(async move {
-                match relay.publish(&client_id, publish).await {
-                    Ok(()) => json!({"id": id, "jsonrpc": "2.0", "result": true}).to_string(),
-                    Err(error) => {
-                        relay.metrics.errors.fetch_add(1, Ordering::Relaxed);
-                        error.to_response(&id)
-                    }
-                }
-            }));
-            return Ok(());
-        }
-        match self.handle(sink, request).await {
-            Ok((result, then_push)) => {
+        match self.handle(&id, request).await {
+            // Answered by `answers` once stored.
+            Ok(None) => Ok(()),
+            Ok(Some((result, then_push))) => {
                 self.send(sink, json!({"id": id, "jsonrpc": "2.0", "result": result}).to_string())
                     .await?;
                 // Mailbox pushes go after the answer, so the client knows the topic when they come.
@@ -468,19 +456,28 @@ impl Connection {
         }
     }
 
-    /// Answers a request; the topics whose mailbox is to be pushed afterwards.
-    async fn handle(&mut self, sink: &mut Sink, request: Request) -> Result<(Value, Vec<String>), RelayError> {
-        let _ = sink;
+    /// Answers a request: its result and the topics whose mailbox is to be
+    /// pushed afterwards, or `None` for a publish, which is answered through
+    /// `answers` once stored so that a client can pipeline publishes.
+    async fn handle(&mut self, id: &Value, request: Request) -> Result<Option<(Value, Vec<String>)>, RelayError> {
         match request {
             Request::Publish(publish) => {
-                // Usually pipelined by `on_text`; answered in place here all the same.
-                self.relay.publish(&self.client_id, publish).await?;
-                Ok((json!(true), vec![]))
+                let (relay, client_id, id) = (self.relay.clone(), self.client_id.clone(), id.clone());
+                self.answers.push_back(Box::pin(async move {
+                    match relay.publish(&client_id, publish).await {
+                        Ok(()) => json!({"id": id, "jsonrpc": "2.0", "result": true}).to_string(),
+                        Err(error) => {
+                            relay.metrics.errors.fetch_add(1, Ordering::Relaxed);
+                            error.to_response(&id)
+                        }
+                    }
+                }));
+                Ok(None)
             }
             Request::Subscribe { topics, batch } => {
                 let ids: Vec<String> = topics.iter().map(|t| self.subscribe(t)).collect();
                 let result = if batch { json!(ids) } else { json!(ids[0]) };
-                Ok((result, topics))
+                Ok(Some((result, topics)))
             }
             Request::Unsubscribe { topics } => {
                 for topic in topics {
@@ -490,7 +487,7 @@ impl Connection {
                     }
                     self.deliveries.drop_topic(&topic);
                 }
-                Ok((json!(true), vec![]))
+                Ok(Some((json!(true), vec![])))
             }
             Request::Fetch { topics } => {
                 let mut messages = Vec::new();
@@ -520,7 +517,7 @@ impl Connection {
                     .relay_write(&[], &acks)
                     .await
                     .map_err(|_| RelayError::Internal)?;
-                Ok((json!({"messages": messages, "hasMore": has_more}), vec![]))
+                Ok(Some((json!({"messages": messages, "hasMore": has_more}), vec![])))
             }
             Request::ProposeSession {
                 pairing_topic,
@@ -528,7 +525,7 @@ impl Connection {
             } => {
                 self.subscribe(&pairing_topic);
                 self.relay.publish(&self.client_id, proposal).await?;
-                Ok((json!(true), vec![pairing_topic]))
+                Ok(Some((json!(true), vec![pairing_topic])))
             }
             Request::ApproveSession {
                 session_topic,
@@ -538,7 +535,7 @@ impl Connection {
                 self.subscribe(&session_topic);
                 self.relay.publish(&self.client_id, response).await?;
                 self.relay.publish(&self.client_id, settlement).await?;
-                Ok((json!(true), vec![session_topic]))
+                Ok(Some((json!(true), vec![session_topic])))
             }
         }
     }
