@@ -37,6 +37,21 @@ pub fn free_port() -> u16 {
 }
 
 impl Anvil {
+    /// A JSON-RPC call to the node; its result (an error fails the test).
+    pub async fn rpc(&self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let reply: serde_json::Value = reqwest::Client::new()
+            .post(&self.url)
+            .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert!(reply.get("error").is_none(), "{method}: {reply}");
+        reply["result"].clone()
+    }
+
     pub async fn start() -> Anvil {
         let port = free_port();
         let binary = anvil_binary();
@@ -145,17 +160,7 @@ impl Devnet {
 
     /// A JSON-RPC call to the node; its result (an error fails the test).
     pub async fn rpc(&self, method: &str, params: serde_json::Value) -> serde_json::Value {
-        let reply: serde_json::Value = reqwest::Client::new()
-            .post(&self.anvil.url)
-            .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        assert!(reply.get("error").is_none(), "{method}: {reply}");
-        reply["result"].clone()
+        self.anvil.rpc(method, params).await
     }
 
     /// Sends a transaction from an unlocked account and waits until it is in a block; its hash.
@@ -228,17 +233,11 @@ impl SolanaDevnet {
 
 /// `personal_sign` by an unlocked anvil account: a real EIP-191 signature.
 pub async fn personal_sign(anvil: &Anvil, signer: &str, message: &str) -> String {
-    let reply: serde_json::Value = reqwest::Client::new()
-        .post(&anvil.url)
-        .json(
-            &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "personal_sign",
-                      "params": [format!("0x{}", hex::encode(message)), signer]}),
-        )
-        .send()
+    let params = serde_json::json!([format!("0x{}", hex::encode(message)), signer]);
+    anvil
+        .rpc("personal_sign", params)
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    reply["result"].as_str().expect("a signature").to_owned()
+        .as_str()
+        .expect("a signature")
+        .to_owned()
 }
