@@ -147,6 +147,11 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A JSON request body read whatever its Content-Type; malformed is a 422 with our body.
+pub fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
+    serde_json::from_slice(body).map_err(|e| ApiError::UnprocessableBody(format!("body: {e}")))
+}
+
 /// `Query<T>` whose refusal is an [`ApiError`] (our JSON body) rather than axum's plain text.
 pub struct ApiQuery<T>(pub T);
 

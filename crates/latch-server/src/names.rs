@@ -120,8 +120,7 @@ pub async fn register(
     _caller: Caller,
     body: Bytes,
 ) -> ApiResult<Json<NameAndAddresses>> {
-    let request: Registration =
-        serde_json::from_slice(&body).map_err(|e| ApiError::UnprocessableBody(format!("body: {e}")))?;
+    let request: Registration = crate::error::json_body(&body)?;
     let message: Message =
         serde_json::from_str(&request.message).map_err(|e| ApiError::UnprocessableBody(format!("message: {e}")))?;
     let name = full_name(&message.name, &state.config.name_zone)?;

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::error::{json_body, ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::project::Caller;
 use crate::store::{SiwxNonce, SiwxSession};
 use crate::{now_ms, AppState};
@@ -56,10 +56,6 @@ fn refused(code: &'static str, description: impl Into<String>) -> ApiError {
         code,
         description: description.into(),
     }
-}
-
-fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> ApiResult<T> {
-    serde_json::from_slice(body).map_err(|e| ApiError::UnprocessableBody(format!("body: {e}")))
 }
 
 fn internal(error: impl Into<anyhow::Error>) -> ApiError {

@@ -466,8 +466,7 @@ pub async fn price(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> ApiResult<Json<Fungibles>> {
-    let request: PriceRequest =
-        serde_json::from_slice(&body).map_err(|e| ApiError::UnprocessableBody(format!("body: {e}")))?;
+    let request: PriceRequest = crate::error::json_body(&body)?;
     check_currency(Some(&request.currency))?;
     if request.addresses.is_empty() || request.addresses.len() > 100 {
         return Err(ApiError::bad("addresses", "1 to 100 addresses"));
