@@ -1,4 +1,4 @@
-import { ConnectButton, createLatch, LatchProvider, useLatch, type Network } from '@latch/react';
+import { ConnectButton, createLatch, LatchProvider, useLatch, useLatchSIWX, type Network } from '@latch/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
@@ -12,13 +12,21 @@ const latchDevnet: Network = {
   rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
 };
 
+const query = new URLSearchParams(window.location.search);
+/** `?signIn=optional|required` turns on sign-in with the wallet against this Latch server. */
+const signInMode = query.get('signIn');
+
 const latch = createLatch({
   // `?projectId=` tries the page with another project of the same server.
-  projectId: new URLSearchParams(window.location.search).get('projectId') ?? 'demo',
+  projectId: query.get('projectId') ?? 'demo',
   networks: [latchDevnet],
   // Unset in production, where the Latch server serves this page and the API on one origin;
   // set it when running `vite` against a separately started server.
   serverUrl: import.meta.env.VITE_LATCH_SERVER_URL,
+  siwx:
+    signInMode === 'optional' || signInMode === 'required'
+      ? { required: signInMode === 'required', statement: 'Sign in to the Latch demo.' }
+      : undefined,
 });
 
 function LatchState() {
@@ -35,6 +43,43 @@ function LatchState() {
   );
 }
 
+function SignInState() {
+  const { enabled, status, session, signOut } = useLatchSIWX();
+  const { status: connection } = useLatch();
+  if (!enabled) {
+    return (
+      <p>
+        Sign-in with the wallet is off. Try it: <a href="?signIn=optional">optional</a> or{' '}
+        <a href="?signIn=required">required</a>.
+      </p>
+    );
+  }
+  return (
+    <section aria-label="Sign-in">
+      <dl className="state">
+        <dt>sign-in</dt>
+        <dd data-testid="siwx-status">{status}</dd>
+        <dt>session account</dt>
+        <dd data-testid="siwx-account">{session?.account ?? '—'}</dd>
+        <dt>session expires</dt>
+        <dd data-testid="siwx-expires">{session?.expiresAt ? new Date(session.expiresAt).toISOString() : '—'}</dd>
+      </dl>
+      {status === 'authenticated' ? (
+        <button type="button" data-testid="siwx-sign-out" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      ) : connection === 'connected' ? (
+        <button type="button" data-testid="siwx-sign-in" onClick={() => latch.modal.open({ view: 'SIWXSignMessage' })}>
+          Sign in
+        </button>
+      ) : null}
+      <p>
+        <a href="/">Sign-in off</a> · <a href="?signIn=optional">optional</a> · <a href="?signIn=required">required</a>
+      </p>
+    </section>
+  );
+}
+
 function App() {
   return (
     <main>
@@ -45,6 +90,7 @@ function App() {
       </p>
       <ConnectButton />
       <LatchState />
+      <SignInState />
     </main>
   );
 }

@@ -14,8 +14,9 @@ use latch_core::origin::origin_allowed;
 use crate::project::project_id_of;
 use crate::AppState;
 
-const ALLOW_METHODS: &str = "GET, POST, OPTIONS";
-const ALLOW_HEADERS: &str = "content-type, x-project-id, x-sdk-type, x-sdk-version";
+// DELETE and `authorization`: the modal signs out of a sign-in session with its bearer token.
+const ALLOW_METHODS: &str = "GET, POST, DELETE, OPTIONS";
+const ALLOW_HEADERS: &str = "authorization, content-type, x-project-id, x-sdk-type, x-sdk-version";
 const MAX_AGE_SECONDS: &str = "600";
 
 async fn origin_allowed_for(state: &AppState, project_id: Option<&str>, origin: &str) -> bool {

@@ -373,10 +373,14 @@ async fn cors_answers_allowed_origins_and_makes_refusals_readable() {
         allowed.headers()["access-control-allow-origin"],
         "http://127.0.0.1:5173"
     );
-    assert!(allowed.headers()["access-control-allow-headers"]
+    let allowed_headers = allowed.headers()["access-control-allow-headers"].to_str().unwrap();
+    // `authorization`: the modal's sign-in calls carry the session as a bearer token.
+    assert!(allowed_headers.contains("content-type") && allowed_headers.contains("authorization"));
+    // DELETE: signing out of a sign-in session.
+    assert!(allowed.headers()["access-control-allow-methods"]
         .to_str()
         .unwrap()
-        .contains("content-type"));
+        .contains("DELETE"));
     for (origin, query) in [
         ("https://evil.example", "projectId=test"),
         ("http://127.0.0.1:5173", "projectId=nope"),

@@ -4,7 +4,7 @@
 import initBindings from './web/latch_wasm.js';
 
 export * from './web/latch_wasm.js';
-export { LATCH_CONSTANTS } from './constants.js';
+export { LATCH_CONSTANTS, LATCH_MESSAGES } from './constants.js';
 export { LatchError } from './errors.js';
 
 let ready;

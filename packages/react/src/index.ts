@@ -4,6 +4,18 @@ export type { ModalController, ModalState, OpenOptions, ViewName } from './core/
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export type { LatchEvent, LatchEventListener } from './core/events.js';
 export type { Store } from './core/store.js';
+export type {
+  AuthenticationAdapter,
+  SiweConfig,
+  SiwxMessageInput,
+  SiwxOptions,
+  SiwxSession,
+  SiwxState,
+  SiwxStatus,
+} from './core/siwx.js';
+export { createLatchAuthentication } from './core/latchAuthentication.js';
+export type { KeyValueStorage } from './core/storage.js';
+export type { Toast, ToastVariant } from './core/toasts.js';
 export { HttpError, RpcError } from './core/gateway.js';
 
 export { LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider.js';
@@ -20,6 +32,7 @@ export {
   type LatchModalControls,
   type UseLatchResult,
 } from './hooks/useLatch.js';
+export { useLatchSIWX, type LatchSIWX } from './hooks/useLatchSIWX.js';
 
 export { darkTheme, lightTheme, type ThemeMode, type ThemeVariables } from './themes/index.js';
 export type { Locale, MessageKey, Messages, Translate } from './locales/index.js';

@@ -5,6 +5,8 @@ import { modalHeaderStyles } from './components/ModalHeader/ModalHeader.styles.j
 import { accountViewStyles } from './views/Account/AccountView.styles.js';
 import { connectViewStyles } from './views/Connect/ConnectView.styles.js';
 import { connectingExternalViewStyles } from './views/ConnectingExternal/ConnectingExternalView.styles.js';
+import { siwxSignMessageViewStyles } from './views/SIWXSignMessage/SIWXSignMessageView.styles.js';
+import { toastStyles } from './components/Toast/Toast.styles.js';
 
 /** Every component's CSS, rendered once by `LatchProvider`. */
 export const latchStyles = [
@@ -15,4 +17,6 @@ export const latchStyles = [
   connectViewStyles,
   connectingExternalViewStyles,
   accountViewStyles,
+  siwxSignMessageViewStyles,
+  toastStyles,
 ].join('');

@@ -2,6 +2,7 @@ import { eip155NetworkId, formatUnits, init, toChecksumAddress, validateCaipAddr
 import type { EventBus } from './events.js';
 import type { Gateway } from './gateway.js';
 import type { ModalController } from './modal.js';
+import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createStore, type Store } from './store.js';
 import type { CaipAddress, CaipNetworkId, Connector, Eip1193Provider, Network } from './types.js';
 
@@ -45,6 +46,8 @@ export interface ConnectionController {
   connect(connectorId: string): Promise<void>;
   disconnect(): void;
   refreshBalance(): Promise<void>;
+  /** Asks the connected wallet to sign `message` (EIP-191 `personal_sign`); resolves to the signature. */
+  signMessage(message: string): Promise<string>;
 }
 
 /** Every field listed, because `setState` merges: this is what clears an account. */
@@ -66,11 +69,14 @@ export function createConnectionController({
   gateway,
   networks,
   events,
+  storage,
 }: {
   modal: ModalController;
   gateway: Gateway;
   networks: readonly Network[];
   events: EventBus;
+  /** Remembers the connected wallet so a reload reconnects it without asking. */
+  storage: KeyValueStorage;
 }): ConnectionController {
   const connection = createStore<ConnectionState>({ status: 'disconnected', connectors: [] });
   const account = createStore<AccountState>(EMPTY_ACCOUNT);
@@ -78,6 +84,8 @@ export function createConnectionController({
   let connectAttempt = 0;
   let balanceRequest = 0;
   let stopWatchingProvider: (() => void) | undefined;
+  // The wallet to reconnect silently once it announces itself again after a reload; tried once.
+  let walletToRestore = storage.getItem(STORAGE_KEYS.connectedWallet);
 
   // A failed attempt's message belongs to the visit of the modal it happened in; opening the
   // modal again starts clean.
@@ -166,6 +174,8 @@ export function createConnectionController({
   function disconnect() {
     const wasConnected = connection.getState().status === 'connected';
     endSession();
+    walletToRestore = null;
+    storage.removeItem(STORAGE_KEYS.connectedWallet);
     if (wasConnected) events.emit({ type: 'DISCONNECT_SUCCESS', data: {} });
     connection.setState({ status: 'disconnected', activeConnectorId: undefined, error: undefined });
     modal.close();
@@ -191,27 +201,37 @@ export function createConnectionController({
     }
   }
 
-  async function connect(connectorId: string) {
-    const connector = connection.getState().connectors.find(({ id }) => id === connectorId);
-    if (!connector) return;
+  /**
+   * Connects `connector`. `silent`: a reload's reconnect, which only asks for already authorised
+   * accounts (`eth_accounts`, no prompt), opens no view and reports nothing when it finds none.
+   */
+  async function establish(connector: Connector, { silent }: { silent: boolean }) {
     endSession();
     const attempt = connectAttempt;
     const reported = { name: connector.name, connectorType: connector.type };
-    events.emit({ type: 'SELECT_WALLET', data: reported });
-    connection.setState({ status: 'connecting', activeConnectorId: connectorId, error: undefined });
-    modal.push('ConnectingExternal');
-    modal.setLoading(true);
+    if (!silent) events.emit({ type: 'SELECT_WALLET', data: reported });
+    connection.setState({ status: 'connecting', activeConnectorId: connector.id, error: undefined });
+    if (!silent) {
+      modal.push('ConnectingExternal');
+      modal.setLoading(true);
+    }
     try {
       await init();
-      const accounts = (await connector.provider.request({ method: 'eth_requestAccounts' })) as string[];
-      const chainId = (await connector.provider.request({ method: 'eth_chainId' })) as string;
+      const method = silent ? 'eth_accounts' : 'eth_requestAccounts';
+      const accounts = (await connector.provider.request({ method })) as string[];
       if (attempt !== connectAttempt) return;
       const [address] = accounts;
-      if (!address) throw new Error('The wallet returned no account');
+      if (!address) {
+        if (silent) return connection.setState({ status: 'disconnected', activeConnectorId: undefined });
+        throw new Error('The wallet returned no account');
+      }
+      const chainId = (await connector.provider.request({ method: 'eth_chainId' })) as string;
+      if (attempt !== connectAttempt) return;
       setAccount(address, toCaipNetworkId(chainId));
     } catch (cause) {
       if (attempt !== connectAttempt) return;
       account.setState(EMPTY_ACCOUNT);
+      if (silent) return connection.setState({ status: 'disconnected', activeConnectorId: undefined });
       const rejected = (cause as { code?: unknown } | null)?.code === USER_REJECTED_REQUEST;
       const message = cause instanceof Error ? cause.message : String(cause);
       events.emit({ type: 'CONNECT_ERROR', data: { ...reported, message, rejected } });
@@ -223,6 +243,7 @@ export function createConnectionController({
       return;
     }
     stopWatchingProvider = watchProvider(connector.provider);
+    if (connector.rdns) storage.setItem(STORAGE_KEYS.connectedWallet, connector.rdns);
     connection.setState({ status: 'connected' });
     const { address, caipNetworkId } = account.getState();
     if (address && caipNetworkId) {
@@ -230,6 +251,23 @@ export function createConnectionController({
     }
     modal.setLoading(false);
     await showNetworkState();
+  }
+
+  async function connect(connectorId: string) {
+    const connector = connection.getState().connectors.find(({ id }) => id === connectorId);
+    if (!connector) return;
+    walletToRestore = null;
+    await establish(connector, { silent: false });
+  }
+
+  async function signMessage(message: string): Promise<string> {
+    const { activeConnectorId, connectors, status } = connection.getState();
+    const connector = connectors.find(({ id }) => id === activeConnectorId);
+    const { address } = account.getState();
+    if (status !== 'connected' || !connector || !address) throw new Error('No ConnectionController client found');
+    // EIP-1193 wallets take the message as hex of its UTF-8 bytes.
+    const hex = `0x${Array.from(new TextEncoder().encode(message), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+    return (await connector.provider.request({ method: 'personal_sign', params: [hex, address] })) as string;
   }
 
   return {
@@ -242,10 +280,15 @@ export function createConnectionController({
         );
         return known ? {} : { connectors: [...connectors, connector] };
       });
+      if (walletToRestore && connector.rdns === walletToRestore && connection.getState().status === 'disconnected') {
+        walletToRestore = null;
+        void establish(connector, { silent: true });
+      }
     },
     connect,
     disconnect,
     refreshBalance,
+    signMessage,
   };
 }
 

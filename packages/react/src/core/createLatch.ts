@@ -1,4 +1,4 @@
-import { init } from '@latch/wasm';
+import { init, LATCH_MESSAGES } from '@latch/wasm';
 import { createTranslate, resolveMessages, type Locale, type Messages, type Translate } from '../locales/index.js';
 import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.js';
 import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
@@ -9,6 +9,16 @@ import { createGateway } from './gateway.js';
 import { createApiClient } from './api.js';
 import { createAccountData, type AccountDataController } from './accountData.js';
 import { createModalController, type ModalController } from './modal.js';
+import { createLatchAuthentication } from './latchAuthentication.js';
+import {
+  createSiwxController,
+  siweConfigAdapter,
+  type SiweConfig,
+  type SiwxController,
+  type SiwxOptions,
+} from './siwx.js';
+import { browserStorage, type KeyValueStorage } from './storage.js';
+import { createToasts, type ToastController } from './toasts.js';
 import type { Store } from './store.js';
 import type { Network } from './types.js';
 
@@ -32,6 +42,15 @@ export interface LatchOptions {
    * The server can also switch analytics off per project.
    */
   analytics?: boolean;
+  /**
+   * Sign in with X (spec §4 "Sign-in"): after connecting, the visitor signs a message and gets a
+   * session. `{}` uses the Latch server; pass `adapter` to use your own backend.
+   */
+  siwx?: SiwxOptions;
+  /** The legacy EIP-4361-only form of `siwx`; setting both is an error. */
+  siweConfig?: SiweConfig;
+  /** What survives a reload (the connected wallet, the sign-in token); defaults to `localStorage`. */
+  storage?: KeyValueStorage;
 }
 
 export interface Latch {
@@ -46,6 +65,9 @@ export interface Latch {
   readonly account: Store<AccountState>;
   /** Token balances, activity and identity of the connected account, from the Latch server. */
   readonly accountData: AccountDataController;
+  /** Sign-in state and actions; `store.getState().enabled` is false without `siwx` / `siweConfig`. */
+  readonly siwx: SiwxController;
+  readonly toasts: ToastController;
   connect(connectorId: string): Promise<void>;
   disconnect(): void;
   refreshBalance(): Promise<void>;
@@ -58,9 +80,10 @@ export interface Latch {
 }
 
 export function createLatch(options: LatchOptions): Latch {
-  if (!options.projectId) throw new Error('Project ID Not Configured');
+  if (!options.projectId?.trim()) throw new Error(LATCH_MESSAGES.projectIdNotConfigured);
   const [firstNetwork] = options.networks;
   if (!firstNetwork) throw new Error('At least one network must be configured');
+  if (options.siwx && options.siweConfig) throw new Error(LATCH_MESSAGES.siwxBothOptions);
 
   const events = createEventBus();
   if (options.onEvent) events.subscribe(options.onEvent);
@@ -71,16 +94,33 @@ export function createLatch(options: LatchOptions): Latch {
     projectId: options.projectId,
     getServerUrl,
   });
+  const storage = options.storage ?? browserStorage();
   const modal = createModalController({
     events,
-    // Called only after setup; the connection controller is created below because it needs `modal`.
+    // Called only after setup; the controllers are created below because they need `modal`.
     isConnected: () => connectionController.connection.getState().status === 'connected',
+    mayClose: () => siwx.mayClose(),
   });
   const connectionController = createConnectionController({
     modal,
     gateway,
     networks: options.networks,
     events,
+    storage,
+  });
+  const toasts = createToasts();
+  const siwx = createSiwxController({
+    adapter: options.siweConfig
+      ? siweConfigAdapter(options.siweConfig)
+      : options.siwx &&
+        (options.siwx.adapter ?? createLatchAuthentication({ projectId: options.projectId, getServerUrl, storage })),
+    options: options.siweConfig ?? options.siwx ?? {},
+    connection: connectionController,
+    modal,
+    toasts,
+    events,
+    networks: options.networks,
+    location: () => globalThis.location,
   });
   const accountData = createAccountData({
     api: createApiClient({ projectId: options.projectId, getServerUrl }),
@@ -99,6 +139,8 @@ export function createLatch(options: LatchOptions): Latch {
     connection: connectionController.connection,
     account: connectionController.account,
     accountData,
+    siwx,
+    toasts,
     connect: connectionController.connect,
     disconnect: connectionController.disconnect,
     refreshBalance: connectionController.refreshBalance,

@@ -14,7 +14,9 @@ export type LatchEvent =
   | { type: 'SELECT_WALLET'; data: ConnectorData }
   | { type: 'CONNECT_SUCCESS'; data: ConnectorData & { caipNetworkId: string }; address: string }
   | { type: 'CONNECT_ERROR'; data: ConnectorData & { message: string; rejected: boolean } }
-  | { type: 'DISCONNECT_SUCCESS'; data: Record<string, never> };
+  | { type: 'DISCONNECT_SUCCESS'; data: Record<string, never> }
+  | { type: 'SIWX_AUTH_SUCCESS'; data: { caipNetworkId: string }; address: string }
+  | { type: 'SIWX_AUTH_ERROR'; data: { message: string } };
 
 export type LatchEventListener = (event: LatchEvent) => void;
 

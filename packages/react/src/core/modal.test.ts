@@ -131,3 +131,18 @@ describe('modal shake', () => {
     expect(modal.store.getState().shake).toBe(false);
   });
 });
+
+describe('modal close guard', () => {
+  it('shakes instead of closing while the guard refuses, and closes once it allows', () => {
+    const events = createEventBus();
+    let mayClose = false;
+    const modal = createModalController({ events, isConnected: () => true, mayClose: () => mayClose });
+    modal.open({ view: 'SIWXSignMessage' });
+    modal.close();
+    modal.back();
+    expect(modal.store.getState()).toMatchObject({ open: true, shake: true, history: ['SIWXSignMessage'] });
+    mayClose = true;
+    modal.close();
+    expect(modal.store.getState().open).toBe(false);
+  });
+});

@@ -2,7 +2,7 @@ import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { EventBus } from './events.js';
 import { createStore, type Store } from './store.js';
 
-export type ViewName = 'Connect' | 'ConnectingExternal' | 'Account' | 'UnsupportedChain';
+export type ViewName = 'Connect' | 'ConnectingExternal' | 'Account' | 'UnsupportedChain' | 'SIWXSignMessage';
 
 export interface ModalState {
   open: boolean;
@@ -22,6 +22,7 @@ export interface OpenOptions {
 export interface ModalController {
   store: Store<ModalState>;
   open(options?: OpenOptions): void;
+  /** Closes, unless a required sign-in is showing without a session: then it shakes instead. */
   close(): void;
   /** Adds a view on top, unless it already is the current view. */
   push(view: ViewName): void;
@@ -46,9 +47,12 @@ export function currentView(state: ModalState): ViewName {
 export function createModalController({
   events,
   isConnected,
+  mayClose = () => true,
 }: {
   events: EventBus;
   isConnected: () => boolean;
+  /** Spec §2: when sign-in is required, sign-in views cannot be closed until a session exists. */
+  mayClose?: () => boolean;
 }): ModalController {
   const store = createStore<ModalState>({
     open: false,
@@ -58,7 +62,14 @@ export function createModalController({
   });
   let shakeTimer: ReturnType<typeof setTimeout> | undefined;
 
+  function shake() {
+    clearTimeout(shakeTimer);
+    store.setState({ shake: true });
+    shakeTimer = setTimeout(() => store.setState({ shake: false }), SHAKE_DURATION_MS);
+  }
+
   function close() {
+    if (store.getState().open && !mayClose()) return shake();
     const wasOpen = store.getState().open;
     store.setState({ open: false, loading: false });
     if (wasOpen) events.emit({ type: 'MODAL_CLOSE', data: { connected: isConnected() } });
@@ -92,11 +103,7 @@ export function createModalController({
       }
       store.setState({ history: history.slice(0, -1) });
     },
-    shake() {
-      clearTimeout(shakeTimer);
-      store.setState({ shake: true });
-      shakeTimer = setTimeout(() => store.setState({ shake: false }), SHAKE_DURATION_MS);
-    },
+    shake,
     setLoading(loading) {
       store.setState({ loading });
     },

@@ -41,4 +41,13 @@ export const de: Messages = {
   operationOther: 'Ausgeführt',
   unsupportedChainTitle: 'Netzwerk wechseln',
   unsupportedChainBody: 'Dieses Netzwerk wird nicht unterstützt. Wechseln Sie in Ihrer Wallet zu {network}.',
+  cancel: 'Abbrechen',
+  signInTitle: 'Anmelden',
+  signInBody: '{app} bittet Sie, mit Ihrer Wallet eine Nachricht zu signieren, um zu zeigen, dass dieses Konto Ihnen gehört. Das Signieren ist kostenlos und sendet keine Transaktion.',
+  signIn: 'Signieren',
+  signInWaiting: 'Warte auf Signatur…',
+  signatureDeclined: 'Signatur abgelehnt',
+  signInInitFailed: 'Beim Starten der Anmeldung ist ein Problem aufgetreten',
+  signInFailed: 'Die Wallet konnte die Nachricht nicht signieren. Versuchen Sie es erneut.',
+  signInRefused: 'Die Anmeldung wurde abgelehnt. Versuchen Sie es erneut.',
 };

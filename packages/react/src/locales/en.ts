@@ -40,6 +40,15 @@ export const en = {
   operationOther: 'Executed',
   unsupportedChainTitle: 'Switch network',
   unsupportedChainBody: 'This network is not supported. Switch your wallet to {network}.',
+  cancel: 'Cancel',
+  signInTitle: 'Sign in',
+  signInBody: '{app} asks you to sign a message with your wallet to prove this account is yours. Signing is free and sends no transaction.',
+  signIn: 'Sign',
+  signInWaiting: 'Waiting for signature…',
+  signatureDeclined: 'Signature declined',
+  signInInitFailed: 'A problem occurred while trying initialize authentication',
+  signInFailed: 'The wallet could not sign the message. Try again.',
+  signInRefused: 'The sign-in was refused. Try again.',
 };
 
 export type MessageKey = keyof typeof en;

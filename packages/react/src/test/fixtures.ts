@@ -39,17 +39,17 @@ export interface TestProvider extends Eip1193Provider {
 
 /**
  * An EIP-1193 provider test double: no browser wallet runs in jsdom. It answers
- * `eth_requestAccounts` and `eth_chainId` from `answers` (a function answer may throw to
- * model a rejection). The real wallet path is covered by the Playwright end-to-end tests.
+ * `eth_requestAccounts` and `eth_chainId`, and any method in `answers` (a function answer gets
+ * the params and may throw to model a rejection). The real wallet path is covered by the Playwright end-to-end tests.
  */
 export function createTestProvider(answers: Record<string, unknown> = {}): TestProvider {
   const listeners = new Map<string, Set<Listener>>();
   const defaults: Record<string, unknown> = { eth_requestAccounts: [ACCOUNT], eth_chainId: '0x7a69' };
   const table = { ...defaults, ...answers };
   return {
-    request: vi.fn(async ({ method }: { method: string }) => {
+    request: vi.fn(async ({ method, params }: { method: string; params?: readonly unknown[] | object }) => {
       const answer = table[method];
-      return typeof answer === 'function' ? answer() : answer;
+      return typeof answer === 'function' ? answer(params) : answer;
     }),
     on(event, listener) {
       if (!listeners.has(event)) listeners.set(event, new Set());

@@ -4,6 +4,7 @@ import type { MessageKey } from '../locales/index.js';
 import { AccountView } from './Account/AccountView.js';
 import { ConnectView } from './Connect/ConnectView.js';
 import { ConnectingExternalView } from './ConnectingExternal/ConnectingExternalView.js';
+import { SIWXSignMessageView } from './SIWXSignMessage/SIWXSignMessageView.js';
 import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js';
 
 /** Every router view with the message key of its header title. */
@@ -12,4 +13,5 @@ export const views: Record<ViewName, { title: MessageKey; Component: ComponentTy
   ConnectingExternal: { title: 'connectingTitle', Component: ConnectingExternalView },
   Account: { title: 'accountTitle', Component: AccountView },
   UnsupportedChain: { title: 'unsupportedChainTitle', Component: UnsupportedChainView },
+  SIWXSignMessage: { title: 'signInTitle', Component: SIWXSignMessageView },
 };

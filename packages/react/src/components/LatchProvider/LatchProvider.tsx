@@ -5,6 +5,7 @@ import type { Latch } from '../../core/createLatch.js';
 import { useStore } from '../../hooks/useStore.js';
 import { latchStyles } from '../../styles.js';
 import { Modal } from '../Modal/Modal.js';
+import { Toast } from '../Toast/Toast.js';
 
 export interface LatchProviderProps {
   latch: Latch;
@@ -33,6 +34,7 @@ export function LatchProvider({ latch, children }: LatchProviderProps) {
       <style data-latch-styles="">{latchStyles}</style>
       {children}
       {open && isClient ? createPortal(<Modal />, document.body) : null}
+      {isClient ? createPortal(<Toast />, document.body) : null}
     </LatchContext.Provider>
   );
 }

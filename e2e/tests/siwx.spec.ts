@@ -1,0 +1,106 @@
+// Sign in with the wallet, end to end: the demo with `?signIn=…`, the injected test wallet
+// signing with a devnet key, and the real `latch` server issuing nonces, verifying the EIP-4361
+// message and keeping the session.
+import { expect, test, type Page } from '@playwright/test';
+import { axeViolations } from '../fixtures/axe.js';
+import { E2E_RPC_URL, E2E_SERVER_URL, readDevnet } from '../fixtures/stack.js';
+import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
+
+const account = () => readDevnet().accounts[2]!;
+const TOKEN_KEY = '@latch/siwx-token/demo';
+
+/** What the host's backend would ask: is this token an active session, and whose? */
+async function verifyOnServer(token: string) {
+  const response = await fetch(`${E2E_SERVER_URL}/v1/siwx/verify?projectId=demo`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  return { status: response.status, body: (await response.json()) as { session?: { account: string; message: string } } };
+}
+
+const storedToken = (page: Page) => page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
+
+async function connect(page: Page) {
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+}
+
+test('signing in creates a server session that a reload keeps and signing out ends', async ({ page, context }) => {
+  const { address, privateKey } = account();
+  const wallet = await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL });
+  await page.goto('/?signIn=optional');
+  await connect(page);
+
+  const modal = page.getByTestId('latch-modal');
+  await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Sign in' })).toBeVisible();
+  expect(await axeViolations(modal), 'SIWXSignMessage is axe-clean').toEqual([]);
+  await page.getByTestId('siwx-sign').click();
+
+  await expect(modal).toBeHidden();
+  await expect(page.getByTestId('siwx-status')).toHaveText('authenticated');
+  await expect(page.getByTestId('siwx-account')).toHaveText(`eip155:31337:${address}`);
+  expect(wallet.requests.filter((method) => method === 'personal_sign')).toHaveLength(1);
+
+  // The server holds the session: the host's backend can check the token, and the browser got
+  // the HTTP-only cookie as well.
+  const token = (await storedToken(page))!;
+  const verified = await verifyOnServer(token);
+  expect(verified.status).toBe(200);
+  expect(verified.body.session?.account).toBe(`eip155:31337:${address}`);
+  expect(verified.body.session?.message).toContain(`${new URL(E2E_SERVER_URL).host} wants you to sign in with your Ethereum account:\n${address}`);
+  expect(verified.body.session?.message).toContain('Sign in to the Latch demo.');
+  const cookie = (await context.cookies()).find(({ name }) => name === 'latch_siwx');
+  expect(cookie).toMatchObject({ value: token, httpOnly: true });
+
+  // A reload reconnects the wallet silently and finds the session: no second signature.
+  await page.reload();
+  await expect(page.getByTestId('state-status')).toHaveText('connected');
+  await expect(page.getByTestId('siwx-status')).toHaveText('authenticated');
+  await expect(modal).toBeHidden();
+  expect(wallet.requests.filter((method) => method === 'personal_sign')).toHaveLength(1);
+
+  // Signing out revokes it on the server.
+  await page.getByTestId('siwx-sign-out').click();
+  await expect(page.getByTestId('siwx-status')).toHaveText('unauthenticated');
+  expect((await verifyOnServer(token)).status).toBe(401);
+  expect(await storedToken(page)).toBeNull();
+
+  // Without a session, the next load asks to sign in again.
+  await page.reload();
+  await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
+});
+
+test('required sign-in cannot be closed without a session; cancel disconnects', async ({ page }) => {
+  const { privateKey } = account();
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL });
+  await page.goto('/?signIn=required');
+  await connect(page);
+  const modal = page.getByTestId('latch-modal');
+  await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
+
+  await page.keyboard.press('Escape');
+  await expect(modal).toHaveAttribute('data-shake', 'true');
+  await page.getByTestId('modal-close').click();
+  await page.getByTestId('latch-backdrop').click({ position: { x: 5, y: 5 } });
+  await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
+  await expect(page.getByTestId('state-status')).toHaveText('connected');
+
+  await page.getByTestId('siwx-cancel').click();
+  await expect(modal).toBeHidden();
+  await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+  await expect(page.getByTestId('connect-button')).toHaveText('Connect Wallet');
+});
+
+test('a declined signature shows Signature declined and keeps the sign-in open', async ({ page }) => {
+  const { privateKey } = account();
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, rejectSign: true });
+  await page.goto('/?signIn=optional');
+  await connect(page);
+  await page.getByTestId('siwx-sign').click();
+  await expect(page.getByTestId('latch-toast')).toHaveText('Signature declined');
+  await expect(page.getByTestId('siwx-error')).toHaveText('Signature declined');
+  await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
+  await expect(page.getByTestId('siwx-status')).toHaveText('unauthenticated');
+});

@@ -1,0 +1,38 @@
+/** Where Latch keeps what must survive a reload (spec §3 "Persisted local items"). */
+export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** Keys, in one place so two features never collide. */
+export const STORAGE_KEYS = {
+  /** The reverse-DNS id of the wallet connected last, for a silent reconnect on reload. */
+  connectedWallet: '@latch/connected-wallet',
+  /** The sign-in session token of the default (Latch server) adapter, per project. */
+  siwxToken: (projectId: string) => `@latch/siwx-token/${projectId}`,
+} as const;
+
+/**
+ * The page's `localStorage`, read when used (never at import, for SSR). Storage that is missing
+ * or refuses access (private modes, sandboxed frames) behaves as empty: Latch then simply
+ * remembers nothing across reloads.
+ */
+export function browserStorage(): KeyValueStorage {
+  const local = (): Storage | undefined => {
+    try {
+      return globalThis.localStorage;
+    } catch {
+      return undefined;
+    }
+  };
+  const attempt = <T>(action: (storage: Storage) => T, fallback: T): T => {
+    try {
+      const storage = local();
+      return storage ? action(storage) : fallback;
+    } catch {
+      return fallback;
+    }
+  };
+  return {
+    getItem: (key) => attempt((storage) => storage.getItem(key), null),
+    setItem: (key, value) => attempt((storage) => storage.setItem(key, value), undefined),
+    removeItem: (key) => attempt((storage) => storage.removeItem(key), undefined),
+  };
+}

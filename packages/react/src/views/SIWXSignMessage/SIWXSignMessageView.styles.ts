@@ -1,0 +1,14 @@
+export const siwxSignMessageViewStyles = `
+.latch-siwx {
+  align-items: center;
+  text-align: center;
+}
+.latch-siwx-actions {
+  display: flex;
+  gap: calc(var(--latch-font-size-master) * 0.8);
+  width: 100%;
+}
+.latch-siwx-actions > .latch-button {
+  flex: 1;
+}
+`;

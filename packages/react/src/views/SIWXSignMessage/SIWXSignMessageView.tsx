@@ -1,0 +1,43 @@
+import { Button } from '../../components/Button/Button.js';
+import { useLatchInstance } from '../../context.js';
+import { useStore } from '../../hooks/useStore.js';
+
+/** Spec §4 "Sign-in": asks the visitor to sign a message proving they own the connected account. */
+export function SIWXSignMessageView() {
+  const latch = useLatchInstance();
+  const { signing, error } = useStore(latch.siwx.store);
+  const { connectors, activeConnectorId } = useStore(latch.connection);
+  const wallet = connectors.find(({ id }) => id === activeConnectorId);
+  // Rendered only in the browser (the modal is a client-side portal), so `location` exists.
+  const app = globalThis.location.host;
+
+  return (
+    <div className="latch-view latch-siwx" data-testid="siwx-sign-message">
+      {wallet ? (
+        <div className="latch-connecting-icon" data-waiting={signing}>
+          <img src={wallet.imageUrl} alt={wallet.name} />
+        </div>
+      ) : null}
+      <p className="latch-message">{latch.t('signInBody', { app })}</p>
+      {error ? (
+        <p role="alert" className="latch-message latch-message--error" data-testid="siwx-error">
+          {latch.t(error)}
+        </p>
+      ) : null}
+      <div className="latch-siwx-actions">
+        <Button onClick={latch.siwx.cancel} data-testid="siwx-cancel">
+          {latch.t('cancel')}
+        </Button>
+        <Button
+          variant="primary"
+          disabled={signing}
+          aria-busy={signing}
+          onClick={() => void latch.siwx.signIn()}
+          data-testid="siwx-sign"
+        >
+          {latch.t(signing ? 'signInWaiting' : 'signIn')}
+        </Button>
+      </div>
+    </div>
+  );
+}
