@@ -188,7 +188,9 @@ impl Devnet {
 /// The litesvm-backed Solana devnet (`scripts/solana-devnet`) on free ports, killed when dropped.
 pub struct SolanaDevnet {
     pub url: String,
-    /// Its fixture file (`.devnet/solana.json` format).
+    /// Its fixture file (`.devnet/solana.json` format; `solana_devnet_file` in the configuration).
+    pub file: PathBuf,
+    /// The file's contents.
     pub fixture: serde_json::Value,
     pub child: Child,
     _dir: tempfile::TempDir,
@@ -224,6 +226,7 @@ impl SolanaDevnet {
         let fixture = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         SolanaDevnet {
             url,
+            file,
             fixture,
             child,
             _dir: dir,
