@@ -94,9 +94,11 @@ async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
 #[tokio::test]
 async fn solana_balances_read_back_what_the_fixture_funded() {
     let devnet = SolanaDevnet::start().await;
+    // A dead first upstream: the reads take the gateway's path, so its fallback applies.
+    let dead = common::dead_upstream();
     let chain = || ChainConfig {
         id: LOCAL_SOLANA_DEVNET.into(),
-        upstreams: vec![devnet.url.clone()],
+        upstreams: vec![dead.clone(), devnet.url.clone()],
         ..ChainConfig::default()
     };
     // The fixture file lists its USDC mint and prices it at 1 USD; SOL has no price.
