@@ -52,7 +52,9 @@ test-wasm:
 test-web:
 	npm test -w @latch/react
 
+# The committed 0.8 creation code (ERC-6492 validator, account factory) must match its source.
 test-devnet:
+	scripts/build-contracts --check
 	node devnet/check.js
 
 # @solana/web3.js@1 and @solana/spl-token against the litesvm-backed Solana devnet.

@@ -1,10 +1,12 @@
 // Contract artifacts for the fixture world: prebuilt ABIs and creation
 // bytecode from the installed packages, plus the contracts we compile
 // ourselves (FixtureToken, a 6-decimal stablecoin; FixtureSmartWallet, an
-// ERC-1271 contract account).
+// ERC-1271 contract account; FixtureAccountFactory, its CREATE2 factory).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+
+import { parseAbi } from 'viem';
 
 const require = createRequire(import.meta.url);
 
@@ -45,6 +47,14 @@ function compileFixture(name) {
 }
 
 /**
+ * Creation code compiled by scripts/build-contracts (solc 0.8, which start-up
+ * should not have to load) and committed beside its source.
+ */
+function prebuilt(name) {
+  return readFileSync(new URL(`./contracts/${name}.hex`, import.meta.url), 'utf8').trim();
+}
+
+/**
  * viem embeds Multicall3's creation code for deployless reads but does not
  * export it, so it is read out of viem's installed source.
  */
@@ -61,6 +71,14 @@ export function loadArtifacts() {
     multicall3CreationCode: multicall3CreationCode(),
     fixtureToken: compileFixture('FixtureToken'),
     smartWallet: compileFixture('FixtureSmartWallet'),
+    accountFactory: {
+      abi: parseAbi([
+        'constructor(bytes code)',
+        'function getAddress(address owner, uint256 salt) view returns (address)',
+        'function createAccount(address owner, uint256 salt) returns (address account)',
+      ]),
+      bytecode: prebuilt('FixtureAccountFactory'),
+    },
     erc20Preset: load('@openzeppelin/contracts/build/contracts/ERC20PresetMinterPauser.json'),
     erc721Preset: load('@openzeppelin/contracts/build/contracts/ERC721PresetMinterPauserAutoId.json'),
     weth9: load('@uniswap/v2-periphery/build/WETH9.json'),

@@ -161,7 +161,7 @@ async function main() {
       assert.equal(fixture.caipNetworkId, 'eip155:31337');
       assert.equal(fixture.rpcUrl, ready.rpcUrl);
       assert.deepEqual(Object.keys(c).sort(), [
-        'ensPublicResolver', 'ensRegistry', 'ensReverseRegistrar', 'ltk', 'multicall3', 'nft', 'pairs',
+        'accountFactory', 'ensPublicResolver', 'ensRegistry', 'ensReverseRegistrar', 'ltk', 'multicall3', 'nft', 'pairs',
         'smartWallet', 'uniswapV2Factory', 'uniswapV2Router', 'usdc', 'weth',
       ]);
       assert.deepEqual(c.smartWallet, { address: c.smartWallet.address, owner: accounts[1] });
@@ -179,7 +179,7 @@ async function main() {
       const all = [
         ...accounts, c.multicall3, c.usdc.address, c.ltk.address, c.weth, c.uniswapV2Factory, c.uniswapV2Router,
         c.pairs.wethUsdc, c.pairs.wethLtk, c.ensRegistry, c.ensPublicResolver, c.ensReverseRegistrar, c.nft.address,
-        c.smartWallet.address, fixture.ens.owner,
+        c.smartWallet.address, c.accountFactory, fixture.ens.owner,
       ];
       for (const address of all) assert.ok(isChecksummed(address), `${address} is not checksummed`);
       assert.equal(new Set(all).size, all.length - 1); // ens.owner is account #0
@@ -317,6 +317,20 @@ async function main() {
       assert.equal(await read(c.smartWallet.address, erc1271, 'isValidSignature', [hash, await sign(1)]), '0x1626ba7e');
       assert.equal(await read(c.smartWallet.address, erc1271, 'isValidSignature', [hash, await sign(2)]), '0xffffffff');
       assert.equal(await read(c.smartWallet.address, erc1271, 'isValidSignature', [hash, '0x1234']), '0xffffffff');
+    });
+
+    await check('account factory: createAccount deploys at the address getAddress predicts (simulated)', async () => {
+      const factoryAbi = parseAbi([
+        'function getAddress(address owner, uint256 salt) view returns (address)',
+        'function createAccount(address owner, uint256 salt) returns (address)',
+      ]);
+      const args = [accounts[4], 7n];
+      const predicted = await read(c.accountFactory, factoryAbi, 'getAddress', args);
+      assert.equal(await client.getCode({ address: predicted }), undefined, 'not deployed by the fixture');
+      const { result } = await client.simulateContract({
+        address: c.accountFactory, abi: factoryAbi, functionName: 'createAccount', args, account: deployer,
+      });
+      assert.equal(result, predicted);
     });
 
     await check('a second devnet on the same port fails with a clear message', async () => {

@@ -179,6 +179,9 @@ export async function deployFixture({ rpcUrl }) {
   const smartWalletOwner = accounts[SMART_WALLET_OWNER].address;
   const smartWallet = await deploy(artifacts.smartWallet, [smartWalletOwner]);
 
+  // A CREATE2 factory of such wallets, for counterfactual (ERC-6492) accounts.
+  const accountFactory = await deploy(artifacts.accountFactory, [artifacts.smartWallet.bytecode]);
+
   return {
     chainId,
     caipNetworkId: `eip155:${chainId}`,
@@ -197,6 +200,7 @@ export async function deployFixture({ rpcUrl }) {
       ensReverseRegistrar,
       nft: { address: nft, name: NFT.name, symbol: NFT.symbol },
       smartWallet: { address: smartWallet, owner: smartWalletOwner },
+      accountFactory,
     },
     ens: { name: ENS_NAME, owner: deployer, avatar: ENS_AVATAR },
   };

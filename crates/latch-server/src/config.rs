@@ -53,16 +53,23 @@ pub struct Config {
     pub admin_token: Option<Secret>,
     /// Catalogue ids listed first, in this order, when the list is not searched.
     pub featured_wallet_ids: Vec<String>,
-    /// ERC-20 tokens whose balances `/v1/account/{address}/balance` reads, per chain.
+    /// ERC-20 tokens (eip155 chains) and SPL Token mints (solana chains) whose
+    /// balances `/v1/account/{address}/balance` reads, per chain.
     pub tokens: Vec<TokenConfig>,
-    /// Where token prices come from, per chain (Uniswap V2 reserves against a USD stablecoin).
+    /// Where token prices come from, per eip155 chain (Uniswap V2 reserves against a USD stablecoin).
     pub prices: Vec<PriceConfig>,
+    /// Fixed USD prices for solana chains, which have no market `latch` reads.
+    pub static_prices: Vec<StaticPriceConfig>,
     /// The ENS deployment `/v1/identity/{address}` resolves names on.
     pub ens: Option<EnsConfig>,
     /// A devnet fixture file (`scripts/devnet` writes `.devnet/addresses.json`) whose
     /// tokens, Uniswap V2 market and ENS registry fill `tokens`, `prices` and `ens`;
     /// `--dev` reads `.devnet/addresses.json` when it exists and this is unset.
     pub devnet_file: Option<PathBuf>,
+    /// A Solana devnet fixture file (`scripts/solana-devnet` writes `.devnet/solana.json`)
+    /// whose USDC mint fills `tokens` and `static_prices` for its chain;
+    /// `--dev` reads `.devnet/solana.json` when it exists and this is unset.
+    pub solana_devnet_file: Option<PathBuf>,
     /// The zone names are registered under (`alice.<zone>`).
     pub name_zone: String,
     /// EVM gateway chains whose transfers are indexed for `/v1/account/{address}/history`
@@ -120,13 +127,13 @@ impl Default for RelayConfig {
     }
 }
 
-/// One ERC-20 token listed for balances.
+/// One token listed for balances: an ERC-20 contract or an SPL Token mint.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct TokenConfig {
     /// CAIP-2 id of its chain.
     pub chain: String,
-    /// Contract address (0x…).
+    /// Contract address (0x…), or the mint's address (base58) on a solana chain.
     pub address: String,
     /// Ticker, e.g. `USDC`.
     pub symbol: String,
@@ -149,6 +156,20 @@ pub struct PriceConfig {
     pub wrapped_native: String,
     /// A token worth 1 USD (e.g. USDC); must also be listed in `tokens`.
     pub usd_token: String,
+}
+
+/// Fixed prices on one solana chain.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct StaticPriceConfig {
+    /// CAIP-2 id of the chain.
+    pub chain: String,
+    /// USD price of one native coin (SOL); unset: balances show no price for it.
+    #[serde(default)]
+    pub native_usd: Option<f64>,
+    /// A listed mint worth 1 USD (e.g. USDC).
+    #[serde(default)]
+    pub usd_token: Option<String>,
 }
 
 /// An ENS registry (the classic registry → resolver flow).
@@ -250,8 +271,10 @@ impl Default for Config {
             featured_wallet_ids: Vec::new(),
             tokens: Vec::new(),
             prices: Vec::new(),
+            static_prices: Vec::new(),
             ens: None,
             devnet_file: None,
+            solana_devnet_file: None,
             name_zone: DEFAULT_NAME_ZONE.into(),
             index_chains: Vec::new(),
             index_confirmations: 2,
@@ -377,6 +400,12 @@ impl Config {
         if let Some(file) = self.devnet_file.clone() {
             self.apply_devnet_file(&file)?;
         }
+        if self.dev && self.solana_devnet_file.is_none() && Path::new(DEV_SOLANA_DEVNET_FILE).exists() {
+            self.solana_devnet_file = Some(DEV_SOLANA_DEVNET_FILE.into());
+        }
+        if let Some(file) = self.solana_devnet_file.clone() {
+            self.apply_solana_devnet_file(&file)?;
+        }
         if self.dev && self.index_chains.is_empty() && self.chains.iter().any(|c| c.id == DEV_CHAIN) {
             // The devnet mines on demand and reorganises only when a test says so: index its head.
             self.index_chains.push(DEV_CHAIN.into());
@@ -449,6 +478,36 @@ impl Config {
         Ok(())
     }
 
+    /// Lists the Solana devnet's USDC mint for its chain and prices it at 1 USD,
+    /// leaving whatever is configured for that chain already. A devnet fixture
+    /// for a chain the gateway does not serve is ignored: there is nothing to read.
+    fn apply_solana_devnet_file(&mut self, file: &Path) -> Result<(), ConfigError> {
+        let invalid = |why: String| ConfigError::Invalid(format!("solana_devnet_file {}: {why}", file.display()));
+        let text = std::fs::read_to_string(file).map_err(|e| invalid(e.to_string()))?;
+        let fixture: SolanaDevnetFixture = serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+        let chain = fixture.caip_network_id;
+        if !self.chains.iter().any(|c| c.id == chain) {
+            return Ok(());
+        }
+        if !self.tokens.iter().any(|t| t.chain == chain) {
+            self.tokens.push(TokenConfig {
+                chain: chain.clone(),
+                address: fixture.usdc.mint.clone(),
+                symbol: fixture.usdc.symbol,
+                name: fixture.usdc.name,
+                decimals: fixture.usdc.decimals,
+            });
+        }
+        if !self.static_prices.iter().any(|p| p.chain == chain) {
+            self.static_prices.push(StaticPriceConfig {
+                chain,
+                native_usd: None,
+                usd_token: Some(fixture.usdc.mint),
+            });
+        }
+        Ok(())
+    }
+
     /// Tokens, prices and ENS name chains the gateway serves and valid addresses.
     fn check_chain_data(&self) -> Result<(), ConfigError> {
         let served = |chain: &str, what: &str| {
@@ -468,7 +527,17 @@ impl Config {
         for token in &self.tokens {
             let what = format!("token {}", token.symbol);
             served(&token.chain, &what)?;
-            address(&token.address, &what)?;
+            match token.chain.split(':').next() {
+                Some("eip155") => address(&token.address, &what)?,
+                Some("solana") => latch_core::address::parse_solana_address(&token.address)
+                    .map(drop)
+                    .map_err(|e| ConfigError::Invalid(format!("{what}: {e}")))?,
+                _ => {
+                    return Err(ConfigError::Invalid(format!(
+                        "{what}: tokens are listed on eip155 and solana chains"
+                    )))
+                }
+            }
             if token.decimals > 36 || token.symbol.is_empty() || token.symbol.len() > 16 {
                 return Err(ConfigError::Invalid(format!(
                     "{what}: decimals ≤ 36, symbol 1-16 characters"
@@ -486,6 +555,26 @@ impl Config {
                 .iter()
                 .any(|t| t.chain == price.chain && t.address.eq_ignore_ascii_case(&price.usd_token));
             if !listed {
+                return Err(ConfigError::Invalid(format!(
+                    "{what}: usd_token must be listed in tokens"
+                )));
+            }
+        }
+        for price in &self.static_prices {
+            let what = format!("static_prices for {}", price.chain);
+            served(&price.chain, &what)?;
+            if !price.chain.starts_with("solana:") {
+                return Err(ConfigError::Invalid(format!(
+                    "{what}: only solana chains (eip155 chains are priced by prices)"
+                )));
+            }
+            if price.native_usd.is_some_and(|p| !(p.is_finite() && p >= 0.0)) {
+                return Err(ConfigError::Invalid(format!(
+                    "{what}: native_usd must be a finite number ≥ 0"
+                )));
+            }
+            let listed = |mint: &String| self.tokens.iter().any(|t| t.chain == price.chain && &t.address == mint);
+            if price.usd_token.as_ref().is_some_and(|mint| !listed(mint)) {
                 return Err(ConfigError::Invalid(format!(
                     "{what}: usd_token must be listed in tokens"
                 )));
@@ -512,6 +601,25 @@ pub const DEFAULT_NAME_ZONE: &str = "latch.id";
 
 /// The fixture file `scripts/devnet` writes, read by `--dev` when present.
 pub const DEV_DEVNET_FILE: &str = ".devnet/addresses.json";
+
+/// The fixture file `scripts/solana-devnet` writes, read by `--dev` when present.
+pub const DEV_SOLANA_DEVNET_FILE: &str = ".devnet/solana.json";
+
+/// The parts of the Solana devnet fixture file `latch` uses.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SolanaDevnetFixture {
+    caip_network_id: String,
+    usdc: SolanaDevnetMint,
+}
+
+#[derive(Deserialize)]
+struct SolanaDevnetMint {
+    mint: String,
+    symbol: String,
+    name: String,
+    decimals: u8,
+}
 
 /// The parts of the devnet fixture file `latch` uses.
 #[derive(Deserialize)]
@@ -706,6 +814,62 @@ mod chain_data_tests {
             missing.starts_with("invalid configuration: devnet_file /nonexistent/addresses.json"),
             "{missing}"
         );
+    }
+
+    #[test]
+    fn solana_tokens_and_static_prices_are_checked() {
+        const MINT: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+        let solana = |c: &mut Config| {
+            c.chains.push(ChainConfig {
+                id: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp".into(),
+                upstreams: vec!["http://s".into()],
+                ..ChainConfig::default()
+            });
+            c.tokens.push(TokenConfig {
+                address: MINT.into(),
+                ..usdc("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp")
+            });
+        };
+        let price = |native_usd, usd_token: &str| StaticPriceConfig {
+            chain: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp".into(),
+            native_usd,
+            usd_token: Some(usd_token.into()),
+        };
+        assert!(with(|c| {
+            solana(c);
+            c.static_prices.push(price(Some(150.0), MINT));
+        })
+        .is_ok());
+        let refused = |adjust: &dyn Fn(&mut Config)| {
+            with(|c| {
+                solana(c);
+                adjust(c);
+            })
+            .unwrap_err()
+            .to_string()
+        };
+        assert!(
+            refused(&|c| c.tokens[0].address = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48".into())
+                .contains("token USDC: Invalid Solana address")
+        );
+        assert!(refused(&|c| c
+            .static_prices
+            .push(price(None, "So11111111111111111111111111111111111111112")))
+        .contains("usd_token must be listed"));
+        assert!(refused(&|c| c.static_prices.push(price(Some(f64::NAN), MINT))).contains("native_usd"));
+        assert!(refused(&|c| c.static_prices.push(StaticPriceConfig {
+            chain: "eip155:1".into(),
+            ..price(None, MINT)
+        }))
+        .contains("only solana chains"));
+        // A devnet fixture for a chain the gateway does not serve adds nothing.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("solana.json");
+        let fixture = serde_json::json!({"caipNetworkId": "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh",
+            "usdc": {"mint": MINT, "symbol": "USDC", "name": "USD Coin", "decimals": 6}});
+        std::fs::write(&file, fixture.to_string()).unwrap();
+        let config = with(|c| c.solana_devnet_file = Some(file.clone())).unwrap();
+        assert!(config.tokens.is_empty() && config.static_prices.is_empty());
     }
 }
 

@@ -7,8 +7,8 @@
 //! is an EVM chain this gateway serves (400); the name is free (400); the
 //! message's timestamp is within ±10 s (400); only a `bio` attribute of at
 //! most 255 characters (400); the signature (401): EIP-191 from the address
-//! itself, or ERC-1271 `isValidSignature` when the address is a contract on
-//! that chain.
+//! itself, ERC-1271 `isValidSignature` when the address is a contract on
+//! that chain, or ERC-6492 when it is a smart account not deployed yet.
 
 use std::collections::BTreeMap;
 
@@ -35,7 +35,7 @@ const SUGGESTIONS: usize = 5;
 pub struct Registration {
     /// JSON text `{"name":"alice.<zone>","attributes":{"bio":"…"},"timestamp":<unix s>}`.
     message: String,
-    /// `personal_sign` of `message` by `address` (65 bytes hex), or the contract wallet's signature.
+    /// `personal_sign` of `message` by `address` (65 bytes hex), or the contract wallet's signature (ERC-1271; ERC-6492-wrapped for a wallet not deployed yet).
     signature: String,
     /// ENSIP-11 coin type of the chain `address` lives on (60 = Ethereum, `0x80000000 | chainId` otherwise).
     coin_type: u32,

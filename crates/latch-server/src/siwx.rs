@@ -9,7 +9,8 @@
 //! 401 `SESSION_EXPIRED`, core's `Session Expired` / `Session not yet valid`);
 //! the message's domain is the one the nonce was issued for (401
 //! `WRONG_DOMAIN`); the signature (401 `INVALID_SIGNATURE`): EIP-191 recovery,
-//! else ERC-1271 through the gateway for eip155, ed25519 for solana.
+//! else ERC-1271 (deployed contract wallets) or ERC-6492 (wrapped signatures of
+//! accounts not deployed yet) through the gateway for eip155, ed25519 for solana.
 //!
 //! A session is answered with a bearer token (also set as an HTTP-only
 //! cookie); only its sha256 is stored. The host's backend checks a token with
@@ -145,7 +146,7 @@ pub async fn nonce(
 pub struct SignIn {
     /// The EIP-4361 / CAIP-122 message, exactly as signed.
     message: String,
-    /// `personal_sign` (hex) for eip155 accounts, or the contract wallet's signature; base58 ed25519 for solana.
+    /// `personal_sign` (hex) for eip155 accounts, or the contract wallet's signature (ERC-1271; ERC-6492-wrapped for a wallet not deployed yet); base58 ed25519 for solana.
     signature: String,
     /// A CACAO, when the wallet made one (kept by the client; not needed here).
     #[serde(default)]

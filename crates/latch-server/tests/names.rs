@@ -1,12 +1,13 @@
 //! Name registration against the real devnet: signatures made by anvil's own
-//! `personal_sign` (an EOA) and checked through ERC-1271 on the fixture's
-//! smart wallet; every refusal the API documents.
+//! `personal_sign` (an EOA), checked through ERC-1271 on the fixture's
+//! smart wallet and through ERC-6492 for a smart account not deployed yet;
+//! every refusal the API documents.
 
 mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{personal_sign as sign, state_with, Devnet};
+use common::{erc6492_sign, personal_sign as sign, state_with, Devnet};
 use http_body_util::BodyExt;
 use latch_server::app;
 use serde_json::{json, Value};
@@ -202,4 +203,30 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
         let (status, _) = get(&router, &format!("/v1/profile/account/{name}?projectId=test")).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{name}");
     }
+}
+
+#[tokio::test]
+async fn a_counterfactual_account_registers_with_an_erc6492_signature() {
+    let devnet = Devnet::start().await;
+    let anvil = &devnet.anvil;
+    let (state, _data) = state_with(vec![anvil.url.clone()], |_| {}).await;
+    let router = app(state);
+    let (four, five) = (devnet.account(4), devnet.account(5));
+    let account = devnet.counterfactual_account(&four, 9).await;
+
+    let text = message("future.latch.id", now(), json!({}));
+    let signature = erc6492_sign(anvil, &account, &four, &text).await;
+    let (status, record) = register(&router, &text, &signature, &account.address, COIN_TYPE).await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert_eq!(record["addresses"][COIN_TYPE.to_string()]["address"], account.address);
+    assert!(!devnet.has_code(&account.address).await, "checking deployed nothing");
+
+    let text = message("future2.latch.id", now(), json!({}));
+    let signature = erc6492_sign(anvil, &account, &five, &text).await;
+    let (status, body) = register(&router, &text, &signature, &account.address, COIN_TYPE).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("INVALID_SIGNATURE")),
+        "another key's signature in the wrapper"
+    );
 }

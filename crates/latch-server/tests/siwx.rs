@@ -1,13 +1,15 @@
 //! Sign in with X against the real devnet: EIP-4361 messages built by
 //! latch-core and signed by anvil's own `personal_sign` (EOA), by the
-//! fixture's smart wallet owner (ERC-1271), and a CAIP-122 Solana message
-//! signed with ed25519; sessions by token and cookie; every refusal.
+//! fixture's smart wallet owner (ERC-1271), by the owner of a smart account
+//! not deployed yet (ERC-6492, through the fixture's CREATE2 factory), and a
+//! CAIP-122 Solana message signed with ed25519; sessions by token and cookie;
+//! every refusal.
 
 mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use common::{personal_sign as sign, state_with, Devnet};
+use common::{erc6492_sign, personal_sign as sign, state_with, Devnet};
 use ed25519_dalek::Signer;
 use http_body_util::BodyExt;
 use latch_core::siwx::{SiweMessage, SiwxMessage};
@@ -296,4 +298,60 @@ async fn sign_in_sessions_and_every_refusal() {
     )
     .await;
     assert_eq!(code(&again), (StatusCode::UNAUTHORIZED, "SESSION_INVALID"));
+}
+
+#[tokio::test]
+async fn counterfactual_accounts_sign_in_with_erc6492() {
+    let devnet = Devnet::start().await;
+    let anvil = &devnet.anvil;
+    let (state, _data) = state_with(vec![anvil.url.clone()], |_| {}).await;
+    let router = app(state);
+    let (four, five) = (devnet.account(4), devnet.account(5));
+    let account = devnet.counterfactual_account(&four, 1).await;
+    assert!(!devnet.has_code(&account.address).await, "counterfactual: no code yet");
+
+    // Signed by the owner and wrapped with the factory call: the deployless
+    // validator deploys it inside one eth_call and asks it.
+    let text = siwe(&account.address, &nonce(&router).await).build().unwrap();
+    let reply = sign_in(&router, &text, &erc6492_sign(anvil, &account, &four, &text).await).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(
+        reply.body["session"]["account"],
+        format!("eip155:31337:{}", account.address)
+    );
+    assert!(!devnet.has_code(&account.address).await, "checking deployed nothing");
+
+    // Tampered: someone else's inner signature, or a factory call that
+    // deploys another account (salt 2), are refused.
+    let text = siwe(&account.address, &nonce(&router).await).build().unwrap();
+    assert_eq!(
+        code(&sign_in(&router, &text, &erc6492_sign(anvil, &account, &five, &text).await).await),
+        (StatusCode::UNAUTHORIZED, "INVALID_SIGNATURE")
+    );
+    let mut elsewhere = devnet.counterfactual_account(&four, 2).await;
+    elsewhere.address.clone_from(&account.address);
+    let text = siwe(&account.address, &nonce(&router).await).build().unwrap();
+    assert_eq!(
+        code(&sign_in(&router, &text, &erc6492_sign(anvil, &elsewhere, &four, &text).await).await),
+        (StatusCode::UNAUTHORIZED, "INVALID_SIGNATURE")
+    );
+    // A signature that merely ends in the magic bytes is refused, not a server error.
+    let junk = format!("0x{}{}", "ab".repeat(40), "6492".repeat(16));
+    let text = siwe(&account.address, &nonce(&router).await).build().unwrap();
+    assert_eq!(
+        code(&sign_in(&router, &text, &junk).await),
+        (StatusCode::UNAUTHORIZED, "INVALID_SIGNATURE")
+    );
+
+    // Once deployed, the same kind of wrapped signature is checked by the account itself (ERC-1271).
+    devnet.deploy_account(&account).await;
+    let text = siwe(&account.address, &nonce(&router).await).build().unwrap();
+    let reply = sign_in(&router, &text, &erc6492_sign(anvil, &account, &four, &text).await).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let text = siwe(&account.address, &nonce(&router).await).build().unwrap();
+    assert_eq!(
+        code(&sign_in(&router, &text, &erc6492_sign(anvil, &account, &five, &text).await).await),
+        (StatusCode::UNAUTHORIZED, "INVALID_SIGNATURE"),
+        "and still refuses another key"
+    );
 }

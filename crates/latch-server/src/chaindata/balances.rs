@@ -1,6 +1,7 @@
 //! `GET /v1/account/{address}/balance` and `POST /v1/fungible/price` (spec §7):
 //! native and ERC-20 balances read in one Multicall3 call per chain, priced in
-//! USD from Uniswap V2 reserves read in the same call.
+//! USD from Uniswap V2 reserves read in the same call; Solana balances by
+//! `super::solana`.
 
 use std::collections::HashMap;
 
@@ -59,6 +60,34 @@ pub struct Balance {
     pub icon_url: String,
 }
 
+impl Balance {
+    /// `raw` base units of the token `(name, symbol, decimals)` on `chain`
+    /// (`address`: its CAIP-10 id, `None` for the native coin), worth `price`
+    /// USD each when known.
+    pub fn new(
+        chain: &str,
+        (name, symbol, decimals): (&str, &str, u8),
+        raw: U256,
+        address: Option<String>,
+        price: Option<f64>,
+        icon: &(dyn Fn(&str) -> String + Sync),
+    ) -> Self {
+        Self {
+            name: name.to_owned(),
+            symbol: symbol.to_owned(),
+            chain_id: chain.to_owned(),
+            address,
+            value: price.map(|p| p * evm::to_f64(raw, decimals)),
+            price: price.unwrap_or(0.0),
+            quantity: Quantity {
+                decimals: decimals.to_string(),
+                numeric: latch_core::format::format_units(&raw.to_string(), decimals).unwrap_or_else(|_| "0".into()),
+            },
+            icon_url: icon(symbol),
+        }
+    }
+}
+
 /// `GET /v1/account/{address}/balance` answer.
 #[derive(Serialize, ToSchema)]
 pub struct Balances {
@@ -73,7 +102,7 @@ pub struct Balances {
 pub struct BalanceQuery {
     /// Only `usd`.
     currency: Option<String>,
-    /// One CAIP-2 chain; all EVM gateway chains when absent.
+    /// One CAIP-2 chain; when absent, every gateway chain of the address's kind (eip155 or solana).
     chain_id: Option<String>,
     /// Comma-separated CAIP-10 token addresses to re-read now (`0xeeee…eeee` = native); bypasses the 30 s cache.
     force_update: Option<String>,
@@ -272,21 +301,9 @@ impl ChainData {
             })
             .collect();
 
-        let entry =
-            |name: &str, symbol: &str, decimals: u8, raw: U256, address: Option<String>, price: Option<f64>| Balance {
-                name: name.to_owned(),
-                symbol: symbol.to_owned(),
-                chain_id: chain.to_owned(),
-                address,
-                value: price.map(|p| p * evm::to_f64(raw, decimals)),
-                price: price.unwrap_or(0.0),
-                quantity: Quantity {
-                    decimals: decimals.to_string(),
-                    numeric: latch_core::format::format_units(&raw.to_string(), decimals)
-                        .unwrap_or_else(|_| "0".into()),
-                },
-                icon_url: icon(symbol),
-            };
+        let entry = |name: &str, symbol: &str, decimals: u8, raw: U256, address: Option<String>, price: Option<f64>| {
+            Balance::new(chain, (name, symbol, decimals), raw, address, price, icon)
+        };
         let mut balances = Vec::new();
         if let Some((native_amount, token_amounts)) = amounts.split_first() {
             let raw = decode::<getEthBalanceCall>(native_amount).unwrap_or_default();
@@ -344,22 +361,30 @@ struct ChainRead {
     token_prices: Vec<Option<f64>>,
 }
 
-/// The native coin of `chain` from latch-core's network catalogue (Ether for chains it does not know).
+/// The native coin of `chain` from latch-core's network catalogue (for chains
+/// it does not know: SOL on solana chains, else Ether).
 pub fn native_currency(chain: &str) -> NativeCurrency {
     latch_core::network::network(chain)
         .ok()
         .flatten()
         .map(|n| n.native_currency)
-        .unwrap_or_else(|| NativeCurrency {
-            name: "Ether".into(),
-            symbol: "ETH".into(),
-            decimals: 18,
+        .unwrap_or_else(|| {
+            let (name, symbol, decimals) = if chain.starts_with("solana:") {
+                ("Solana", "SOL", 9)
+            } else {
+                ("Ether", "ETH", 18)
+            };
+            NativeCurrency {
+                name: name.into(),
+                symbol: symbol.into(),
+                decimals,
+            }
         })
 }
 
 /// `GET /v1/account/{address}/balance`.
 #[utoipa::path(get, path = "/v1/account/{address}/balance", tag = "chain data",
-    params(("address" = String, Path, description = "An EVM address (0x…)"), BalanceQuery),
+    params(("address" = String, Path, description = "An EVM address (0x…), or a Solana address (base58) for solana chains"), BalanceQuery),
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = Balances), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 503, body = ErrorBody)))]
@@ -371,23 +396,41 @@ pub async fn balance(
     headers: HeaderMap,
 ) -> ApiResult<Json<Balances>> {
     check_currency(query.currency.as_deref())?;
-    let owner =
-        latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::bad("address", e.to_string()))?;
-    let chains: Vec<String> = match query.chain_id.as_deref().filter(|c| !c.is_empty()) {
+    let evm = |address: &str| {
+        latch_core::address::parse_evm_address(address)
+            .map(Owner::Evm)
+            .map_err(|e| ApiError::bad("address", e.to_string()))
+    };
+    let solana = |address: &str| {
+        latch_core::address::parse_solana_address(address)
+            .map(|_| Owner::Solana(address.to_owned()))
+            .map_err(|e| ApiError::bad("address", e.to_string()))
+    };
+    let (owner, chains): (Owner, Vec<String>) = match query.chain_id.as_deref().filter(|c| !c.is_empty()) {
         Some(chain) => {
-            let id = state.gateway.chain(Some(chain))?;
-            // Balances are read on EVM chains; other namespaces have none to show yet.
-            if id.id.namespace != "eip155" {
-                return Ok(Json(Balances { balances: Vec::new() }));
-            }
-            vec![chain.to_owned()]
+            let owner = match state.gateway.chain(Some(chain))?.id.namespace.as_str() {
+                "eip155" => evm(&address)?,
+                "solana" => solana(&address)?,
+                // Other namespaces have no balances to show yet.
+                _ => return Ok(Json(Balances { balances: Vec::new() })),
+            };
+            (owner, vec![chain.to_owned()])
         }
-        None => state
-            .gateway
-            .chain_ids()
-            .filter(|c| c.starts_with("eip155:"))
-            .map(String::from)
-            .collect(),
+        None => {
+            // Not 0x…: a Solana address, or the EVM parser's refusal.
+            let owner = evm(&address).or_else(|refusal| solana(&address).map_err(|_| refusal))?;
+            let namespace = match owner {
+                Owner::Evm(_) => "eip155:",
+                Owner::Solana(_) => "solana:",
+            };
+            let chains = state
+                .gateway
+                .chain_ids()
+                .filter(|c| c.starts_with(namespace))
+                .map(String::from)
+                .collect();
+            (owner, chains)
+        }
     };
     if let Some(force) = query.force_update.as_deref() {
         for item in force.split(',').filter(|s| !s.is_empty()) {
@@ -400,6 +443,7 @@ pub async fn balance(
     let data = &state.chain_data;
     let cached = query.force_update.is_none();
     let reads = chains.iter().map(|chain| {
+        let owner = &owner;
         let key = (chain.clone(), owner.to_string());
         let icon = &icon;
         async move {
@@ -408,7 +452,10 @@ pub async fn balance(
                     return Ok(hit);
                 }
             }
-            let read = data.read_chain(chain, Some(owner), icon).await?.balances;
+            let read = match owner {
+                Owner::Evm(address) => data.read_chain(chain, Some(*address), icon).await?.balances,
+                Owner::Solana(address) => data.read_solana(chain, address, icon).await?,
+            };
             data.balances.put(key, read.clone());
             Ok::<_, ApiError>(read)
         }
@@ -418,6 +465,21 @@ pub async fn balance(
         balances.extend(read?);
     }
     Ok(Json(Balances { balances }))
+}
+
+/// Whose balances: an EVM account, or a Solana account (its base58 address, checked).
+enum Owner {
+    Evm(Address),
+    Solana(String),
+}
+
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owner::Evm(address) => address.fmt(f),
+            Owner::Solana(address) => f.write_str(address),
+        }
+    }
 }
 
 /// `POST /v1/fungible/price` body.

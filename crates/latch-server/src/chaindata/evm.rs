@@ -34,10 +34,23 @@ fn malformed(what: &str, detail: impl std::fmt::Display) -> ApiError {
 
 /// `eth_call` of `data` on `to` at the latest block of `chain`; the returned bytes.
 pub async fn eth_call(gateway: &Gateway, chain: &str, to: Address, data: Vec<u8>) -> ApiResult<Vec<u8>> {
-    let request = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "eth_call",
-        "params": [{"to": to.to_string(), "data": format!("0x{}", hex::encode(data))}, "latest"],
-    });
+    call(
+        gateway,
+        chain,
+        json!({"to": to.to_string(), "data": format!("0x{}", hex::encode(data))}),
+    )
+    .await
+}
+
+/// A "deployless" `eth_call` at the latest block of `chain`: `code` (creation
+/// code and constructor arguments) runs as if deployed, nothing is; the bytes
+/// its constructor returns.
+pub async fn deployless_call(gateway: &Gateway, chain: &str, code: Vec<u8>) -> ApiResult<Vec<u8>> {
+    call(gateway, chain, json!({"data": format!("0x{}", hex::encode(code))})).await
+}
+
+async fn call(gateway: &Gateway, chain: &str, transaction: Value) -> ApiResult<Vec<u8>> {
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [transaction, "latest"]});
     let reply = gateway.call(Some(chain), &Bytes::from(request.to_string())).await?;
     let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| malformed("eth_call reply", e))?;
     if let Some(error) = reply.get("error") {

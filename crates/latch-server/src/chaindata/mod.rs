@@ -1,5 +1,6 @@
 //! Chain data read from the chains themselves (spec §7): balances with USD
-//! prices from on-chain Uniswap V2 reserves, and ENS identity. The original
+//! prices from on-chain Uniswap V2 reserves (Solana balances with configured
+//! prices), and ENS identity. The original
 //! service resells data providers; `latch` reads through its own gateway, so
 //! it works on any chain a team can reach, the local devnet included.
 
@@ -7,6 +8,7 @@ pub mod balances;
 pub mod evm;
 pub mod history;
 pub mod identity;
+pub mod solana;
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -15,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use alloy_primitives::Address;
 
-use crate::config::{Config, PriceConfig};
+use crate::config::{Config, PriceConfig, StaticPriceConfig};
 use crate::gateway::Gateway;
 
 /// How long balances are served from memory (spec §7: the client caches 30 s too).
@@ -92,6 +94,10 @@ pub struct ChainData {
     tokens: HashMap<String, Vec<Token>>,
     /// Price sources per CAIP-2 chain.
     prices: HashMap<String, PriceSource>,
+    /// Listed SPL Token mints per solana chain.
+    solana_tokens: HashMap<String, Vec<solana::Mint>>,
+    /// Fixed prices per solana chain.
+    static_prices: HashMap<String, StaticPriceConfig>,
     /// The ENS chain and registry.
     ens: Option<(String, Address)>,
     balances: TtlCache<(String, String), Vec<balances::Balance>>,
@@ -110,7 +116,20 @@ impl ChainData {
     /// Chain data for `config` (already validated) over `gateway`.
     pub fn new(config: &Config, gateway: Arc<Gateway>) -> anyhow::Result<Self> {
         let mut tokens: HashMap<String, Vec<Token>> = HashMap::new();
+        let mut solana_tokens: HashMap<String, Vec<solana::Mint>> = HashMap::new();
         for token in &config.tokens {
+            if token.chain.starts_with("solana:") {
+                solana_tokens
+                    .entry(token.chain.clone())
+                    .or_default()
+                    .push(solana::Mint {
+                        address: token.address.clone(),
+                        symbol: token.symbol.clone(),
+                        name: token.name.clone(),
+                        decimals: token.decimals,
+                    });
+                continue;
+            }
             tokens.entry(token.chain.clone()).or_default().push(Token {
                 address: parse_address(&token.address)?,
                 symbol: token.symbol.clone(),
@@ -144,10 +163,17 @@ impl ChainData {
             .as_ref()
             .map(|ens| Ok::<_, anyhow::Error>((ens.chain.clone(), parse_address(&ens.registry)?)))
             .transpose()?;
+        let static_prices = config
+            .static_prices
+            .iter()
+            .map(|p| (p.chain.clone(), p.clone()))
+            .collect();
         Ok(Self {
             gateway,
             tokens,
             prices,
+            solana_tokens,
+            static_prices,
             ens,
             balances: TtlCache::new(BALANCE_TTL),
             identities: TtlCache::new(IDENTITY_TTL),

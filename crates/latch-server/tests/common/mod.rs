@@ -188,7 +188,9 @@ impl Devnet {
 /// The litesvm-backed Solana devnet (`scripts/solana-devnet`) on free ports, killed when dropped.
 pub struct SolanaDevnet {
     pub url: String,
-    /// Its fixture file (`.devnet/solana.json` format).
+    /// Its fixture file (`.devnet/solana.json` format; `solana_devnet_file` in the configuration).
+    pub file: PathBuf,
+    /// The file's contents.
     pub fixture: serde_json::Value,
     pub child: Child,
     _dir: tempfile::TempDir,
@@ -224,6 +226,7 @@ impl SolanaDevnet {
         let fixture = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         SolanaDevnet {
             url,
+            file,
             fixture,
             child,
             _dir: dir,
@@ -240,4 +243,89 @@ pub async fn personal_sign(anvil: &Anvil, signer: &str, message: &str) -> String
         .as_str()
         .expect("a signature")
         .to_owned()
+}
+
+alloy_sol_types::sol! {
+    function getAddress(address owner, uint256 salt) returns (address account);
+    function createAccount(address owner, uint256 salt) returns (address account);
+}
+
+/// A smart account of the fixture's CREATE2 factory that is not deployed yet.
+pub struct CounterfactualAccount {
+    /// Where `createAccount` will put it (EIP-55).
+    pub address: String,
+    /// The owner EOA whose signatures it accepts.
+    pub owner: String,
+    /// The factory.
+    pub factory: alloy_primitives::Address,
+    /// `createAccount(owner, salt)`, the call that deploys it.
+    pub factory_calldata: Vec<u8>,
+}
+
+impl Devnet {
+    /// Account `owner`'s smart account for `salt`, as the factory predicts it.
+    pub async fn counterfactual_account(&self, owner: &str, salt: u64) -> CounterfactualAccount {
+        use alloy_sol_types::SolCall;
+        let factory: alloy_primitives::Address = self.fixture["contracts"]["accountFactory"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let owner_address: alloy_primitives::Address = owner.parse().unwrap();
+        let salt = alloy_primitives::U256::from(salt);
+        let call = getAddressCall {
+            owner: owner_address,
+            salt,
+        };
+        let answer = self
+            .rpc(
+                "eth_call",
+                serde_json::json!([{"to": factory.to_string(), "data": format!("0x{}", hex::encode(call.abi_encode()))}, "latest"]),
+            )
+            .await;
+        let answer = hex::decode(answer.as_str().unwrap().trim_start_matches("0x")).unwrap();
+        let address = getAddressCall::abi_decode_returns(&answer).unwrap().to_string();
+        CounterfactualAccount {
+            address,
+            owner: owner.to_owned(),
+            factory,
+            factory_calldata: createAccountCall {
+                owner: owner_address,
+                salt,
+            }
+            .abi_encode(),
+        }
+    }
+
+    /// Whether `address` holds contract code.
+    pub async fn has_code(&self, address: &str) -> bool {
+        self.rpc("eth_getCode", serde_json::json!([address, "latest"])).await != "0x"
+    }
+
+    /// Deploys `account` through its factory (a transaction from #0).
+    pub async fn deploy_account(&self, account: &CounterfactualAccount) {
+        let tx = serde_json::json!({
+            "from": self.account(0),
+            "to": account.factory.to_string(),
+            "data": format!("0x{}", hex::encode(&account.factory_calldata)),
+        });
+        self.send(tx).await;
+        assert!(
+            self.has_code(&account.address).await,
+            "{} was not deployed",
+            account.address
+        );
+    }
+}
+
+/// `signer`'s `personal_sign` of `message`, wrapped in ERC-6492 with `account`'s factory call.
+pub async fn erc6492_sign(anvil: &Anvil, account: &CounterfactualAccount, signer: &str, message: &str) -> String {
+    let inner = personal_sign(anvil, signer, message).await;
+    let wrapped = latch_server::signatures::Counterfactual {
+        factory: account.factory,
+        factory_calldata: account.factory_calldata.clone(),
+        signature: hex::decode(inner.trim_start_matches("0x")).unwrap(),
+    }
+    .wrap();
+    format!("0x{}", hex::encode(wrapped))
 }
