@@ -4,6 +4,8 @@
 //! - [`uri`]: `wc:` pairing URIs.
 //! - [`crypto`]: X25519 + HKDF-SHA256 key agreement, topics, ChaCha20-Poly1305
 //!   envelopes (type 0 and type 1).
+//! - [`io`]: the platform traits (transport, clock, storage) and [`io::MemoryStorage`].
+//! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
 //!
 //! Architecture invariant: no IO of its own. Sockets, storage, clocks and
 //! timers come in through traits, so the same engine runs under tokio in
@@ -12,6 +14,10 @@
 
 pub mod crypto;
 mod error;
+pub mod io;
+#[cfg(feature = "native")]
+pub mod native;
+pub mod relay;
 pub mod uri;
 
 pub use error::{Error, Result};
