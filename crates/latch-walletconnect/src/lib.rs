@@ -6,6 +6,8 @@
 //!   envelopes (type 0 and type 1).
 //! - [`io`]: the platform traits (transport, clock, storage) and [`io::MemoryStorage`].
 //! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
+//! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
+//!   update, extend, ping, delete, expirer, persistence).
 //!
 //! Architecture invariant: no IO of its own. Sockets, storage, clocks and
 //! timers come in through traits, so the same engine runs under tokio in
@@ -18,6 +20,7 @@ pub mod io;
 #[cfg(feature = "native")]
 pub mod native;
 pub mod relay;
+pub mod sign;
 pub mod uri;
 
 pub use error::{Error, Result};
