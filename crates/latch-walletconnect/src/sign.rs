@@ -268,6 +268,7 @@ struct State {
     /// `topic:…` / `id:…` → expiry in ms.
     expirer: BTreeMap<String, u64>,
     last_id: u64,
+    closed: bool,
 }
 
 struct Inner {
@@ -377,7 +378,7 @@ impl SignClient {
         let expirer = async {
             loop {
                 self.inner.clock.sleep(EXPIRER_TICK_MS).await;
-                if self.inner.state.borrow().closed() {
+                if self.inner.state.borrow().closed {
                     return;
                 }
                 self.expire().await;
@@ -391,7 +392,7 @@ impl SignClient {
 
     /// Closes the relay connection; [`SignClient::run`] returns.
     pub fn close(&self) {
-        self.inner.state.borrow_mut().last_id = u64::MAX;
+        self.inner.state.borrow_mut().closed = true;
         self.inner.relay.close();
     }
 
@@ -945,12 +946,6 @@ impl SignClient {
         storage.set(STORE_KEYCHAIN, to_json(&keychain)).await?;
         storage.set(STORE_SESSIONS, to_json(&sessions)).await?;
         storage.set(STORE_EXPIRER, to_json(&expirer)).await
-    }
-}
-
-impl State {
-    fn closed(&self) -> bool {
-        self.last_id == u64::MAX
     }
 }
 
