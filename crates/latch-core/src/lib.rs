@@ -18,6 +18,7 @@ pub mod link;
 pub mod network;
 pub mod origin;
 pub mod policy;
+pub mod relay_auth;
 pub mod siwx;
 pub mod timing;
 pub mod transport;

@@ -146,7 +146,10 @@ async fn connect(target: Target, url: &str, key_index: u64) -> anyhow::Result<So
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)?
                 .as_secs() as i64;
-            format!("{url}?auth={}", auth::sign(&key, audience, now, now + 86_400))
+            format!(
+                "{url}?auth={}",
+                auth::sign(&key, &key_index.to_string(), audience, now, now + 86_400)
+            )
         }
     };
     let (socket, _) = connect_async(url.as_str())

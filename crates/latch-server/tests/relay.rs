@@ -35,6 +35,9 @@ fn now() -> i64 {
     latch_server::now_ms() / 1000
 }
 
+/// The JWT `sub` (a client's random id; the relay does not read it).
+const SUB: &str = "relay-test";
+
 fn key(seed: u8) -> SigningKey {
     SigningKey::from_bytes(&[seed; 32])
 }
@@ -45,7 +48,7 @@ fn did(seed: u8) -> String {
 
 async fn connect(base: &str, seed: u8) -> Client {
     let aud = format!("ws://{base}/relay");
-    let token = auth::sign(&key(seed), &aud, now(), now() + 86_400);
+    let token = auth::sign(&key(seed), SUB, &aud, now(), now() + 86_400);
     let (client, _) = tokio_tungstenite::connect_async(format!("ws://{base}/relay?auth={token}&ua=test"))
         .await
         .unwrap();
@@ -113,9 +116,9 @@ async fn refuses_missing_and_forged_tokens_with_3000() {
         (CloseCode::from(3000), "auth: missing JWT".into())
     );
 
-    let token = auth::sign(&key(1), &format!("ws://{base}/relay"), now(), now() + 60);
+    let token = auth::sign(&key(1), SUB, &format!("ws://{base}/relay"), now(), now() + 60);
     let (head, _) = token.rsplit_once('.').unwrap();
-    let other = auth::sign(&key(2), &format!("ws://{base}/relay"), now(), now() + 60);
+    let other = auth::sign(&key(2), SUB, &format!("ws://{base}/relay"), now(), now() + 60);
     let forged = format!("{head}.{}", other.rsplit_once('.').unwrap().1);
     let (mut client, _) = tokio_tungstenite::connect_async(format!("ws://{base}/relay?auth={forged}"))
         .await
@@ -125,7 +128,7 @@ async fn refuses_missing_and_forged_tokens_with_3000() {
         (CloseCode::from(3000), "auth: invalid signature".into())
     );
 
-    let elsewhere = auth::sign(&key(1), "wss://relay.elsewhere.example", now(), now() + 60);
+    let elsewhere = auth::sign(&key(1), SUB, "wss://relay.elsewhere.example", now(), now() + 60);
     let (mut client, _) = tokio_tungstenite::connect_async(format!("ws://{base}/relay?auth={elsewhere}"))
         .await
         .unwrap();
@@ -147,7 +150,7 @@ async fn refuses_missing_and_forged_tokens_with_3000() {
 async fn unknown_projects_are_refused_when_required() {
     let (state, _dir) = state_with(vec![common::dead_upstream()], |c| c.relay.require_project = true).await;
     let base = serve(state).await;
-    let token = auth::sign(&key(1), &format!("ws://{base}/relay"), now(), now() + 60);
+    let token = auth::sign(&key(1), SUB, &format!("ws://{base}/relay"), now(), now() + 60);
     for query in [String::new(), "&projectId=nope".into()] {
         let (mut client, _) = tokio_tungstenite::connect_async(format!("ws://{base}/relay?auth={token}{query}"))
             .await

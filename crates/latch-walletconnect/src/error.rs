@@ -1,0 +1,76 @@
+//! One error type for the crate; every variant says which boundary failed.
+
+/// Why a WalletConnect operation failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A `wc:` pairing URI that cannot be used; the text says which part.
+    #[error("invalid pairing URI: {0}")]
+    InvalidUri(String),
+    /// A hex key or topic of the wrong length or alphabet.
+    #[error("invalid {what}: expected {len} hex characters")]
+    InvalidHex {
+        /// Which value (`topic`, `symKey`, `publicKey`).
+        what: &'static str,
+        /// Expected number of hex characters.
+        len: usize,
+    },
+    /// An envelope that is not base64 of a type 0 or type 1 envelope.
+    #[error("invalid envelope: {0}")]
+    InvalidEnvelope(&'static str),
+    /// An envelope that does not open with the key (wrong key or tampered).
+    #[error("envelope does not decrypt with this key")]
+    Decrypt,
+    /// The peer's X25519 key gives an all-zero shared secret (a low-order point).
+    #[error("peer public key is not usable for key agreement")]
+    WeakKey,
+    /// No randomness from the platform.
+    #[error("no randomness available: {0}")]
+    Random(String),
+    /// A frame or payload that is not the JSON expected.
+    #[error("invalid JSON-RPC payload: {0}")]
+    InvalidPayload(String),
+    /// The transport could not connect, or the socket failed.
+    #[error("transport: {0}")]
+    Transport(String),
+    /// The relay refused the connection (close 3000): bad token or project. Not retried.
+    #[error("relay refused the connection: {0}")]
+    Unauthorized(String),
+    /// The relay answered a request with a JSON-RPC error.
+    #[error("relay error {code}: {message}")]
+    Relay {
+        /// JSON-RPC error code.
+        code: i64,
+        /// Its message.
+        message: String,
+    },
+    /// The peer (wallet) answered with a JSON-RPC error, e.g. `5000 User rejected.`.
+    #[error("{message}")]
+    Peer {
+        /// The wallet's error code.
+        code: i64,
+        /// The wallet's message, verbatim.
+        message: String,
+    },
+    /// No answer in time (relay request, or a proposal nobody approved).
+    #[error("{0}")]
+    Timeout(String),
+    /// A storage backend failed.
+    #[error("storage: {0}")]
+    Storage(String),
+    /// A topic that names no known session or pairing.
+    #[error("no session or pairing with topic {0}")]
+    UnknownTopic(String),
+    /// A request whose chain or method the session's namespaces do not allow.
+    #[error("{0}")]
+    NotAllowed(String),
+    /// The session ended (deleted by either side, or expired) before the answer came.
+    #[error("session ended: {0}")]
+    SessionEnded(String),
+    /// The client was shut down.
+    #[error("client closed")]
+    Closed,
+}
+
+/// This crate's result.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

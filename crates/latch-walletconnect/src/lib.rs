@@ -1,0 +1,26 @@
+//! The dapp side of WalletConnect Sign v2, in Rust, for the browser (through
+//! wasm) and for native tests.
+//!
+//! - [`uri`]: `wc:` pairing URIs.
+//! - [`crypto`]: X25519 + HKDF-SHA256 key agreement, topics, ChaCha20-Poly1305
+//!   envelopes (type 0 and type 1).
+//! - [`io`]: the platform traits (transport, clock, storage) and [`io::MemoryStorage`].
+//! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
+//! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
+//!   update, extend, ping, delete, expirer, persistence).
+//!
+//! Architecture invariant: no IO of its own. Sockets, storage, clocks and
+//! timers come in through traits, so the same engine runs under tokio in
+//! tests and in the browser's event loop; the `native` feature adds the
+//! tokio implementations.
+
+pub mod crypto;
+mod error;
+pub mod io;
+#[cfg(feature = "native")]
+pub mod native;
+pub mod relay;
+pub mod sign;
+pub mod uri;
+
+pub use error::{Error, Result};

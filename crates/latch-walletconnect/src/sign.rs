@@ -1,0 +1,969 @@
+//! The Sign engine, dapp side: propose a session over a new pairing, take the
+//! wallet's settlement, send requests and take their answers, take events,
+//! updates, extensions, pings and deletions, and expire what outlives its time.
+//!
+//! [`SignClient::run`] drives everything (relay connection, incoming
+//! messages, the expirer); the host spawns it once. What the wallet does
+//! arrives as [`SignEvent`]s on the receiver [`SignClient::new`] returns.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use futures_channel::{mpsc, oneshot};
+use futures_util::future::{select, Either};
+use futures_util::StreamExt;
+use latch_core::validate::ExpirerTarget;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
+use crate::io::{Clock, Storage, Transport};
+use crate::relay::{Relay, RelayMessage, RelayOptions};
+use crate::uri::PairingUri;
+use crate::{Error, Result};
+
+/// Seconds.
+const FIVE_MINUTES: u64 = 300;
+const ONE_DAY: u64 = 86_400;
+const SEVEN_DAYS: u64 = 7 * ONE_DAY;
+/// The expirer's tick, ms.
+const EXPIRER_TICK_MS: u64 = 1_000;
+/// The JS client's message when a request outlives its expiry.
+pub const REQUEST_EXPIRED: &str = "Request expired. Please try again.";
+/// The JS client's message when nobody approved a proposal in time.
+pub const PROPOSAL_EXPIRED: &str = "Proposal expired";
+/// Storage keys (the JS client's names, so a browser profile reads like one).
+const STORE_SESSIONS: &str = "wc@2:client:0.3//session";
+const STORE_KEYCHAIN: &str = "wc@2:core:0.3//keychain";
+const STORE_EXPIRER: &str = "wc@2:core:0.3//expirer";
+const CLIENT_SEED: &str = "client_ed25519_seed";
+
+/// (ttl seconds, tag) of each message the dapp sends, from the protocol's table.
+mod opts {
+    pub(super) const PROPOSE: (u64, u32) = (super::FIVE_MINUTES, 1100);
+    pub(super) const SETTLE_RES: (u64, u32) = (super::FIVE_MINUTES, 1103);
+    pub(super) const UPDATE_RES: (u64, u32) = (super::ONE_DAY, 1105);
+    pub(super) const EXTEND_RES: (u64, u32) = (super::ONE_DAY, 1107);
+    pub(super) const REQUEST: (u64, u32) = (super::FIVE_MINUTES, 1108);
+    pub(super) const EVENT_RES: (u64, u32) = (super::FIVE_MINUTES, 1111);
+    pub(super) const DELETE: (u64, u32) = (super::ONE_DAY, 1112);
+    pub(super) const DELETE_RES: (u64, u32) = (super::ONE_DAY, 1113);
+    pub(super) const PING: (u64, u32) = (super::ONE_DAY, 1114);
+    pub(super) const PING_RES: (u64, u32) = (super::ONE_DAY, 1115);
+    pub(super) const PAIRING_DELETE_RES: (u64, u32) = (super::ONE_DAY, 1001);
+    pub(super) const PAIRING_PING_RES: (u64, u32) = (30, 1003);
+    pub(super) const UNKNOWN: (u64, u32) = (super::ONE_DAY, 0);
+}
+
+/// The dapp as wallets show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Metadata {
+    /// Name.
+    pub name: String,
+    /// One line.
+    pub description: String,
+    /// Its origin.
+    pub url: String,
+    /// Icon URLs.
+    #[serde(default)]
+    pub icons: Vec<String>,
+}
+
+/// A CAIP-25 namespace asked for in a proposal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ProposalNamespace {
+    /// CAIP-2 chains (absent when the key itself is a chain, `eip155:1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chains: Option<Vec<String>>,
+    /// JSON-RPC methods.
+    pub methods: Vec<String>,
+    /// Events.
+    pub events: Vec<String>,
+}
+
+/// A CAIP-25 namespace the wallet granted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct SessionNamespace {
+    /// CAIP-10 accounts.
+    pub accounts: Vec<String>,
+    /// CAIP-2 chains, when the wallet lists them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chains: Option<Vec<String>>,
+    /// Methods.
+    pub methods: Vec<String>,
+    /// Events.
+    pub events: Vec<String>,
+}
+
+impl SessionNamespace {
+    /// Whether `chain` is granted: listed in `chains` or in an account.
+    fn has_chain(&self, chain: &str) -> bool {
+        self.chains.iter().flatten().any(|c| c == chain)
+            || self
+                .accounts
+                .iter()
+                .any(|a| a.rsplit_once(':').is_some_and(|(c, _)| c == chain))
+    }
+}
+
+/// What [`SignClient::connect`] proposes.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectParams {
+    /// Namespaces the wallet must grant.
+    pub required_namespaces: BTreeMap<String, ProposalNamespace>,
+    /// Namespaces the wallet may grant.
+    pub optional_namespaces: BTreeMap<String, ProposalNamespace>,
+    /// Free-form `sessionProperties`.
+    pub session_properties: Option<BTreeMap<String, String>>,
+}
+
+/// The other side of a session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Peer {
+    /// Its X25519 public key (hex).
+    pub public_key: String,
+    /// How it presents itself.
+    pub metadata: Metadata,
+}
+
+/// A settled session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    /// The session topic.
+    pub topic: String,
+    /// The pairing it was proposed over.
+    pub pairing_topic: String,
+    /// Unix seconds.
+    pub expiry: u64,
+    /// What the wallet granted.
+    pub namespaces: BTreeMap<String, SessionNamespace>,
+    /// What was asked for.
+    pub required_namespaces: BTreeMap<String, ProposalNamespace>,
+    /// What was offered.
+    pub optional_namespaces: BTreeMap<String, ProposalNamespace>,
+    /// The wallet (the controller).
+    pub peer: Peer,
+    /// The dapp's own public key for this session.
+    pub self_public_key: String,
+}
+
+/// A JSON-RPC error as the protocol sends it (`{code, message}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reason {
+    /// Code (`6000` user disconnected, `5000` user rejected, …).
+    pub code: i64,
+    /// Message.
+    pub message: String,
+}
+
+/// What happened, as the app sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SignEvent {
+    /// A proposal was approved and settled.
+    SessionConnected(Session),
+    /// `wc_sessionEvent` (`accountsChanged`, `chainChanged`, …).
+    SessionEvent {
+        /// Session topic.
+        topic: String,
+        /// CAIP-2 chain.
+        chain_id: String,
+        /// Event name.
+        name: String,
+        /// Event data.
+        data: Value,
+    },
+    /// The wallet changed the granted namespaces.
+    SessionUpdated {
+        /// Session topic.
+        topic: String,
+        /// The new namespaces.
+        namespaces: BTreeMap<String, SessionNamespace>,
+    },
+    /// The wallet extended the session.
+    SessionExtended {
+        /// Session topic.
+        topic: String,
+        /// New expiry, unix seconds.
+        expiry: u64,
+    },
+    /// The wallet pinged.
+    SessionPing {
+        /// Session topic.
+        topic: String,
+    },
+    /// The wallet ended the session.
+    SessionDeleted {
+        /// Session topic.
+        topic: String,
+        /// Why, as the wallet said.
+        reason: Reason,
+    },
+    /// A session reached its expiry.
+    SessionExpired {
+        /// Session topic.
+        topic: String,
+    },
+    /// A proposal nobody approved in time.
+    ProposalExpired {
+        /// The proposal id.
+        id: u64,
+    },
+}
+
+/// Construction options.
+#[derive(Debug, Clone)]
+pub struct SignOptions {
+    /// The relay.
+    pub relay: RelayOptions,
+    /// The dapp's metadata.
+    pub metadata: Metadata,
+}
+
+/// An outstanding [`SignClient::connect`]: show `uri`, await `approval`.
+pub struct Connecting {
+    /// The pairing URI for the QR code or deep link.
+    pub uri: PairingUri,
+    /// The proposal id.
+    pub id: u64,
+    /// Resolves with the session once the wallet settles it.
+    pub approval: Pin<Box<dyn Future<Output = Result<Session>>>>,
+}
+
+impl std::fmt::Debug for Connecting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connecting")
+            .field("uri", &self.uri)
+            .field("id", &self.id)
+            .finish()
+    }
+}
+
+struct Proposal {
+    pairing_topic: String,
+    key_pair: KeyPair,
+    params: ConnectParams,
+    done: Option<oneshot::Sender<Result<Session>>>,
+}
+
+struct Waiting {
+    topic: String,
+    done: oneshot::Sender<Result<Value>>,
+}
+
+#[derive(Default)]
+struct State {
+    /// Topic → key, for every pairing and session.
+    keys: HashMap<String, SymKey>,
+    proposals: HashMap<u64, Proposal>,
+    /// Session topic → proposal id, between the proposal's answer and the settlement.
+    settling: HashMap<String, u64>,
+    sessions: BTreeMap<String, Session>,
+    /// Our requests awaiting the peer's answer, by id.
+    waiting: HashMap<u64, Waiting>,
+    /// `topic:…` / `id:…` → expiry in ms.
+    expirer: BTreeMap<String, u64>,
+    last_id: u64,
+    closed: bool,
+}
+
+struct Inner {
+    relay: Relay,
+    storage: Rc<dyn Storage>,
+    clock: Rc<dyn Clock>,
+    metadata: Metadata,
+    state: RefCell<State>,
+    events: mpsc::UnboundedSender<SignEvent>,
+    messages: RefCell<Option<mpsc::UnboundedReceiver<RelayMessage>>>,
+}
+
+/// The dapp's Sign client; clones share it.
+#[derive(Clone)]
+pub struct SignClient {
+    inner: Rc<Inner>,
+}
+
+impl std::fmt::Debug for SignClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SignClient").field("relay", &self.inner.relay).finish()
+    }
+}
+
+impl SignClient {
+    /// A client restored from `storage` (its relay identity, keys, sessions
+    /// and expiries; a new identity when there is none), and its event receiver.
+    pub async fn new(
+        options: SignOptions,
+        transport: Rc<dyn Transport>,
+        storage: Rc<dyn Storage>,
+        clock: Rc<dyn Clock>,
+    ) -> Result<(Self, mpsc::UnboundedReceiver<SignEvent>)> {
+        let mut keychain: BTreeMap<String, String> = load(&*storage, STORE_KEYCHAIN).await?;
+        let seed = match keychain.get(CLIENT_SEED).map(|s| crypto::parse_hex32(s, "client seed")) {
+            Some(Ok(seed)) => seed,
+            _ => {
+                let seed = random_bytes::<32>()?;
+                keychain.insert(CLIENT_SEED.into(), hex::encode(seed));
+                storage.set(STORE_KEYCHAIN, to_json(&keychain)).await?;
+                seed
+            }
+        };
+        let sessions: Vec<Session> = load(&*storage, STORE_SESSIONS).await?;
+        let expirer: BTreeMap<String, u64> = load(&*storage, STORE_EXPIRER).await?;
+        let (relay, messages) = Relay::new(options.relay, seed, transport, clock.clone())?;
+        let mut state = State::default();
+        for session in sessions {
+            if let Some(Ok(key)) = keychain.get(&session.topic).map(|k| SymKey::from_hex(k)) {
+                state.keys.insert(session.topic.clone(), key);
+                state.sessions.insert(session.topic.clone(), session);
+            }
+        }
+        // Only session expiries outlive a reload; proposals and requests died with the page.
+        state.expirer = expirer
+            .into_iter()
+            .filter(|(target, _)| match target.parse() {
+                Ok(ExpirerTarget::Topic(topic)) => state.sessions.contains_key(&topic),
+                _ => false,
+            })
+            .collect();
+        let (events, received) = mpsc::unbounded();
+        let inner = Inner {
+            relay,
+            storage,
+            clock,
+            metadata: options.metadata,
+            state: RefCell::new(state),
+            events,
+            messages: RefCell::new(Some(messages)),
+        };
+        Ok((SignClient { inner: Rc::new(inner) }, received))
+    }
+
+    /// The relay connection (its client id, connection state).
+    pub fn relay(&self) -> &Relay {
+        &self.inner.relay
+    }
+
+    /// The settled sessions.
+    pub fn sessions(&self) -> Vec<Session> {
+        self.inner.state.borrow().sessions.values().cloned().collect()
+    }
+
+    /// Runs the relay connection, the message handler and the expirer until
+    /// [`SignClient::close`] (or the relay refuses the client). Spawn it once.
+    pub async fn run(&self) -> Result<()> {
+        let Some(mut messages) = self.inner.messages.borrow_mut().take() else {
+            return Err(Error::Closed);
+        };
+        let relay = self.inner.relay.run();
+        let this = self.clone();
+        let handle = async move {
+            // Restored sessions: listen again (the relay pushes what waited).
+            let restored: Vec<String> = this.inner.state.borrow().sessions.keys().cloned().collect();
+            for topic in restored {
+                if let Err(error) = this.inner.relay.subscribe(&topic).await {
+                    tracing::warn!(%error, "sign: resubscribing a restored session failed");
+                }
+            }
+            while let Some(message) = messages.next().await {
+                if let Err(error) = this.on_message(message).await {
+                    tracing::warn!(%error, "sign: message not handled");
+                }
+            }
+        };
+        let expirer = async {
+            loop {
+                self.inner.clock.sleep(EXPIRER_TICK_MS).await;
+                if self.inner.state.borrow().closed {
+                    return;
+                }
+                self.expire().await;
+            }
+        };
+        match select(Box::pin(relay), Box::pin(futures_util::future::join(handle, expirer))).await {
+            Either::Left((result, _)) => result,
+            Either::Right(_) => Ok(()),
+        }
+    }
+
+    /// Closes the relay connection; [`SignClient::run`] returns.
+    pub fn close(&self) {
+        self.inner.state.borrow_mut().closed = true;
+        self.inner.relay.close();
+    }
+
+    /// A JSON-RPC id as the JS client makes them: ms × 1000 + 3 random digits, increasing.
+    fn next_id(&self) -> Result<u64> {
+        let random = u64::from(u16::from_le_bytes(random_bytes::<2>()?) % 1000);
+        let mut state = self.inner.state.borrow_mut();
+        let id = (self.inner.clock.now_ms() * 1000 + random).max(state.last_id.saturating_add(1));
+        state.last_id = id;
+        Ok(id)
+    }
+
+    fn now_secs(&self) -> u64 {
+        self.inner.clock.now_ms() / 1000
+    }
+
+    fn emit(&self, event: SignEvent) {
+        let _ = self.inner.events.unbounded_send(event);
+    }
+
+    /// Proposes a session over a new pairing. Pairings left over from earlier
+    /// attempts that nobody answered are dropped first.
+    pub async fn connect(&self, params: ConnectParams) -> Result<Connecting> {
+        self.cleanup_pending_pairings().await;
+        let sym_key = SymKey::random()?;
+        let expiry = self.now_secs() + FIVE_MINUTES;
+        let uri = PairingUri::new(sym_key.clone(), expiry);
+        let key_pair = KeyPair::generate()?;
+        let id = self.next_id()?;
+        let mut proposal = json!({
+            "requiredNamespaces": params.required_namespaces,
+            "optionalNamespaces": params.optional_namespaces,
+            "relays": [{ "protocol": "irn" }],
+            "proposer": { "publicKey": key_pair.public_hex(), "metadata": self.inner.metadata },
+            "expiryTimestamp": expiry,
+            "pairingTopic": uri.topic,
+            "id": id,
+        });
+        if let Some(properties) = &params.session_properties {
+            proposal["sessionProperties"] = json!(properties);
+        }
+        let (done, approval) = oneshot::channel();
+        {
+            let mut state = self.inner.state.borrow_mut();
+            state.keys.insert(uri.topic.clone(), sym_key);
+            state.proposals.insert(
+                id,
+                Proposal {
+                    pairing_topic: uri.topic.clone(),
+                    key_pair,
+                    params,
+                    done: Some(done),
+                },
+            );
+            state.expirer.insert(ExpirerTarget::Id(id).to_string(), expiry * 1000);
+        }
+        self.inner.relay.subscribe(&uri.topic).await?;
+        let payload = json!({ "id": id, "jsonrpc": "2.0", "method": "wc_sessionPropose", "params": proposal });
+        self.publish(&uri.topic, &payload, opts::PROPOSE).await?;
+        Ok(Connecting {
+            uri,
+            id,
+            approval: Box::pin(async move { approval.await.unwrap_or(Err(Error::Closed)) }),
+        })
+    }
+
+    /// Unsubscribes and forgets pairings whose proposal is no longer awaited.
+    async fn cleanup_pending_pairings(&self) {
+        let stale: Vec<(u64, String)> = {
+            let state = self.inner.state.borrow();
+            state
+                .proposals
+                .iter()
+                .filter(|(_, p)| p.done.as_ref().is_none_or(oneshot::Sender::is_canceled))
+                .map(|(id, p)| (*id, p.pairing_topic.clone()))
+                .collect()
+        };
+        for (id, topic) in stale {
+            self.forget_proposal(id);
+            let _ = self.inner.relay.unsubscribe(&topic).await;
+        }
+    }
+
+    fn forget_proposal(&self, id: u64) -> Option<Proposal> {
+        let mut state = self.inner.state.borrow_mut();
+        state.expirer.remove(&ExpirerTarget::Id(id).to_string());
+        let proposal = state.proposals.remove(&id)?;
+        state.keys.remove(&proposal.pairing_topic);
+        Some(proposal)
+    }
+
+    /// Sends `method` with `params` to the wallet of session `topic` on `chain_id`
+    /// and awaits its answer; the request expires after `expiry_secs`
+    /// (300 s by default, at most 7 days), as the JS client's does.
+    pub async fn request(
+        &self,
+        topic: &str,
+        chain_id: &str,
+        method: &str,
+        params: Value,
+        expiry_secs: Option<u64>,
+    ) -> Result<Value> {
+        let expiry = expiry_secs.unwrap_or(FIVE_MINUTES);
+        if !(FIVE_MINUTES..=SEVEN_DAYS).contains(&expiry) {
+            return Err(Error::NotAllowed(format!(
+                "request() expiry: {expiry}. Expiry must be a number (in seconds) between {FIVE_MINUTES} and {SEVEN_DAYS}"
+            )));
+        }
+        {
+            let state = self.inner.state.borrow();
+            let session = state
+                .sessions
+                .get(topic)
+                .ok_or_else(|| Error::UnknownTopic(topic.into()))?;
+            let namespace = chain_id.split(':').next().unwrap_or_default();
+            let granted = session
+                .namespaces
+                .iter()
+                .filter(|(key, _)| *key == namespace || *key == chain_id)
+                .find(|(key, ns)| *key == chain_id || ns.has_chain(chain_id));
+            let Some((_, granted)) = granted else {
+                return Err(Error::NotAllowed(format!("request() chainId: {chain_id}")));
+            };
+            if !granted.methods.iter().any(|m| m == method) {
+                return Err(Error::NotAllowed(format!("request() method: {method}")));
+            }
+        }
+        let params = json!({
+            "request": { "method": method, "params": params, "expiryTimestamp": self.now_secs() + expiry },
+            "chainId": chain_id,
+        });
+        let (ttl, tag) = opts::REQUEST;
+        self.call(
+            topic,
+            "wc_sessionRequest",
+            params,
+            (ttl.max(expiry), tag),
+            expiry * 1000,
+            REQUEST_EXPIRED,
+        )
+        .await
+    }
+
+    /// Pings the wallet of session `topic` and awaits its answer.
+    pub async fn ping(&self, topic: &str) -> Result<()> {
+        if !self.inner.state.borrow().sessions.contains_key(topic) {
+            return Err(Error::UnknownTopic(topic.into()));
+        }
+        self.call(
+            topic,
+            "wc_sessionPing",
+            json!({}),
+            opts::PING,
+            FIVE_MINUTES * 1000,
+            "Ping expired",
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Ends session `topic`: tells the wallet (`6000 User disconnected.`) and forgets it.
+    pub async fn disconnect(&self, topic: &str) -> Result<()> {
+        if !self.inner.state.borrow().sessions.contains_key(topic) {
+            return Err(Error::UnknownTopic(topic.into()));
+        }
+        let id = self.next_id()?;
+        let payload = json!({
+            "id": id, "jsonrpc": "2.0", "method": "wc_sessionDelete",
+            "params": { "code": 6000, "message": "User disconnected." },
+        });
+        self.publish(topic, &payload, opts::DELETE).await?;
+        self.delete_session(topic, "User disconnected.").await;
+        Ok(())
+    }
+
+    /// Sends a request on `topic` and awaits the peer's answer for `timeout_ms`.
+    async fn call(
+        &self,
+        topic: &str,
+        method: &str,
+        params: Value,
+        opts: (u64, u32),
+        timeout_ms: u64,
+        expired: &str,
+    ) -> Result<Value> {
+        let id = self.next_id()?;
+        let (done, answer) = oneshot::channel();
+        {
+            let mut state = self.inner.state.borrow_mut();
+            state.waiting.insert(
+                id,
+                Waiting {
+                    topic: topic.to_owned(),
+                    done,
+                },
+            );
+            let at = self.inner.clock.now_ms() + timeout_ms;
+            state.expirer.insert(ExpirerTarget::Id(id).to_string(), at);
+        }
+        let payload = json!({ "id": id, "jsonrpc": "2.0", "method": method, "params": params });
+        if let Err(error) = self.publish(topic, &payload, opts).await {
+            self.inner.state.borrow_mut().waiting.remove(&id);
+            return Err(error);
+        }
+        let result = match select(answer, self.inner.clock.sleep(timeout_ms)).await {
+            Either::Left((answer, _)) => answer.unwrap_or(Err(Error::Timeout(expired.into()))),
+            Either::Right(_) => Err(Error::Timeout(expired.into())),
+        };
+        let mut state = self.inner.state.borrow_mut();
+        state.waiting.remove(&id);
+        state.expirer.remove(&ExpirerTarget::Id(id).to_string());
+        result
+    }
+
+    /// Seals `payload` with `topic`'s key and publishes it.
+    async fn publish(&self, topic: &str, payload: &Value, (ttl, tag): (u64, u32)) -> Result<()> {
+        let key = self
+            .inner
+            .state
+            .borrow()
+            .keys
+            .get(topic)
+            .cloned()
+            .ok_or_else(|| Error::UnknownTopic(topic.into()))?;
+        let message = crypto::encrypt(&key, &payload.to_string(), None)?;
+        self.inner.relay.publish(topic, &message, ttl, tag).await
+    }
+
+    async fn respond(&self, topic: &str, id: &Value, result: Result<Value, Reason>, opts: (u64, u32)) -> Result<()> {
+        let payload = match result {
+            Ok(result) => json!({ "id": id, "jsonrpc": "2.0", "result": result }),
+            Err(error) => json!({ "id": id, "jsonrpc": "2.0", "error": error }),
+        };
+        self.publish(topic, &payload, opts).await
+    }
+
+    async fn on_message(&self, message: RelayMessage) -> Result<()> {
+        let Some(key) = self.inner.state.borrow().keys.get(&message.topic).cloned() else {
+            return Ok(());
+        };
+        let envelope = Envelope::decode(&message.message)?;
+        if envelope.sender_public_key().is_some() {
+            // Type 1 answers only sessionAuthenticate, which this client does not send.
+            return Err(Error::InvalidEnvelope("type 1 envelope on a known topic"));
+        }
+        let payload: Value =
+            serde_json::from_str(&envelope.open(&key)?).map_err(|e| Error::InvalidPayload(e.to_string()))?;
+        let topic = message.topic;
+        let id = payload.get("id").cloned().unwrap_or(Value::Null);
+        if let Some(method) = payload.get("method").and_then(Value::as_str) {
+            let params = payload.get("params").cloned().unwrap_or(Value::Null);
+            return self.on_request(&topic, &id, method, params).await;
+        }
+        let Some(id) = id.as_u64() else {
+            return Err(Error::InvalidPayload("response without a numeric id".into()));
+        };
+        let answer = match (payload.get("result"), payload.get("error")) {
+            (Some(result), _) => Ok(result.clone()),
+            (None, Some(error)) => Err(Reason::deserialize(error)
+                .map(|r| Error::Peer {
+                    code: r.code,
+                    message: r.message,
+                })
+                .unwrap_or_else(|e| Error::InvalidPayload(e.to_string()))),
+            (None, None) => return Err(Error::InvalidPayload("neither request nor response".into())),
+        };
+        if self.inner.state.borrow().proposals.contains_key(&id) {
+            return self.on_proposal_answer(id, answer).await;
+        }
+        let waiting = self.inner.state.borrow_mut().waiting.remove(&id);
+        if let Some(waiting) = waiting {
+            let _ = waiting.done.send(answer);
+        }
+        Ok(())
+    }
+
+    /// The wallet's answer on the pairing topic: derive the session key and
+    /// listen on the session topic for the settlement.
+    async fn on_proposal_answer(&self, id: u64, answer: Result<Value>) -> Result<()> {
+        let peer = match answer {
+            Ok(result) => result
+                .get("responderPublicKey")
+                .and_then(Value::as_str)
+                .ok_or_else(|| Error::InvalidPayload("no responderPublicKey".into()))
+                .and_then(|k| crypto::parse_hex32(k, "publicKey")),
+            Err(error) => Err(error),
+        };
+        let derived = peer.and_then(|peer| {
+            let state = self.inner.state.borrow();
+            let proposal = state.proposals.get(&id).ok_or(Error::Closed)?;
+            proposal.key_pair.derive_sym_key(&peer)
+        });
+        let key = match derived {
+            Ok(key) => key,
+            Err(error) => {
+                if let Some(mut proposal) = self.forget_proposal(id) {
+                    if let Some(done) = proposal.done.take() {
+                        let _ = done.send(Err(error));
+                    }
+                    let _ = self.inner.relay.unsubscribe(&proposal.pairing_topic).await;
+                }
+                return Ok(());
+            }
+        };
+        let session_topic = topic_of(&key);
+        {
+            let mut state = self.inner.state.borrow_mut();
+            state.keys.insert(session_topic.clone(), key);
+            state.settling.insert(session_topic.clone(), id);
+        }
+        self.inner.relay.subscribe(&session_topic).await.map(drop)
+    }
+
+    async fn on_request(&self, topic: &str, id: &Value, method: &str, params: Value) -> Result<()> {
+        let known = self.inner.state.borrow().sessions.contains_key(topic);
+        match method {
+            "wc_sessionSettle" => self.on_settle(topic, id, params).await,
+            "wc_sessionEvent" if known => {
+                let event = &params["event"];
+                self.emit(SignEvent::SessionEvent {
+                    topic: topic.into(),
+                    chain_id: params["chainId"].as_str().unwrap_or_default().into(),
+                    name: event["name"].as_str().unwrap_or_default().into(),
+                    data: event["data"].clone(),
+                });
+                self.respond(topic, id, Ok(json!(true)), opts::EVENT_RES).await
+            }
+            "wc_sessionUpdate" if known => {
+                let namespaces: BTreeMap<String, SessionNamespace> =
+                    match serde_json::from_value(params["namespaces"].clone()) {
+                        Ok(namespaces) => namespaces,
+                        Err(e) => {
+                            return self
+                                .respond(topic, id, Err(invalid(&e.to_string())), opts::UPDATE_RES)
+                                .await
+                        }
+                    };
+                if let Some(session) = self.inner.state.borrow_mut().sessions.get_mut(topic) {
+                    session.namespaces.clone_from(&namespaces);
+                }
+                self.persist().await?;
+                self.respond(topic, id, Ok(json!(true)), opts::UPDATE_RES).await?;
+                self.emit(SignEvent::SessionUpdated {
+                    topic: topic.into(),
+                    namespaces,
+                });
+                Ok(())
+            }
+            "wc_sessionExtend" if known => {
+                // As the JS client: a week from now, whatever the wallet proposed.
+                let expiry = self.now_secs() + SEVEN_DAYS;
+                {
+                    let mut state = self.inner.state.borrow_mut();
+                    if let Some(session) = state.sessions.get_mut(topic) {
+                        session.expiry = expiry;
+                    }
+                    state
+                        .expirer
+                        .insert(ExpirerTarget::Topic(topic.into()).to_string(), expiry * 1000);
+                }
+                self.persist().await?;
+                self.respond(topic, id, Ok(json!(true)), opts::EXTEND_RES).await?;
+                self.emit(SignEvent::SessionExtended {
+                    topic: topic.into(),
+                    expiry,
+                });
+                Ok(())
+            }
+            "wc_sessionPing" if known => {
+                self.respond(topic, id, Ok(json!(true)), opts::PING_RES).await?;
+                self.emit(SignEvent::SessionPing { topic: topic.into() });
+                Ok(())
+            }
+            "wc_sessionDelete" if known => {
+                let reason = Reason::deserialize(&params).unwrap_or(Reason {
+                    code: 6000,
+                    message: "User disconnected.".into(),
+                });
+                // Answer first: the answer needs the session key.
+                let answered = self.respond(topic, id, Ok(json!(true)), opts::DELETE_RES).await;
+                self.delete_session(topic, &reason.message).await;
+                self.emit(SignEvent::SessionDeleted {
+                    topic: topic.into(),
+                    reason,
+                });
+                answered
+            }
+            "wc_pairingPing" => self.respond(topic, id, Ok(json!(true)), opts::PAIRING_PING_RES).await,
+            "wc_pairingDelete" => {
+                let answered = self.respond(topic, id, Ok(json!(true)), opts::PAIRING_DELETE_RES).await;
+                self.inner.state.borrow_mut().keys.remove(topic);
+                let _ = self.inner.relay.unsubscribe(topic).await;
+                answered
+            }
+            _ if !known && method.starts_with("wc_session") => {
+                let reason = Reason {
+                    code: 7001,
+                    message: format!("No matching key. session topic doesn't exist: {topic}"),
+                };
+                self.respond(topic, id, Err(reason), opts::UNKNOWN).await
+            }
+            _ => {
+                let reason = Reason {
+                    code: 10001,
+                    message: format!("Unsupported wc_ method. {method}"),
+                };
+                self.respond(topic, id, Err(reason), opts::UNKNOWN).await
+            }
+        }
+    }
+
+    /// `wc_sessionSettle` on a session topic derived from one of our proposals.
+    async fn on_settle(&self, topic: &str, id: &Value, params: Value) -> Result<()> {
+        #[derive(Deserialize)]
+        struct Settle {
+            namespaces: BTreeMap<String, SessionNamespace>,
+            controller: Peer,
+            expiry: u64,
+        }
+        let Some(proposal_id) = self.inner.state.borrow_mut().settling.remove(topic) else {
+            return self
+                .respond(
+                    topic,
+                    id,
+                    Err(invalid("no pending session for this topic")),
+                    opts::SETTLE_RES,
+                )
+                .await;
+        };
+        let settle = match Settle::deserialize(&params) {
+            Ok(settle) => settle,
+            Err(e) => {
+                return self
+                    .respond(topic, id, Err(invalid(&e.to_string())), opts::SETTLE_RES)
+                    .await
+            }
+        };
+        let Some(mut proposal) = self.forget_proposal(proposal_id) else {
+            return Ok(());
+        };
+        let session = Session {
+            topic: topic.into(),
+            pairing_topic: proposal.pairing_topic.clone(),
+            expiry: settle.expiry,
+            namespaces: settle.namespaces,
+            required_namespaces: proposal.params.required_namespaces.clone(),
+            optional_namespaces: proposal.params.optional_namespaces.clone(),
+            peer: settle.controller,
+            self_public_key: proposal.key_pair.public_hex(),
+        };
+        {
+            let mut state = self.inner.state.borrow_mut();
+            state.sessions.insert(topic.into(), session.clone());
+            state
+                .expirer
+                .insert(ExpirerTarget::Topic(topic.into()).to_string(), session.expiry * 1000);
+        }
+        self.persist().await?;
+        self.respond(topic, id, Ok(json!(true)), opts::SETTLE_RES).await?;
+        // The pairing did its job: stop listening to it.
+        let _ = self.inner.relay.unsubscribe(&proposal.pairing_topic).await;
+        if let Some(done) = proposal.done.take() {
+            let _ = done.send(Ok(session.clone()));
+        }
+        self.emit(SignEvent::SessionConnected(session));
+        Ok(())
+    }
+
+    /// Forgets session `topic`: its key, subscription, expiry and waiting requests.
+    async fn delete_session(&self, topic: &str, why: &str) {
+        let waiting: Vec<Waiting> = {
+            let mut state = self.inner.state.borrow_mut();
+            state.sessions.remove(topic);
+            state.keys.remove(topic);
+            state.expirer.remove(&ExpirerTarget::Topic(topic.into()).to_string());
+            let ids: Vec<u64> = state
+                .waiting
+                .iter()
+                .filter(|(_, w)| w.topic == topic)
+                .map(|(id, _)| *id)
+                .collect();
+            ids.iter().filter_map(|id| state.waiting.remove(id)).collect()
+        };
+        for waiting in waiting {
+            let _ = waiting.done.send(Err(Error::SessionEnded(why.into())));
+        }
+        if let Err(error) = self.persist().await {
+            tracing::warn!(%error, "sign: persisting after delete failed");
+        }
+        let _ = self.inner.relay.unsubscribe(topic).await;
+    }
+
+    /// Handles everything whose time has come.
+    async fn expire(&self) {
+        let now = self.inner.clock.now_ms();
+        let due: Vec<String> = {
+            let state = self.inner.state.borrow();
+            state
+                .expirer
+                .iter()
+                .filter(|(_, at)| **at <= now)
+                .map(|(target, _)| target.clone())
+                .collect()
+        };
+        for target in due {
+            self.inner.state.borrow_mut().expirer.remove(&target);
+            match target.parse::<ExpirerTarget>() {
+                Ok(ExpirerTarget::Topic(topic)) => {
+                    if self.inner.state.borrow().sessions.contains_key(&topic) {
+                        self.delete_session(&topic, "Session expired").await;
+                        self.emit(SignEvent::SessionExpired { topic });
+                    }
+                }
+                Ok(ExpirerTarget::Id(id)) => {
+                    if let Some(mut proposal) = self.forget_proposal(id) {
+                        if let Some(done) = proposal.done.take() {
+                            let _ = done.send(Err(Error::Timeout(PROPOSAL_EXPIRED.into())));
+                        }
+                        let _ = self.inner.relay.unsubscribe(&proposal.pairing_topic).await;
+                        self.emit(SignEvent::ProposalExpired { id });
+                    } else if let Some(waiting) = self.inner.state.borrow_mut().waiting.remove(&id) {
+                        let _ = waiting.done.send(Err(Error::Timeout(REQUEST_EXPIRED.into())));
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "sign: bad expirer target"),
+            }
+        }
+    }
+
+    /// Writes sessions, their keys (with the client seed) and session expiries.
+    async fn persist(&self) -> Result<()> {
+        let storage = &self.inner.storage;
+        let mut keychain: BTreeMap<String, String> = load(&**storage, STORE_KEYCHAIN).await?;
+        let (sessions, expirer) = {
+            let state = self.inner.state.borrow();
+            keychain.retain(|k, _| k == CLIENT_SEED);
+            for topic in state.sessions.keys() {
+                if let Some(key) = state.keys.get(topic) {
+                    keychain.insert(topic.clone(), key.to_hex());
+                }
+            }
+            let sessions: Vec<Session> = state.sessions.values().cloned().collect();
+            let expirer: BTreeMap<String, u64> = state
+                .expirer
+                .iter()
+                .filter(|(t, _)| t.starts_with("topic:"))
+                .map(|(t, at)| (t.clone(), *at))
+                .collect();
+            (sessions, expirer)
+        };
+        storage.set(STORE_KEYCHAIN, to_json(&keychain)).await?;
+        storage.set(STORE_SESSIONS, to_json(&sessions)).await?;
+        storage.set(STORE_EXPIRER, to_json(&expirer)).await
+    }
+}
+
+fn invalid(why: &str) -> Reason {
+    Reason {
+        code: 1001,
+        message: format!("Missing or invalid. {why}"),
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// A stored JSON value, or the default when absent.
+async fn load<T: serde::de::DeserializeOwned + Default>(storage: &dyn Storage, key: &str) -> Result<T> {
+    match storage.get(key).await? {
+        None => Ok(T::default()),
+        Some(text) => serde_json::from_str(&text).map_err(|e| Error::Storage(format!("{key}: {e}"))),
+    }
+}

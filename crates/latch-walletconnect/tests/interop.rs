@@ -1,0 +1,310 @@
+//! The proof of interoperability: this crate as the dapp and the official
+//! WalletConnect wallet client (@walletconnect/sign-client 2.21.8, Apache-2.0,
+//! run by Node from `tests/wallet.mjs`) as the wallet, through a real
+//! `latch serve` relay. Needs the root `node_modules` (`npm ci`, part of
+//! `scripts/setup`) and the `latch` binary (`make build`).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::Stdio;
+use std::rc::Rc;
+use std::time::Duration;
+
+use common::{root, Latch};
+use futures_channel::mpsc::UnboundedReceiver;
+use futures_util::StreamExt;
+use latch_walletconnect::io::{MemoryStorage, Storage};
+use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
+use latch_walletconnect::relay::RelayOptions;
+use latch_walletconnect::sign::{ConnectParams, Metadata, ProposalNamespace, SignClient, SignEvent, SignOptions};
+use latch_walletconnect::Error;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+const ACCOUNT: &str = "eip155:1:0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const SIGNATURE_BYTE: &str = "ab";
+
+/// The official wallet client in a Node process.
+struct Wallet {
+    _child: Child,
+    stdin: ChildStdin,
+    lines: Lines<BufReader<ChildStdout>>,
+}
+
+impl Wallet {
+    async fn start(relay_url: &str) -> Wallet {
+        let sdk = root().join("node_modules/@walletconnect/sign-client/package.json");
+        assert!(
+            sdk.exists(),
+            "{} is missing: run `npm ci` (scripts/setup does)",
+            sdk.display()
+        );
+        let script = root().join("crates/latch-walletconnect/tests/wallet.mjs");
+        let mut child = Command::new("node")
+            .arg(script)
+            .arg(relay_url)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("node runs (installed by scripts/setup)");
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut wallet = Wallet {
+            _child: child,
+            stdin,
+            lines,
+        };
+        wallet.expect("ready").await;
+        wallet
+    }
+
+    /// The next line whose `event` is `name` (failing on a reported error).
+    async fn expect(&mut self, name: &str) -> Value {
+        tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                let line = self.lines.next_line().await.unwrap().expect("the wallet is running");
+                let Ok(event) = serde_json::from_str::<Value>(&line) else {
+                    continue; // a library's own console output
+                };
+                assert_ne!(event["event"], "error", "wallet: {event}");
+                if event["event"] == name {
+                    return event;
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("wallet: no {name} within 30 s"))
+    }
+
+    /// Runs a command and waits until the wallet reports it done.
+    async fn run(&mut self, command: &str) {
+        self.stdin.write_all(format!("{command}\n").as_bytes()).await.unwrap();
+        let cmd = command.split(' ').next().unwrap();
+        loop {
+            let done = self.expect("done").await;
+            if done["cmd"] == cmd {
+                return;
+            }
+        }
+    }
+}
+
+async fn next_event(events: &mut UnboundedReceiver<SignEvent>) -> SignEvent {
+    tokio::time::timeout(Duration::from_secs(30), events.next())
+        .await
+        .expect("a dapp event within 30 s")
+        .expect("events open")
+}
+
+fn eip155() -> ConnectParams {
+    let namespace = ProposalNamespace {
+        chains: Some(vec!["eip155:1".into()]),
+        methods: vec!["personal_sign".into(), "eth_sendTransaction".into()],
+        events: vec!["accountsChanged".into(), "chainChanged".into()],
+    };
+    ConnectParams {
+        required_namespaces: BTreeMap::from([("eip155".into(), namespace)]),
+        optional_namespaces: BTreeMap::new(),
+        session_properties: None,
+    }
+}
+
+async fn dapp(url: &str, storage: &MemoryStorage) -> (SignClient, UnboundedReceiver<SignEvent>) {
+    let options = SignOptions {
+        relay: RelayOptions::new(url),
+        metadata: Metadata {
+            name: "latch dapp".into(),
+            description: "the Rust dapp client".into(),
+            url: "http://127.0.0.1".into(),
+            icons: vec![],
+        },
+    };
+    let (client, events) = SignClient::new(
+        options,
+        Rc::new(TungsteniteTransport),
+        Rc::new(storage.clone()),
+        Rc::new(TokioClock),
+    )
+    .await
+    .unwrap();
+    let runner = client.clone();
+    tokio::task::spawn_local(async move { runner.run().await });
+    (client, events)
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_rust_dapp_and_the_official_wallet_client() {
+    let latch = Latch::start().await;
+    let url = latch.relay_url();
+    let mut wallet = Wallet::start(&url).await;
+    let storage = MemoryStorage::default();
+    tokio::task::LocalSet::new()
+        .run_until(async {
+            let (dapp, mut events) = dapp(&url, &storage).await;
+
+            // Pair and approve.
+            let connecting = dapp.connect(eip155()).await.unwrap();
+            let uri = connecting.uri.to_string();
+            assert!(
+                uri.starts_with("wc:") && uri.contains("@2?relay-protocol=irn&symKey="),
+                "{uri}"
+            );
+            wallet.run(&format!("pair {uri}")).await;
+            let proposal = wallet.expect("proposal").await;
+            assert_eq!(proposal["proposer"]["name"], "latch dapp");
+            assert_eq!(proposal["requiredNamespaces"]["eip155"]["chains"], json!(["eip155:1"]));
+            let session = connecting.approval.await.unwrap();
+            let approved = wallet.expect("approved").await;
+            assert_eq!(
+                approved["topic"],
+                session.topic.as_str(),
+                "both sides derived one session topic"
+            );
+            assert_eq!(session.namespaces["eip155"].accounts, [ACCOUNT]);
+            assert_eq!(session.peer.metadata.name, "wallet");
+            assert!(session.expiry > 1_700_000_000);
+            assert_eq!(
+                next_event(&mut events).await,
+                SignEvent::SessionConnected(session.clone())
+            );
+            let topic = session.topic.clone();
+
+            // Requests: a result, a wallet-side error, and one refused before sending.
+            let signed = dapp
+                .request(
+                    &topic,
+                    "eip155:1",
+                    "personal_sign",
+                    json!(["0x68656c6c6f", ACCOUNT.rsplit(':').next()]),
+                    None,
+                )
+                .await
+                .unwrap();
+            assert_eq!(signed, json!(format!("0x{}", SIGNATURE_BYTE.repeat(65))));
+            let seen = wallet.expect("request").await;
+            assert_eq!(
+                (seen["method"].as_str(), seen["chainId"].as_str()),
+                (Some("personal_sign"), Some("eip155:1"))
+            );
+            let rejected = dapp
+                .request(&topic, "eip155:1", "eth_sendTransaction", json!([{}]), Some(600))
+                .await;
+            assert_eq!(
+                rejected,
+                Err(Error::Peer {
+                    code: 5000,
+                    message: "User rejected.".into()
+                })
+            );
+            assert!(matches!(
+                dapp.request(&topic, "eip155:1", "eth_sign", json!([]), None).await,
+                Err(Error::NotAllowed(m)) if m == "request() method: eth_sign"
+            ));
+            assert!(matches!(
+                dapp.request(&topic, "eip155:10", "personal_sign", json!([]), None).await,
+                Err(Error::NotAllowed(m)) if m == "request() chainId: eip155:10"
+            ));
+
+            // Events from the wallet.
+            wallet.run("accounts").await;
+            let SignEvent::SessionEvent {
+                name, data, chain_id, ..
+            } = next_event(&mut events).await
+            else {
+                panic!("an accountsChanged event")
+            };
+            assert_eq!(
+                (name.as_str(), chain_id.as_str(), data),
+                ("accountsChanged", "eip155:1", json!([ACCOUNT]))
+            );
+            wallet.run("chain").await;
+            let SignEvent::SessionEvent { name, data, .. } = next_event(&mut events).await else {
+                panic!("a chainChanged event")
+            };
+            assert_eq!((name.as_str(), data), ("chainChanged", json!(1)));
+
+            // Update and extend (the wallet awaits the dapp's acknowledgement).
+            wallet.run("update").await;
+            let SignEvent::SessionUpdated { namespaces, .. } = next_event(&mut events).await else {
+                panic!("an update")
+            };
+            assert_eq!(namespaces["eip155"].accounts.len(), 2);
+            assert_eq!(dapp.sessions()[0].namespaces, namespaces);
+            let polygon = dapp
+                .request(
+                    &topic,
+                    "eip155:137",
+                    "personal_sign",
+                    json!(["0x00", ACCOUNT.rsplit(':').next()]),
+                    None,
+                )
+                .await;
+            assert!(polygon.is_ok(), "the updated chain is usable: {polygon:?}");
+            wallet.run("extend").await;
+            assert!(matches!(
+                next_event(&mut events).await,
+                SignEvent::SessionExtended { .. }
+            ));
+
+            // Pings both ways.
+            dapp.ping(&topic).await.unwrap();
+            wallet.run("ping").await;
+            assert_eq!(
+                next_event(&mut events).await,
+                SignEvent::SessionPing { topic: topic.clone() }
+            );
+
+            // Persisted: a new client on the same storage has the session.
+            let stored = storage.get("wc@2:client:0.3//session").await.unwrap().unwrap();
+            assert!(stored.contains(&topic));
+            let (restored, _) = dapp_without_run(&url, &storage).await;
+            assert_eq!(restored.sessions(), dapp.sessions());
+            assert_eq!(
+                restored.relay().client_id(),
+                dapp.relay().client_id(),
+                "same relay identity"
+            );
+
+            // The wallet disconnects.
+            wallet.run("delete").await;
+            let SignEvent::SessionDeleted { reason, .. } = next_event(&mut events).await else {
+                panic!("a deletion")
+            };
+            assert_eq!((reason.code, reason.message.as_str()), (6000, "User disconnected."));
+            assert!(dapp.sessions().is_empty());
+            assert!(matches!(dapp.ping(&topic).await, Err(Error::UnknownTopic(_))));
+
+            // A second session, which the dapp ends.
+            let connecting = dapp.connect(eip155()).await.unwrap();
+            wallet.run(&format!("pair {}", connecting.uri)).await;
+            let session = connecting.approval.await.unwrap();
+            wallet.expect("approved").await;
+            dapp.disconnect(&session.topic).await.unwrap();
+            let deleted = wallet.expect("deleted").await;
+            assert_eq!(deleted["topic"], session.topic.as_str());
+            assert!(dapp.sessions().is_empty());
+            dapp.close();
+        })
+        .await;
+    // The wallet closes its socket and exits; kill_on_drop covers a hang.
+    let _ = wallet.stdin.write_all(b"quit\n").await;
+}
+
+/// A client on the same storage, not started (to read what it restored).
+async fn dapp_without_run(url: &str, storage: &MemoryStorage) -> (SignClient, UnboundedReceiver<SignEvent>) {
+    SignClient::new(
+        SignOptions {
+            relay: RelayOptions::new(url),
+            metadata: Metadata::default(),
+        },
+        Rc::new(TungsteniteTransport),
+        Rc::new(storage.clone()),
+        Rc::new(TokioClock),
+    )
+    .await
+    .unwrap()
+}

@@ -1,0 +1,20 @@
+//! The dapp client's inputs from the network: pairing URIs (pasted or scanned)
+//! and envelopes from the relay. None may panic; what parses formats back to
+//! something that parses to the same value.
+#![no_main]
+
+use latch_walletconnect::crypto::{self, Envelope, SymKey};
+use latch_walletconnect::uri::PairingUri;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(uri) = text.parse::<PairingUri>() {
+        assert_eq!(uri.to_string().parse::<PairingUri>().as_ref(), Ok(&uri));
+    }
+    if let Ok(envelope) = Envelope::decode(text) {
+        assert_eq!(Envelope::decode(&envelope.encode()).as_ref(), Ok(&envelope));
+        let _ = envelope.open(&SymKey([0; 32]));
+    }
+    let _ = crypto::decrypt(&SymKey([1; 32]), text);
+});
