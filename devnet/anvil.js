@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path';
 const require = createRequire(import.meta.url);
 
 export const CHAIN_ID = 31337;
+/** The second, bare chain (`--second-port`): a network to switch to, with the same funded accounts. */
+export const SECOND_CHAIN_ID = 31338;
 /** Anvil's default mnemonic, passed explicitly so accounts never drift. */
 export const MNEMONIC = 'test test test test test test test test test test test junk';
 export const ACCOUNT_COUNT = 10;
@@ -71,13 +73,13 @@ async function rpcAnswers(rpcUrl) {
  * Returns `{ rpcUrl, child, exited, stop }`; `exited` resolves with the exit
  * code (128 + signal number if killed) whenever the process ends, `stop()` terminates it and awaits that.
  */
-export async function startAnvil({ host = '127.0.0.1', port = 8545 } = {}) {
+export async function startAnvil({ host = '127.0.0.1', port = 8545, chainId = CHAIN_ID } = {}) {
   await assertPortFree(host, port);
 
   const args = [
     '--host', host,
     '--port', String(port),
-    '--chain-id', String(CHAIN_ID),
+    '--chain-id', String(chainId),
     '--mnemonic', MNEMONIC,
     '--accounts', String(ACCOUNT_COUNT),
     '--balance', String(ACCOUNT_BALANCE_ETH),

@@ -7,15 +7,17 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { startAnvil } from './anvil.js';
+import { SECOND_CHAIN_ID, startAnvil } from './anvil.js';
 import { deployFixture } from './deploy.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const USAGE = `usage: node devnet/index.js [--port 8545] [--host 127.0.0.1] [--out <file>]
+const USAGE = `usage: node devnet/index.js [--port 8545] [--host 127.0.0.1] [--second-port <port>] [--out <file>]
        node devnet/index.js --deploy-only --rpc <url> [--out <file>]
 
   --port, --host   where anvil listens (default 127.0.0.1:8545)
+  --second-port    also start a bare second chain (id ${SECOND_CHAIN_ID}, same funded accounts, no
+                   contracts) on this port: a network for switching tests and the demo
   --out            addresses JSON (default $LATCH_DEVNET_FILE or <repo>/.devnet/addresses.json)
   --deploy-only    deploy to the fresh node at --rpc instead of starting anvil, then exit`;
 
@@ -24,6 +26,7 @@ function parseCli(argv) {
     args: argv,
     options: {
       port: { type: 'string', default: '8545' },
+      'second-port': { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       out: { type: 'string' },
       'deploy-only': { type: 'boolean', default: false },
@@ -33,9 +36,13 @@ function parseCli(argv) {
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`invalid --port ${values.port}`);
+  const secondPort = values['second-port'] === undefined ? undefined : Number(values['second-port']);
+  if (secondPort !== undefined && (!Number.isInteger(secondPort) || secondPort < 1 || secondPort > 65535 || secondPort === port)) {
+    throw new Error(`invalid --second-port ${values['second-port']}`);
+  }
   if (values['deploy-only'] !== (values.rpc !== undefined)) throw new Error('--deploy-only and --rpc go together');
   const out = resolve(values.out ?? process.env.LATCH_DEVNET_FILE ?? resolve(REPO_ROOT, '.devnet', 'addresses.json'));
-  return { ...values, port, out };
+  return { ...values, port, secondPort, out };
 }
 
 /** Writes via a temp file + rename so readers never see a half-written file. */
@@ -51,28 +58,41 @@ async function deployOnly({ rpc, out }) {
   console.log(`devnet ready ${rpc} ${out}`);
 }
 
-async function serve({ host, port, out }) {
+async function serve({ host, port, secondPort, out }) {
   const anvil = await startAnvil({ host, port });
+  const nodes = [anvil];
+  const stopAll = () => Promise.all(nodes.map((node) => node.stop()));
 
   let stopping = false;
   const stop = async () => {
     stopping = true;
-    await anvil.stop();
+    await stopAll();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  anvil.exited.then((code) => {
-    if (stopping) return;
-    console.error(`devnet: anvil exited unexpectedly (exit code ${code})`);
-    process.exit(code || 1);
-  });
+  const watch = (node) =>
+    node.exited.then(async (code) => {
+      if (stopping) return;
+      console.error(`devnet: anvil exited unexpectedly (exit code ${code})`);
+      stopping = true;
+      await stopAll();
+      process.exit(code || 1);
+    });
+  watch(anvil);
 
   try {
-    writeAddresses(out, await deployFixture({ rpcUrl: anvil.rpcUrl }));
+    const fixture = await deployFixture({ rpcUrl: anvil.rpcUrl });
+    if (secondPort !== undefined) {
+      const second = await startAnvil({ host, port: secondPort, chainId: SECOND_CHAIN_ID });
+      nodes.push(second);
+      watch(second);
+      fixture.secondChain = { chainId: SECOND_CHAIN_ID, rpcUrl: second.rpcUrl };
+    }
+    writeAddresses(out, fixture);
   } catch (err) {
     stopping = true;
-    await anvil.stop();
+    await stopAll();
     throw err;
   }
   console.log(`devnet ready ${anvil.rpcUrl} ${out}`);

@@ -12,6 +12,16 @@ const latchDevnet: Network = {
   rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
 };
 
+/** The devnet's bare second chain (`scripts/devnet --second-port`): a network to switch to. */
+const latchDevnetB: Network = {
+  id: 31338,
+  caipNetworkId: 'eip155:31338',
+  chainNamespace: 'eip155',
+  name: 'Latch Devnet B',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:8546'] } },
+};
+
 const query = new URLSearchParams(window.location.search);
 /** `?signIn=optional|required` turns on sign-in with the wallet against this Latch server. */
 const signInMode = query.get('signIn');
@@ -19,7 +29,7 @@ const signInMode = query.get('signIn');
 const latch = createLatch({
   // `?projectId=` tries the page with another project of the same server.
   projectId: query.get('projectId') ?? 'demo',
-  networks: [latchDevnet],
+  networks: [latchDevnet, latchDevnetB],
   // Unset in production, where the Latch server serves this page and the API on one origin;
   // set it when running `vite` against a separately started server.
   serverUrl: import.meta.env.VITE_LATCH_SERVER_URL,

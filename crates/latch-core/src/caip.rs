@@ -86,6 +86,20 @@ impl CaipNetworkId {
         })
     }
 
+    /// The chain id as EIP-1193 wallets take it (`wallet_switchEthereumChain`,
+    /// `wallet_addEthereumChain`): `eip155:31337` → `0x7a69`. Other namespaces,
+    /// and references beyond `u64`, are `Invalid CAIP-2 network id`.
+    pub fn eip155_chain_id_hex(&self) -> Result<String> {
+        let number: u64 = match self.namespace.as_str() {
+            "eip155" if self.reference.bytes().all(|b| b.is_ascii_digit()) => self.reference.parse().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| Error::InvalidCaipNetworkId {
+            input: self.to_string(),
+        })?;
+        Ok(format!("{number:#x}"))
+    }
+
     /// Whether the kit can connect to this namespace (spec §1).
     pub fn is_supported_namespace(&self) -> bool {
         SUPPORTED_NAMESPACES.contains(&self.namespace.as_str())
@@ -260,6 +274,27 @@ mod tests {
             prop_assert_eq!(parsed.to_string(), text);
             let network = format!("{ns}:{reference}");
             prop_assert_eq!(CaipNetworkId::parse(&network).unwrap().to_string(), network);
+        }
+
+        #[test]
+        fn eip155_hex_round_trips(chain_id in any::<u64>()) {
+            let network = CaipNetworkId::eip155(&chain_id.to_string()).unwrap();
+            let hex = network.eip155_chain_id_hex().unwrap();
+            prop_assert_eq!(CaipNetworkId::eip155(&hex).unwrap(), network);
+        }
+    }
+
+    #[test]
+    fn eip155_hex_of_the_devnet_and_refusals() {
+        let hex = |id: &str| CaipNetworkId::parse(id).unwrap().eip155_chain_id_hex();
+        assert_eq!(hex("eip155:31337").unwrap(), "0x7a69");
+        assert_eq!(hex("eip155:1").unwrap(), "0x1");
+        for bad in [
+            "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+            "eip155:99999999999999999999",
+            "eip155:abc",
+        ] {
+            assert_eq!(hex(bad).unwrap_err().to_string(), "Invalid CAIP-2 network id", "{bad}");
         }
     }
 }

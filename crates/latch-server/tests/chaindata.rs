@@ -7,7 +7,7 @@ mod common;
 use alloy_sol_types::{sol, SolCall};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{state_with, Devnet};
+use common::{state, state_with, Anvil, Devnet};
 use http_body_util::BodyExt;
 use latch_server::app;
 use serde_json::{json, Value};
@@ -196,4 +196,24 @@ async fn identity_is_the_verified_ens_name_and_avatar() {
     assert_eq!(solana["name"], Value::Null);
     let (status, _) = get(&router, &identity("0x12".into())).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+/// A chain without Multicall3 (a bare anvil: no contracts at all) still answers: the batch is
+/// read call by call, and the native balance through `eth_getBalance`.
+#[tokio::test]
+async fn balances_on_a_chain_without_multicall3() {
+    let anvil = Anvil::start().await;
+    let (state, _data) = state(vec![anvil.url.clone()]).await;
+    let router = app(state);
+    // Anvil's default account #1, funded with 10000 ETH.
+    let who = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    let (status, body) = get(
+        &router,
+        &format!("/v1/account/{who}/balance?currency=usd&chainId=eip155:31337&projectId=test"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let eth = by_symbol(&body, "ETH").unwrap();
+    assert_eq!(eth["quantity"]["numeric"], "10000", "{body}");
+    assert_eq!(body["balances"].as_array().unwrap().len(), 1, "{body}");
 }

@@ -35,6 +35,17 @@ pub fn eip155_network_id(chain_id: &str) -> Result<String, JsValue> {
         .map_err(js_error)
 }
 
+/// The hex chain id EIP-1193 wallets take for `eip155:…` (`eip155:31337` → `0x7a69`);
+/// throws `Invalid CAIP-2 network id` for anything else.
+#[wasm_bindgen(js_name = eip155ChainIdHex)]
+pub fn eip155_chain_id_hex(
+    #[wasm_bindgen(js_name = "caipNetworkId")] caip_network_id: &str,
+) -> Result<String, JsValue> {
+    caip::CaipNetworkId::parse(caip_network_id)
+        .and_then(|id| id.eip155_chain_id_hex())
+        .map_err(js_error)
+}
+
 fn address_parts(parsed: &caip::CaipAddress) -> Result<JsValue, JsValue> {
     to_js(&AddressParts {
         namespace: &parsed.network.namespace,

@@ -2,6 +2,7 @@ export { createLatch, type Latch, type LatchOptions } from './core/createLatch.j
 export type { Network, Connector, CaipAddress, CaipNetworkId, ChainNamespace, Eip1193Provider } from './core/types.js';
 export type { ModalController, ModalState, OpenOptions, ViewName } from './core/modal.js';
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
+export { NetworkSwitchError } from './core/connection.js';
 export type { LatchEvent, LatchEventListener } from './core/events.js';
 export type { Store } from './core/store.js';
 export type {

@@ -6,6 +6,7 @@ import { accountViewStyles } from './views/Account/AccountView.styles.js';
 import { connectViewStyles } from './views/Connect/ConnectView.styles.js';
 import { connectingExternalViewStyles } from './views/ConnectingExternal/ConnectingExternalView.styles.js';
 import { siwxSignMessageViewStyles } from './views/SIWXSignMessage/SIWXSignMessageView.styles.js';
+import { networksViewStyles } from './views/Networks/NetworksView.styles.js';
 import { toastStyles } from './components/Toast/Toast.styles.js';
 
 /** Every component's CSS, rendered once by `LatchProvider`. */
@@ -18,5 +19,6 @@ export const latchStyles = [
   connectingExternalViewStyles,
   accountViewStyles,
   siwxSignMessageViewStyles,
+  networksViewStyles,
   toastStyles,
 ].join('');

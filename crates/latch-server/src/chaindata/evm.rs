@@ -50,17 +50,29 @@ pub async fn deployless_call(gateway: &Gateway, chain: &str, code: Vec<u8>) -> A
 }
 
 async fn call(gateway: &Gateway, chain: &str, transaction: Value) -> ApiResult<Vec<u8>> {
-    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [transaction, "latest"]});
+    hex_result(gateway, chain, "eth_call", json!([transaction, "latest"])).await
+}
+
+/// One JSON-RPC call through the gateway whose result is a hex string; its bytes.
+async fn hex_result(gateway: &Gateway, chain: &str, method: &str, params: Value) -> ApiResult<Vec<u8>> {
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
     let reply = gateway.call(Some(chain), &Bytes::from(request.to_string())).await?;
-    let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| malformed("eth_call reply", e))?;
+    let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| malformed(method, e))?;
     if let Some(error) = reply.get("error") {
-        return Err(malformed("eth_call", error));
+        return Err(malformed(method, error));
     }
     let result = reply
         .get("result")
         .and_then(Value::as_str)
-        .ok_or_else(|| malformed("eth_call", "no result"))?;
-    hex::decode(result.trim_start_matches("0x")).map_err(|e| malformed("eth_call result", e))
+        .ok_or_else(|| malformed(method, "no result"))?;
+    let digits = result.trim_start_matches("0x");
+    // Quantities (`eth_getBalance`) drop leading zeros, so they may have an odd length.
+    let padded = if digits.len() % 2 == 1 {
+        format!("0{digits}")
+    } else {
+        digits.to_owned()
+    };
+    hex::decode(padded).map_err(|e| malformed(method, e))
 }
 
 /// One call of a Multicall3 batch; failures are allowed (a missing contract must not fail the batch).
@@ -76,16 +88,20 @@ pub async fn multicall(gateway: &Gateway, chain: &str, calls: Vec<Call>) -> ApiR
     let count = calls.len();
     let encoded = aggregate3Call {
         calls: calls
-            .into_iter()
+            .iter()
             .map(|c| Call3 {
                 target: c.target,
                 allowFailure: true,
-                callData: AbiBytes::from(c.data),
+                callData: AbiBytes::from(c.data.clone()),
             })
             .collect(),
     }
     .abi_encode();
     let reply = eth_call(gateway, chain, MULTICALL3, encoded).await?;
+    if reply.is_empty() {
+        // No code at the Multicall3 address: this chain lacks it (a bare devnet, a young L2).
+        return Ok(one_by_one(gateway, chain, calls).await);
+    }
     let results = aggregate3Call::abi_decode_returns(&reply).map_err(|e| malformed("aggregate3", e))?;
     if results.len() != count {
         return Err(malformed(
@@ -97,6 +113,32 @@ pub async fn multicall(gateway: &Gateway, chain: &str, calls: Vec<Call>) -> ApiR
         .into_iter()
         .map(|r| r.success.then(|| r.returnData.to_vec()))
         .collect())
+}
+
+/// The same answers as [`multicall`] on a chain without Multicall3, one call each (concurrently):
+/// Multicall3's own `getEthBalance` becomes `eth_getBalance`; a call that fails or returns
+/// nothing (no contract) is `None`, as a reverted call in a batch would be.
+async fn one_by_one(gateway: &Gateway, chain: &str, calls: Vec<Call>) -> Vec<Option<Vec<u8>>> {
+    let reads = calls.into_iter().map(|call| async move {
+        if call.target == MULTICALL3 {
+            let get = getEthBalanceCall::abi_decode(&call.data).ok()?;
+            let raw = hex_result(
+                gateway,
+                chain,
+                "eth_getBalance",
+                json!([get.addr.to_string(), "latest"]),
+            )
+            .await
+            .ok()?;
+            let balance = U256::try_from_be_slice(&raw)?;
+            return Some(getEthBalanceCall::abi_encode_returns(&balance));
+        }
+        eth_call(gateway, chain, call.target, call.data)
+            .await
+            .ok()
+            .filter(|data| !data.is_empty())
+    });
+    futures_util::future::join_all(reads).await
 }
 
 /// Decodes the return of `C` from a multicall result; `None` when it reverted or is malformed.

@@ -1,4 +1,12 @@
-import { eip155NetworkId, formatUnits, init, toChecksumAddress, validateCaipAddress } from '@latch/wasm';
+import {
+  eip155ChainIdHex,
+  eip155NetworkId,
+  formatUnits,
+  init,
+  isAddChainTrigger,
+  toChecksumAddress,
+  validateCaipAddress,
+} from '@latch/wasm';
 import type { EventBus } from './events.js';
 import type { Gateway } from './gateway.js';
 import type { ModalController } from './modal.js';
@@ -48,6 +56,26 @@ export interface ConnectionController {
   refreshBalance(): Promise<void>;
   /** Asks the connected wallet to sign `message` (EIP-191 `personal_sign`); resolves to the signature. */
   signMessage(message: string): Promise<string>;
+  /**
+   * Asks the wallet to switch to `network` (spec §4 "Networks"), adding it first when the wallet
+   * answers that it does not know it. Throws `NetworkSwitchError`.
+   */
+  switchNetwork(network: Network): Promise<void>;
+}
+
+/**
+ * Why a network switch failed: `rejected` by the user, `unsupported` when the wallet could not
+ * add the chain (spec §8 `Chain is not supported`), `failed` otherwise.
+ */
+export class NetworkSwitchError extends Error {
+  override readonly name = 'NetworkSwitchError';
+  constructor(
+    readonly kind: 'rejected' | 'unsupported' | 'failed',
+    /** What the wallet threw. */
+    readonly reason: unknown,
+  ) {
+    super(kind === 'unsupported' ? 'Chain is not supported' : String((reason as Error | undefined)?.message ?? reason));
+  }
 }
 
 /** Every field listed, because `setState` merges: this is what clears an account. */
@@ -260,14 +288,48 @@ export function createConnectionController({
     await establish(connector, { silent: false });
   }
 
-  async function signMessage(message: string): Promise<string> {
+  /** The connected wallet and account; throws the spec's message when there is none. */
+  function connected() {
     const { activeConnectorId, connectors, status } = connection.getState();
     const connector = connectors.find(({ id }) => id === activeConnectorId);
     const { address } = account.getState();
     if (status !== 'connected' || !connector || !address) throw new Error('No ConnectionController client found');
+    return { provider: connector.provider, address };
+  }
+
+  async function switchNetwork(network: Network) {
+    const { provider, address } = connected();
+    const chainId = eip155ChainIdHex(network.caipNetworkId);
+    const codeOf = (cause: unknown) => (cause as { code?: unknown } | null)?.code;
+    const switchTo = () => provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] });
+    try {
+      await switchTo();
+    } catch (cause) {
+      const code = codeOf(cause);
+      if (code === USER_REJECTED_REQUEST) throw new NetworkSwitchError('rejected', cause);
+      if (typeof code !== 'number' || !isAddChainTrigger(code)) throw new NetworkSwitchError('failed', cause);
+      try {
+        await provider.request({ method: 'wallet_addEthereumChain', params: [addChainParameters(network, chainId)] });
+        // EIP-3085 lets a wallet add without switching; switching again is harmless when it did.
+        await switchTo();
+      } catch (addCause) {
+        throw new NetworkSwitchError(codeOf(addCause) === USER_REJECTED_REQUEST ? 'rejected' : 'unsupported', addCause);
+      }
+    }
+    // Wallets announce the switch with `chainChanged`; the chain is read back for one that does not.
+    const now = toCaipNetworkId((await provider.request({ method: 'eth_chainId' })) as string);
+    if (now === account.getState().caipNetworkId) return;
+    followWallet(() => {
+      setAccount(address, now);
+      void showNetworkState();
+    });
+  }
+
+  async function signMessage(message: string): Promise<string> {
+    const { provider, address } = connected();
     // EIP-1193 wallets take the message as hex of its UTF-8 bytes.
     const hex = `0x${Array.from(new TextEncoder().encode(message), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
-    return (await connector.provider.request({ method: 'personal_sign', params: [hex, address] })) as string;
+    return (await provider.request({ method: 'personal_sign', params: [hex, address] })) as string;
   }
 
   return {
@@ -289,6 +351,17 @@ export function createConnectionController({
     disconnect,
     refreshBalance,
     signMessage,
+    switchNetwork,
+  };
+}
+
+/** EIP-3085 `wallet_addEthereumChain` parameters for a network the host configured. */
+function addChainParameters(network: Network, chainId: string) {
+  return {
+    chainId,
+    chainName: network.name,
+    nativeCurrency: network.nativeCurrency,
+    rpcUrls: network.rpcUrls.chainDefault?.http ?? network.rpcUrls.default.http,
   };
 }
 

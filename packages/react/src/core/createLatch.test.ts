@@ -155,6 +155,78 @@ describe('createLatch', () => {
     expect(latch.modal.store.getState().open).toBe(false);
   });
 
+  describe('switchNetwork', () => {
+    const devnetB = { ...devnet, id: 31338, caipNetworkId: 'eip155:31338' as const, name: 'Devnet B' };
+    const unknownChain = () => {
+      throw Object.assign(new Error('Unrecognized chain ID'), { code: 4902 });
+    };
+
+    it('asks the wallet to switch and follows the chain it reports', async () => {
+      stubGateway();
+      let chain = '0x7a69';
+      const provider = createTestProvider({
+        eth_chainId: () => chain,
+        wallet_switchEthereumChain: (params: [{ chainId: string }]) => {
+          chain = params[0].chainId;
+          return null;
+        },
+      });
+      const latch = createTestLatch({ networks: [devnet, devnetB] });
+      installWallet(provider);
+      cleanups.push(latch.mount(window));
+      await latch.connect(testWalletInfo.uuid);
+      await latch.switchNetwork(devnetB);
+      expect(provider.request).toHaveBeenCalledWith({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a6a' }] });
+      expect(latch.account.getState().caipNetworkId).toBe('eip155:31338');
+    });
+
+    it('adds the chain on 4902 and says Chain is not supported when adding fails', async () => {
+      stubGateway();
+      const provider = createTestProvider({
+        wallet_switchEthereumChain: unknownChain,
+        wallet_addEthereumChain: () => {
+          throw Object.assign(new Error('cannot add'), { code: -32603 });
+        },
+      });
+      const latch = createTestLatch({ networks: [devnet, devnetB] });
+      installWallet(provider);
+      cleanups.push(latch.mount(window));
+      await latch.connect(testWalletInfo.uuid);
+      await expect(latch.switchNetwork(devnetB)).rejects.toMatchObject({
+        name: 'NetworkSwitchError',
+        kind: 'unsupported',
+        message: 'Chain is not supported',
+      });
+      expect(provider.request).toHaveBeenCalledWith({
+        method: 'wallet_addEthereumChain',
+        params: [
+          {
+            chainId: '0x7a6a',
+            chainName: 'Devnet B',
+            nativeCurrency: devnet.nativeCurrency,
+            rpcUrls: devnet.rpcUrls.default.http,
+          },
+        ],
+      });
+      expect(latch.account.getState().caipNetworkId).toBe('eip155:31337');
+    });
+
+    it('reports a declined switch as rejected, without adding', async () => {
+      stubGateway();
+      const provider = createTestProvider({ wallet_switchEthereumChain: userRejection });
+      const latch = createTestLatch({ networks: [devnet, devnetB] });
+      installWallet(provider);
+      cleanups.push(latch.mount(window));
+      await latch.connect(testWalletInfo.uuid);
+      await expect(latch.switchNetwork(devnetB)).rejects.toMatchObject({ kind: 'rejected' });
+      expect(provider.request.mock.calls.map(([{ method }]) => method)).not.toContain('wallet_addEthereumChain');
+    });
+
+    it('needs a connected wallet', async () => {
+      await expect(createTestLatch().switchNetwork(devnet)).rejects.toThrow('No ConnectionController client found');
+    });
+  });
+
   it('defaults the server to the page origin, read when a request is made', async () => {
     const fetchStub = stubGateway(() => rpcResult('0x0'));
     const provider = createTestProvider();

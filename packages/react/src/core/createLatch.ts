@@ -71,6 +71,8 @@ export interface Latch {
   connect(connectorId: string): Promise<void>;
   disconnect(): void;
   refreshBalance(): Promise<void>;
+  /** Asks the wallet to switch to one of the host's networks; throws `NetworkSwitchError`. */
+  switchNetwork(network: Network): Promise<void>;
   subscribeEvents(listener: LatchEventListener): () => void;
   /**
    * Starts browser-only work: wallet discovery and loading the wasm core. Returns the cleanup.
@@ -144,6 +146,7 @@ export function createLatch(options: LatchOptions): Latch {
     connect: connectionController.connect,
     disconnect: connectionController.disconnect,
     refreshBalance: connectionController.refreshBalance,
+    switchNetwork: connectionController.switchNetwork,
     subscribeEvents: events.subscribe,
     mount(target) {
       // Loading early keeps the wallet prompt from waiting on it; `connect` awaits it again and

@@ -50,4 +50,12 @@ export const de: Messages = {
   signInInitFailed: 'Beim Starten der Anmeldung ist ein Problem aufgetreten',
   signInFailed: 'Die Wallet konnte die Nachricht nicht signieren. Versuchen Sie es erneut.',
   signInRefused: 'Die Anmeldung wurde abgelehnt. Versuchen Sie es erneut.',
+  networksTitle: 'Netzwerk wählen',
+  networkButton: 'Netzwerk: {network}',
+  switchNetwork: 'Netzwerk wechseln',
+  networkCurrent: 'Verbunden',
+  networkSwitching: 'Bestätigen Sie in Ihrer Wallet…',
+  chainNotSupported: 'Chain wird nicht unterstützt',
+  networkSwitchRejected: 'Der Netzwerkwechsel wurde abgelehnt.',
+  networkSwitchFailed: 'Die Wallet konnte das Netzwerk nicht wechseln.',
 };

@@ -49,6 +49,14 @@ export const en = {
   signInInitFailed: 'A problem occurred while trying initialize authentication',
   signInFailed: 'The wallet could not sign the message. Try again.',
   signInRefused: 'The sign-in was refused. Try again.',
+  networksTitle: 'Choose network',
+  networkButton: 'Network: {network}',
+  switchNetwork: 'Switch network',
+  networkCurrent: 'Connected',
+  networkSwitching: 'Confirm in your wallet…',
+  chainNotSupported: 'Chain is not supported',
+  networkSwitchRejected: 'The network switch was declined.',
+  networkSwitchFailed: 'The wallet could not switch networks.',
 };
 
 export type MessageKey = keyof typeof en;

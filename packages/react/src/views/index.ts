@@ -4,6 +4,7 @@ import type { MessageKey } from '../locales/index.js';
 import { AccountView } from './Account/AccountView.js';
 import { ConnectView } from './Connect/ConnectView.js';
 import { ConnectingExternalView } from './ConnectingExternal/ConnectingExternalView.js';
+import { NetworksView } from './Networks/NetworksView.js';
 import { SIWXSignMessageView } from './SIWXSignMessage/SIWXSignMessageView.js';
 import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js';
 
@@ -14,4 +15,5 @@ export const views: Record<ViewName, { title: MessageKey; Component: ComponentTy
   Account: { title: 'accountTitle', Component: AccountView },
   UnsupportedChain: { title: 'unsupportedChainTitle', Component: UnsupportedChainView },
   SIWXSignMessage: { title: 'signInTitle', Component: SIWXSignMessageView },
+  Networks: { title: 'networksTitle', Component: NetworksView },
 };

@@ -37,6 +37,9 @@ export function AccountView() {
           <span className="latch-account-balance--loading">{latch.t('balanceLoading')}</span>
         )}
       </div>
+      <Button data-testid="account-network" onClick={() => latch.modal.push('Networks')}>
+        {latch.t('networkButton', { network: latch.networks.find((n) => n.caipNetworkId === caipNetworkId)?.name ?? caipNetworkId })}
+      </Button>
       <AccountTabs caipNetworkId={caipNetworkId} />
       <Button data-testid="account-disconnect" onClick={latch.disconnect}>
         {latch.t('disconnect')}

@@ -9,6 +9,9 @@ export function UnsupportedChainView() {
       <p className="latch-message">
         {latch.t('unsupportedChainBody', { network: latch.defaultNetwork.name })}
       </p>
+      <Button variant="primary" data-testid="unsupported-switch" onClick={() => latch.modal.push('Networks')}>
+        {latch.t('switchNetwork')}
+      </Button>
       <Button onClick={latch.disconnect}>{latch.t('disconnect')}</Button>
     </div>
   );

@@ -1,0 +1,74 @@
+// The network picker with the injected test wallet: switching asks the wallet
+// (wallet_switchEthereumChain), adds a chain it does not know first
+// (wallet_addEthereumChain after 4902), and the balance then comes from the new
+// chain through the gateway — a second real anvil (eip155:31338).
+import { expect, test } from '@playwright/test';
+import { createPublicClient, formatEther, http } from 'viem';
+import { axeViolations } from '../fixtures/axe.js';
+import { E2E_RPC_URL, E2E_SECOND_RPC_URL, readDevnet } from '../fixtures/stack.js';
+import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
+
+const account = () => readDevnet().accounts[3]!;
+const SECOND_CHAIN = { 31338: E2E_SECOND_RPC_URL };
+
+/** The displayed balance, computed independently of latch-core: floored to 3 decimals. */
+async function expectedBalance(rpcUrl: string, address: `0x${string}`) {
+  const wei = await createPublicClient({ transport: http(rpcUrl) }).getBalance({ address });
+  const [whole, fraction = ''] = formatEther(wei).split('.');
+  return `${whole}.${fraction.padEnd(3, '0').slice(0, 3)} ETH`;
+}
+
+test('switches to a network the wallet must add first, and the balance follows', async ({ page }) => {
+  const { address, privateKey } = account();
+  // Make the two chains' balances differ, so the shown one proves which chain it came from.
+  const second = createPublicClient({ transport: http(E2E_SECOND_RPC_URL) });
+  await second.request({ method: 'anvil_setBalance' as never, params: [address, '0xde0b6b3a7640000'] as never });
+  const wallet = await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, chains: SECOND_CHAIN });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByTestId('account-balance')).toHaveText(await expectedBalance(E2E_RPC_URL, address));
+
+  await page.getByTestId('account-network').click();
+  const modal = page.getByTestId('latch-modal');
+  await expect(page.getByRole('dialog', { name: 'Choose network' })).toBeVisible();
+  await expect(page.getByTestId('network-eip155:31337')).toHaveAttribute('aria-current', 'true');
+  expect(await axeViolations(modal), 'the network picker is axe-clean').toEqual([]);
+
+  await page.getByTestId('network-eip155:31338').click();
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31338:${address}`);
+  await expect(page.getByTestId('account-balance')).toHaveText('1.000 ETH');
+  await expect(page.getByTestId('account-network')).toHaveText('Network: Latch Devnet B');
+  expect(wallet.requests).toEqual(
+    expect.arrayContaining(['wallet_switchEthereumChain', 'wallet_addEthereumChain']),
+  );
+  const switches = wallet.requests.filter((method) => method.startsWith('wallet_'));
+  expect(switches).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_switchEthereumChain']);
+});
+
+test('from an unsupported network, the picker brings the wallet back to a supported one', async ({ page }) => {
+  const { address, privateKey } = account();
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, startChainId: 1 });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByRole('dialog', { name: 'Switch network' })).toBeVisible();
+
+  await page.getByTestId('unsupported-switch').click();
+  await page.getByTestId('network-eip155:31337').click();
+  await expect(page.getByTestId('account-address')).toBeVisible();
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31337:${address}`);
+  await expect(page.getByTestId('account-balance')).toHaveText(await expectedBalance(E2E_RPC_URL, address));
+});
+
+test('a wallet that cannot add the chain shows Chain is not supported', async ({ page }) => {
+  const { privateKey } = account();
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, chains: SECOND_CHAIN, failAddChain: true });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await page.getByTestId('account-network').click();
+  await page.getByTestId('network-eip155:31338').click();
+  await expect(page.getByTestId('network-error')).toHaveText('Chain is not supported');
+  await expect(page.getByTestId('state-caip-address')).toContainText('eip155:31337:');
+});

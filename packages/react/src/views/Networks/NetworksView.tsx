@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { useLatchInstance } from '../../context.js';
+import { NetworkSwitchError } from '../../core/connection.js';
+import type { Network } from '../../core/types.js';
+import { useStore } from '../../hooks/useStore.js';
+import type { MessageKey } from '../../locales/index.js';
+
+const FAILURE_MESSAGES: Record<NetworkSwitchError['kind'], MessageKey> = {
+  rejected: 'networkSwitchRejected',
+  unsupported: 'chainNotSupported',
+  failed: 'networkSwitchFailed',
+};
+
+/** The network picker (spec §2): the host's networks; choosing one asks the wallet to switch. */
+export function NetworksView() {
+  const latch = useLatchInstance();
+  const { caipNetworkId } = useStore(latch.account);
+  const [pending, setPending] = useState<string>();
+  const [failure, setFailure] = useState<MessageKey>();
+
+  async function choose(network: Network) {
+    if (network.caipNetworkId === caipNetworkId) return latch.modal.back();
+    setPending(network.caipNetworkId);
+    setFailure(undefined);
+    try {
+      await latch.switchNetwork(network);
+    } catch (error) {
+      setFailure(error instanceof NetworkSwitchError ? FAILURE_MESSAGES[error.kind] : 'networkSwitchFailed');
+    } finally {
+      setPending(undefined);
+    }
+  }
+
+  return (
+    <div className="latch-view">
+      <ul className="latch-rows latch-networks" aria-label={latch.t('networksTitle')}>
+        {latch.networks.map((network) => {
+          const current = network.caipNetworkId === caipNetworkId;
+          return (
+            <li key={network.caipNetworkId}>
+              <button
+                type="button"
+                className="latch-network"
+                data-testid={`network-${network.caipNetworkId}`}
+                aria-current={current ? 'true' : undefined}
+                aria-busy={pending === network.caipNetworkId}
+                disabled={pending !== undefined}
+                onClick={() => void choose(network)}
+              >
+                <span>{network.name}</span>
+                {current ? <span className="latch-network-state">{latch.t('networkCurrent')}</span> : null}
+                {pending === network.caipNetworkId ? (
+                  <span className="latch-network-state">{latch.t('networkSwitching')}</span>
+                ) : null}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {failure ? (
+        <p role="alert" className="latch-message latch-message--error" data-testid="network-error">
+          {latch.t(failure)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
