@@ -1,7 +1,9 @@
 import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { ApiClient, Transaction, TokenBalance } from './api.js';
 import type { AccountState } from './connection.js';
+import { serverRefusal } from './gateway.js';
 import { createStore, type Store } from './store.js';
+import type { ToastController } from './toasts.js';
 import type { CaipNetworkId, Network } from './types.js';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -53,11 +55,14 @@ export function createAccountData({
   api,
   account,
   networks,
+  toasts,
   now = () => Date.now(),
 }: {
   api: ApiClient;
   account: Store<AccountState>;
   networks: readonly Network[];
+  /** Spec §8: failed reads are also announced as toasts. */
+  toasts?: ToastController;
   now?: () => number;
 }): AccountDataController {
   const tokens = createStore<TokensState>(EMPTY_TOKENS);
@@ -76,7 +81,10 @@ export function createAccountData({
       const balances = await api.balances(current.address, current.caipNetworkId);
       if (expected === generation) tokens.setState({ status: 'ready', balances, failedAt: undefined });
     } catch (error) {
-      if (expected === generation) tokens.setState({ status: 'error', error, failedAt: now() });
+      if (expected !== generation) return;
+      tokens.setState({ status: 'error', error, failedAt: now() });
+      // A refused project is shown in place (Invalid Project ID / App Configuration), not as a toast.
+      if (!serverRefusal(error)) toasts?.show({ variant: 'error', message: 'balanceUnavailable' });
     }
   }
 
@@ -132,6 +140,7 @@ export function createAccountData({
       } catch (error) {
         if (expected !== generation) return;
         activity.setState(more ? { loadingMore: false, error } : { status: 'error', error });
+        if (!serverRefusal(error)) toasts?.show({ variant: 'error', message: 'activityFailed' });
       }
     },
   };

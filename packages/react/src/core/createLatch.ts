@@ -97,6 +97,7 @@ export function createLatch(options: LatchOptions): Latch {
     getServerUrl,
   });
   const storage = options.storage ?? browserStorage();
+  const toasts = createToasts();
   const modal = createModalController({
     events,
     // Called only after setup; the controllers are created below because they need `modal`.
@@ -110,7 +111,6 @@ export function createLatch(options: LatchOptions): Latch {
     events,
     storage,
   });
-  const toasts = createToasts();
   const siwx = createSiwxController({
     adapter: options.siweConfig
       ? siweConfigAdapter(options.siweConfig)
@@ -128,6 +128,7 @@ export function createLatch(options: LatchOptions): Latch {
     api: createApiClient({ projectId: options.projectId, getServerUrl }),
     account: connectionController.account,
     networks: options.networks,
+    toasts,
   });
   const themeMode = options.themeMode ?? 'dark';
 

@@ -97,7 +97,8 @@ function TokensPanel() {
   if (status === 'error') {
     return (
       <div className="latch-panel-state">
-        <p className="latch-message--error" role="alert">
+        {/* Other failures are announced by their toast; an alert here would say it twice. */}
+        <p className="latch-message--error" role={serverRefusal(error) ? 'alert' : undefined}>
           {latch.t(serverRefusal(error) ?? 'balanceUnavailable')}
         </p>
         <Button disabled={waitMs > 0} onClick={() => void latch.accountData.refreshTokens()}>
@@ -121,9 +122,15 @@ function TokensPanel() {
 /** NFTs held, from the activity the server indexed: NFTs received and not sent on since. */
 function NftsPanel() {
   const latch = useLatchInstance();
-  const { status, transactions } = useStore(latch.accountData.activity);
+  const { status, transactions, error } = useStore(latch.accountData.activity);
   useEffect(() => void latch.accountData.loadActivity(), [latch]);
-  if (status === 'error') return <p className="latch-message--error" role="alert">{latch.t('activityFailed')}</p>;
+  if (status === 'error') {
+    return (
+      <p className="latch-message--error" role={serverRefusal(error) ? 'alert' : undefined}>
+        {latch.t(serverRefusal(error) ?? 'activityFailed')}
+      </p>
+    );
+  }
   if (status !== 'ready') return <p className="latch-panel-state latch-loading" aria-busy="true">{latch.t('nftsLoading')}</p>;
   const held = new Map<string, string>();
   // Oldest first, so a later transfer out removes what an earlier one brought in.
@@ -188,7 +195,7 @@ function ActivityPanel({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
   if (status === 'error') {
     return (
       <div className="latch-panel-state">
-        <p className="latch-message--error" role="alert">
+        <p className="latch-message--error" role={serverRefusal(error) ? 'alert' : undefined}>
           {latch.t(serverRefusal(error) ?? 'activityFailed')}
         </p>
         <Button onClick={() => void latch.accountData.loadActivity()}>{latch.t('retry')}</Button>
