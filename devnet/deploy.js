@@ -70,7 +70,7 @@ export function devnetChain(rpcUrl, chainId = anvil.id) {
  * addresses object (the JSON written by index.js). The node must be fresh
  * (account #0 at nonce 0) for the addresses to match the documented ones.
  */
-export async function deployFixture({ rpcUrl }) {
+export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI }) {
   const accounts = devnetAccounts();
   const deployer = accounts[0].address;
 
@@ -172,7 +172,7 @@ export async function deployFixture({ rpcUrl }) {
   await write(ensReverseRegistrar, artifacts.ensReverseRegistrar, 'setName', [ENS_NAME]);
 
   // ERC-721 with token 0 minted to #0.
-  const nft = await deploy(artifacts.erc721Preset, [NFT.name, NFT.symbol, NFT_BASE_URI]);
+  const nft = await deploy(artifacts.erc721Preset, [NFT.name, NFT.symbol, nftBaseUri]);
   await write(nft, artifacts.erc721Preset, 'mint', [deployer]);
 
   // An ERC-1271 contract account owned by #1 (signatures by #1 are its signatures).

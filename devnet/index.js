@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { SECOND_CHAIN_ID, startAnvil } from './anvil.js';
-import { deployFixture } from './deploy.js';
+import { deployFixture, NFT_BASE_URI } from './deploy.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -16,6 +16,8 @@ const USAGE = `usage: node devnet/index.js [--port 8545] [--host 127.0.0.1] [--s
        node devnet/index.js --deploy-only --rpc <url> [--out <file>]
 
   --port, --host   where anvil listens (default 127.0.0.1:8545)
+  --nft-base-uri   the NFT's base URI (default ${NFT_BASE_URI}: the demo's metadata, served by
+                   \`latch serve --dev\` on its default port)
   --second-port    also start a bare second chain (id ${SECOND_CHAIN_ID}, same funded accounts, no
                    contracts) on this port: a network for switching tests and the demo
   --out            addresses JSON (default $LATCH_DEVNET_FILE or <repo>/.devnet/addresses.json)
@@ -27,6 +29,7 @@ function parseCli(argv) {
     options: {
       port: { type: 'string', default: '8545' },
       'second-port': { type: 'string' },
+      'nft-base-uri': { type: 'string', default: NFT_BASE_URI },
       host: { type: 'string', default: '127.0.0.1' },
       out: { type: 'string' },
       'deploy-only': { type: 'boolean', default: false },
@@ -53,12 +56,12 @@ function writeAddresses(file, addresses) {
   renameSync(tmp, file);
 }
 
-async function deployOnly({ rpc, out }) {
-  writeAddresses(out, await deployFixture({ rpcUrl: rpc }));
+async function deployOnly({ rpc, out, ...options }) {
+  writeAddresses(out, await deployFixture({ rpcUrl: rpc, nftBaseUri: options['nft-base-uri'] }));
   console.log(`devnet ready ${rpc} ${out}`);
 }
 
-async function serve({ host, port, secondPort, out }) {
+async function serve({ host, port, secondPort, out, ...options }) {
   const anvil = await startAnvil({ host, port });
   const nodes = [anvil];
   const stopAll = () => Promise.all(nodes.map((node) => node.stop()));
@@ -82,7 +85,7 @@ async function serve({ host, port, secondPort, out }) {
   watch(anvil);
 
   try {
-    const fixture = await deployFixture({ rpcUrl: anvil.rpcUrl });
+    const fixture = await deployFixture({ rpcUrl: anvil.rpcUrl, nftBaseUri: options['nft-base-uri'] });
     if (secondPort !== undefined) {
       const second = await startAnvil({ host, port: secondPort, chainId: SECOND_CHAIN_ID });
       nodes.push(second);

@@ -39,6 +39,16 @@ test('Activity lists the transfers latch indexed, grouped by month', async ({ pa
   expect(await axeViolations(page.getByTestId('latch-modal')), 'Activity tab is axe-clean').toEqual([]);
 });
 
+test('NFTs shows the fixture NFT with the image its metadata names', async ({ page }) => {
+  await connectAs(page, 0);
+  await page.getByRole('tab', { name: 'NFTs' }).click();
+  const nfts = page.getByTestId('account-nfts');
+  await expect(nfts).toContainText('Latch Punks #0');
+  // latch read tokenURI from the contract, fetched the metadata there and passed its image on.
+  await expect(nfts.getByTestId('nft-image')).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
+  expect(await axeViolations(page.getByTestId('latch-modal')), 'NFTs tab is axe-clean').toEqual([]);
+});
+
 test('the account shows its ENS name from the devnet registry', async ({ page }) => {
   await connectAs(page, 0);
   await expect(page.getByTestId('account-name')).toHaveText('latch-dev.eth');

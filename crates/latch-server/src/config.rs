@@ -83,6 +83,13 @@ pub struct Config {
     pub index_poll_ms: u64,
     /// The WalletConnect-compatible relay at `/relay`.
     pub relay: RelayConfig,
+    /// An IPFS HTTP gateway (e.g. `https://ipfs.example`) through which `ipfs://` NFT
+    /// metadata is read and NFT images are linked; unset: `ipfs://` media is not shown.
+    pub ipfs_gateway: Option<String>,
+    /// Let NFT metadata be fetched from loopback and private addresses. Off by default,
+    /// because a token's URI is chosen by whoever deployed it (server-side request
+    /// forgery); `--dev` turns it on for the devnet's NFT.
+    pub nft_metadata_private_hosts: bool,
 }
 
 /// Settings of the relay (`crate::relay`).
@@ -281,6 +288,8 @@ impl Default for Config {
             index_batch: 200,
             index_poll_ms: 2_000,
             relay: RelayConfig::default(),
+            ipfs_gateway: None,
+            nft_metadata_private_hosts: false,
         }
     }
 }
@@ -393,6 +402,16 @@ impl Config {
             return Err(ConfigError::Invalid(
                 "max_batch and upstream_timeout_ms must be positive".into(),
             ));
+        }
+        if self.dev {
+            self.nft_metadata_private_hosts = true;
+        }
+        if let Some(gateway) = &self.ipfs_gateway {
+            if !(gateway.starts_with("https://") || gateway.starts_with("http://")) {
+                return Err(ConfigError::Invalid(format!(
+                    "ipfs_gateway: {gateway} is not an http(s) URL"
+                )));
+            }
         }
         if self.dev && self.devnet_file.is_none() && Path::new(DEV_DEVNET_FILE).exists() {
             self.devnet_file = Some(DEV_DEVNET_FILE.into());

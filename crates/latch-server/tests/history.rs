@@ -179,3 +179,67 @@ async fn history_follows_transfers_survives_a_reorg_and_pages() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
 }
+
+/// An NFT's image comes from its token URI, read from the contract, and the
+/// metadata document at that URI — here served over real HTTP on loopback, which
+/// only `nft_metadata_private_hosts` (`--dev`) allows.
+#[tokio::test]
+async fn nft_media_from_the_token_uri_and_its_metadata() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}/nft/", listener.local_addr().unwrap());
+    let fetched = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = fetched.clone();
+    let metadata = axum::Router::new().route(
+        "/nft/0",
+        axum::routing::get(move || {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            async { axum::Json(json!({"name": "Latch Punk #0", "image": "https://img.example/punk-0.png"})) }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, metadata).await.unwrap() });
+
+    let devnet = Devnet::start_with(&["--nft-base-uri", &base]).await;
+    let fixture = &devnet.fixture;
+    let account = |i: usize| fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let nft = fixture["contracts"]["nft"]["address"].as_str().unwrap();
+    let call = transferFromCall {
+        from: account(0).parse().unwrap(),
+        to: account(4).parse().unwrap(),
+        tokenId: alloy_primitives::U256::ZERO,
+    };
+    devnet
+        .send(json!({"from": account(0), "to": nft, "data": format!("0x{}", hex::encode(call.abi_encode()))}))
+        .await;
+
+    for private_hosts in [true, false] {
+        let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
+            config.devnet_file = Some(devnet.file.clone());
+            config.nft_metadata_private_hosts = private_hosts;
+        })
+        .await;
+        let indexer = Indexer::new(state.gateway.clone(), state.store.clone(), CHAIN.into(), 0, 200);
+        let router = app(state);
+        catch_up(&indexer).await;
+        let before = fetched.load(std::sync::atomic::Ordering::SeqCst);
+        let page = history(&router, &account(4), None).await;
+        let content = &page["data"][0]["transfers"][0]["nft_info"]["content"];
+        if private_hosts {
+            assert_eq!(
+                content,
+                &json!({"preview": {"url": "https://img.example/punk-0.png", "content_type": "image/png"}}),
+                "{page}"
+            );
+            assert_eq!(fetched.load(std::sync::atomic::Ordering::SeqCst), before + 1);
+            // Cached: a second read fetches nothing.
+            history(&router, &account(4), None).await;
+            assert_eq!(fetched.load(std::sync::atomic::Ordering::SeqCst), before + 1);
+        } else {
+            assert_eq!(
+                content,
+                &Value::Null,
+                "a loopback URI is not fetched by default: {page}"
+            );
+            assert_eq!(fetched.load(std::sync::atomic::Ordering::SeqCst), before);
+        }
+    }
+}

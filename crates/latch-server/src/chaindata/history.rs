@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use alloy_primitives::Address;
+use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -227,7 +227,11 @@ pub async fn history(
                     Value::Null,
                     serde_json::json!({
                         "name": format!("{} #{id}", meta.as_ref().map_or("NFT", |m| m.name.as_str())),
-                        "content": null,
+                        "content": match (token, id.parse::<U256>()) {
+                            (Some(contract), Ok(id)) => data.nft_media(&t.chain, contract, id).await
+                                .map(|media| serde_json::json!({"preview": media})),
+                            _ => None,
+                        },
                         // Unsolicited: received in a transaction the owner did not send.
                         "flags": {"is_spam": t.recipient == me && t.tx_from != me},
                     }),

@@ -8,6 +8,7 @@ pub mod balances;
 pub mod evm;
 pub mod history;
 pub mod identity;
+pub mod nft;
 pub mod solana;
 
 use std::collections::HashMap;
@@ -15,7 +16,7 @@ use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::Address;
+use alloy_primitives::{Address, U256};
 
 use crate::config::{Config, PriceConfig, StaticPriceConfig};
 use crate::gateway::Gateway;
@@ -106,6 +107,13 @@ pub struct ChainData {
     metadata: TtlCache<(String, Address), Option<history::TokenMeta>>,
     /// Pool addresses never change once created: kept for the life of the process.
     pairs: Mutex<HashMap<(String, Address), Option<balances::Pair>>>,
+    /// NFT images by (chain, contract, token id), misses included.
+    nft_media: TtlCache<(String, Address, U256), Option<nft::NftMedia>>,
+    /// Where `ipfs://` media is read and linked.
+    ipfs_gateway: Option<String>,
+    /// Whether NFT metadata may come from loopback and private addresses.
+    nft_private_hosts: bool,
+    nft_http: reqwest::Client,
 }
 
 fn parse_address(value: &str) -> anyhow::Result<Address> {
@@ -179,6 +187,10 @@ impl ChainData {
             identities: TtlCache::new(IDENTITY_TTL),
             metadata: TtlCache::new(METADATA_TTL),
             pairs: Mutex::default(),
+            nft_media: TtlCache::new(METADATA_TTL),
+            ipfs_gateway: config.ipfs_gateway.clone(),
+            nft_private_hosts: config.nft_metadata_private_hosts,
+            nft_http: nft::client(config.nft_metadata_private_hosts),
         })
     }
 }

@@ -131,6 +131,11 @@ pub struct Devnet {
 
 impl Devnet {
     pub async fn start() -> Devnet {
+        Self::start_with(&[]).await
+    }
+
+    /// [`Devnet::start`] with more options of `devnet/index.js` (e.g. `--nft-base-uri`).
+    pub async fn start_with(options: &[&str]) -> Devnet {
         let anvil = Anvil::start().await;
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("addresses.json");
@@ -139,6 +144,7 @@ impl Devnet {
             .arg(root.join("devnet/index.js"))
             .args(["--deploy-only", "--rpc", &anvil.url, "--out"])
             .arg(&file)
+            .args(options)
             .stdout(Stdio::null())
             .status()
             .await

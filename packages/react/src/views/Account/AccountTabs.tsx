@@ -132,21 +132,27 @@ function NftsPanel() {
     );
   }
   if (status !== 'ready') return <p className="latch-panel-state latch-loading" aria-busy="true">{latch.t('nftsLoading')}</p>;
-  const held = new Map<string, string>();
+  // Name → image URL (the server's `content.preview`, when the token's metadata names one).
+  const held = new Map<string, string | undefined>();
   // Oldest first, so a later transfer out removes what an earlier one brought in.
   for (const transaction of [...transactions].reverse()) {
     for (const transfer of transaction.transfers) {
       const name = transfer.nft_info?.name;
       if (!name || transfer.nft_info?.flags?.is_spam) continue;
-      if (transfer.direction === 'in') held.set(name, name);
+      if (transfer.direction === 'in') held.set(name, transfer.nft_info?.content?.preview?.url);
       if (transfer.direction === 'out') held.delete(name);
     }
   }
   if (held.size === 0) return <p className="latch-panel-state">{latch.t('nftsEmpty')}</p>;
   return (
     <ul className="latch-rows" data-testid="account-nfts">
-      {[...held.values()].map((name) => (
+      {[...held].map(([name, image]) => (
         <li key={name} className="latch-row">
+          {image ? (
+            <img className="latch-row-icon" src={image} alt="" width={32} height={32} data-testid="nft-image" />
+          ) : (
+            <span className="latch-row-icon" aria-hidden="true" />
+          )}
           <span className="latch-row-title">{name}</span>
         </li>
       ))}
