@@ -7,6 +7,10 @@ import { connectViewStyles } from './views/Connect/ConnectView.styles.js';
 import { connectingExternalViewStyles } from './views/ConnectingExternal/ConnectingExternalView.styles.js';
 import { siwxSignMessageViewStyles } from './views/SIWXSignMessage/SIWXSignMessageView.styles.js';
 import { toastStyles } from './components/Toast/Toast.styles.js';
+import { walletButtonStyles } from './components/WalletButton/WalletButton.styles.js';
+import { virtualListStyles } from './components/VirtualList/VirtualList.styles.js';
+import { allWalletsViewStyles } from './views/AllWallets/AllWalletsView.styles.js';
+import { downloadsViewStyles } from './views/Downloads/DownloadsView.styles.js';
 
 /** Every component's CSS, rendered once by `LatchProvider`. */
 export const latchStyles = [
@@ -19,4 +23,8 @@ export const latchStyles = [
   accountViewStyles,
   siwxSignMessageViewStyles,
   toastStyles,
+  walletButtonStyles,
+  virtualListStyles,
+  allWalletsViewStyles,
+  downloadsViewStyles,
 ].join('');

@@ -2,7 +2,14 @@ import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { EventBus } from './events.js';
 import { createStore, type Store } from './store.js';
 
-export type ViewName = 'Connect' | 'ConnectingExternal' | 'Account' | 'UnsupportedChain' | 'SIWXSignMessage';
+export type ViewName =
+  | 'Connect'
+  | 'ConnectingExternal'
+  | 'Account'
+  | 'UnsupportedChain'
+  | 'SIWXSignMessage'
+  | 'AllWallets'
+  | 'Downloads';
 
 export interface ModalState {
   open: boolean;

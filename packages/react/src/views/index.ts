@@ -2,6 +2,8 @@ import type { ComponentType } from 'react';
 import type { ViewName } from '../core/modal.js';
 import type { MessageKey } from '../locales/index.js';
 import { AccountView } from './Account/AccountView.js';
+import { AllWalletsView } from './AllWallets/AllWalletsView.js';
+import { DownloadsView } from './Downloads/DownloadsView.js';
 import { ConnectView } from './Connect/ConnectView.js';
 import { ConnectingExternalView } from './ConnectingExternal/ConnectingExternalView.js';
 import { SIWXSignMessageView } from './SIWXSignMessage/SIWXSignMessageView.js';
@@ -14,4 +16,6 @@ export const views: Record<ViewName, { title: MessageKey; Component: ComponentTy
   Account: { title: 'accountTitle', Component: AccountView },
   UnsupportedChain: { title: 'unsupportedChainTitle', Component: UnsupportedChainView },
   SIWXSignMessage: { title: 'signInTitle', Component: SIWXSignMessageView },
+  AllWallets: { title: 'allWalletsTitle', Component: AllWalletsView },
+  Downloads: { title: 'downloadsTitle', Component: DownloadsView },
 };
