@@ -17,6 +17,7 @@ export const de: Messages = {
   searchWallets: 'Wallets suchen',
   walletsLoading: 'Wallets werden geladen…',
   walletsSearching: 'Suche läuft…',
+  walletFound: '1 Wallet gefunden',
   walletsFound: '{count} Wallets gefunden',
   walletsNoMatch: 'Keine Wallet passt zu „{query}“.',
   walletsEmpty: 'Der Wallet-Katalog ist leer.',

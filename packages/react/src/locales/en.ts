@@ -16,6 +16,7 @@ export const en = {
   searchWallets: 'Search wallets',
   walletsLoading: 'Loading wallets…',
   walletsSearching: 'Searching…',
+  walletFound: '1 wallet found',
   walletsFound: '{count} wallets found',
   walletsNoMatch: 'No wallet matches “{query}”.',
   walletsEmpty: 'The wallet catalogue is empty.',

@@ -4,8 +4,8 @@ export interface VirtualListProps {
   itemCount: number;
   /** Every row's height in px: fixed heights make the window a division, not a measurement. */
   itemHeight: number;
-  /** The scrolling viewport's height in px. */
-  height: number;
+  /** The scrolling viewport's greatest height in px; a shorter list takes only its rows' height. */
+  maxHeight: number;
   /** Rows rendered beyond each edge of the viewport, so Tab and scrolling find a row ready. */
   overscan?: number;
   /** The list's accessible name. */
@@ -27,7 +27,7 @@ export interface VirtualListProps {
 export function VirtualList({
   itemCount,
   itemHeight,
-  height,
+  maxHeight,
   overscan = 4,
   label,
   itemKey,
@@ -40,6 +40,7 @@ export function VirtualList({
   const [scrollTop, setScrollTop] = useState(0);
   const [focused, setFocused] = useState<number | null>(null);
   const pendingFocus = useRef<number | null>(null);
+  const height = Math.min(maxHeight, itemCount * itemHeight);
 
   const first = Math.max(0, Math.floor(scrollTop / itemHeight) - overscan);
   const last = Math.min(itemCount - 1, Math.ceil((scrollTop + height) / itemHeight) + overscan);

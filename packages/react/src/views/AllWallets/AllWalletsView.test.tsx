@@ -73,6 +73,9 @@ describe('AllWalletsView', () => {
     );
     expect(server.requests.filter((query) => query.has('search'))).toHaveLength(1);
 
+    fireEvent.change(search, { target: { value: 'wallet 30' } });
+    expect(await screen.findByText('1 wallet found')).toBeTruthy();
+
     fireEvent.change(search, { target: { value: 'zzz' } });
     expect(await screen.findByText('No wallet matches “zzz”.')).toBeTruthy();
     expect(screen.queryByTestId('all-wallets-list')).toBeNull();

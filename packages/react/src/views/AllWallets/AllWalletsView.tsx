@@ -49,7 +49,9 @@ export function AllWalletsView() {
   else if (status === 'loading' && wallets.length === 0) message = latch.t(searching ? 'walletsSearching' : 'walletsLoading');
   else if (status === 'ready' && wallets.length === 0) {
     message = searching ? latch.t('walletsNoMatch', { query: search.query.trim() }) : latch.t('walletsEmpty');
-  } else if (searching && status === 'ready') message = latch.t('walletsFound', { count: String(wallets.length) });
+  } else if (searching && status === 'ready') {
+    message = wallets.length === 1 ? latch.t('walletFound') : latch.t('walletsFound', { count: String(wallets.length) });
+  }
 
   return (
     <div className="latch-view latch-all-wallets-view">
@@ -93,7 +95,7 @@ export function AllWalletsView() {
           label={latch.t('allWalletsTitle')}
           itemCount={wallets.length}
           itemHeight={WALLET_ROW_HEIGHT}
-          height={LIST_HEIGHT}
+          maxHeight={LIST_HEIGHT}
           itemKey={(index) => wallets[index]!.id}
           renderItem={renderWallet}
           onEndReached={loadMore}
