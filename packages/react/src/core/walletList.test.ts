@@ -152,10 +152,15 @@ describe('wallet list store', () => {
     await vi.waitFor(() => expect(state().search.status).toBe('ready'));
     expect(state().search.wallets).toHaveLength(11);
 
+    // Closing the modal ends the search.
+    latch.modal.open();
+    latch.modal.close();
+    expect(state().search).toEqual({ query: '', wallets: [], count: 0, status: 'idle' });
+
     // An answer that arrives after the query changed is dropped.
     server.hold();
     latch.walletList.setSearch('wallet 2');
-    await vi.waitFor(() => expect(server.requests).toHaveLength(2));
+    await vi.waitFor(() => expect(server.requests.filter((query) => query.has('search'))).toHaveLength(2));
     latch.walletList.setSearch('');
     expect(state().search).toEqual({ query: '', wallets: [], count: 0, status: 'idle' });
     server.release();

@@ -275,10 +275,14 @@ export function createWalletList({
     lastStatus = status;
   });
 
-  // Spec §2: the wallets shown on opening are read before the modal needs them; a failed read is
-  // tried again on the next opening.
+  // Spec §2: the wallets shown on opening are read when the modal opens; a failed read is tried
+  // again on the next opening. A search belongs to one visit of the modal.
+  let wasOpen = modal.store.getState().open;
   modal.store.subscribe(() => {
-    if (modal.store.getState().open) void load();
+    const { open } = modal.store.getState();
+    if (open && !wasOpen) void load();
+    if (!open && wasOpen) setSearch('');
+    wasOpen = open;
   });
 
   return {
