@@ -30,6 +30,8 @@ const latch = createLatch({
   // `?projectId=` tries the page with another project of the same server.
   projectId: query.get('projectId') ?? 'demo',
   networks: [latchDevnet, latchDevnetB],
+  // `?theme=light` shows the light theme (the default is dark).
+  themeMode: query.get('theme') === 'light' ? 'light' : undefined,
   // Unset in production, where the Latch server serves this page and the API on one origin;
   // set it when running `vite` against a separately started server.
   serverUrl: import.meta.env.VITE_LATCH_SERVER_URL,

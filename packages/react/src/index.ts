@@ -18,6 +18,16 @@ export { createLatchAuthentication } from './core/latchAuthentication.js';
 export type { KeyValueStorage } from './core/storage.js';
 export type { Toast, ToastVariant } from './core/toasts.js';
 export { HttpError, RpcError } from './core/gateway.js';
+export type { CatalogueClient, CatalogueWallet, WalletPage, WalletQuery } from './core/catalogue.js';
+export type {
+  LoadStatus,
+  WalletListController,
+  WalletListOptions,
+  WalletListPage,
+  WalletListState,
+  WalletSearch,
+} from './core/walletList.js';
+export type { ConnectEntry, ConnectGroup, RecentWallet } from './core/walletOrder.js';
 
 export { LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider.js';
 export {
@@ -34,6 +44,7 @@ export {
   type UseLatchResult,
 } from './hooks/useLatch.js';
 export { useLatchSIWX, type LatchSIWX } from './hooks/useLatchSIWX.js';
+export { useConnectEntries, useWalletList } from './hooks/useWalletList.js';
 
 export { darkTheme, lightTheme, type ThemeMode, type ThemeVariables } from './themes/index.js';
 export type { Locale, MessageKey, Messages, Translate } from './locales/index.js';

@@ -8,6 +8,10 @@ import { connectingExternalViewStyles } from './views/ConnectingExternal/Connect
 import { siwxSignMessageViewStyles } from './views/SIWXSignMessage/SIWXSignMessageView.styles.js';
 import { networksViewStyles } from './views/Networks/NetworksView.styles.js';
 import { toastStyles } from './components/Toast/Toast.styles.js';
+import { walletButtonStyles } from './components/WalletButton/WalletButton.styles.js';
+import { virtualListStyles } from './components/VirtualList/VirtualList.styles.js';
+import { allWalletsViewStyles } from './views/AllWallets/AllWalletsView.styles.js';
+import { downloadsViewStyles } from './views/Downloads/DownloadsView.styles.js';
 
 /** Every component's CSS, rendered once by `LatchProvider`. */
 export const latchStyles = [
@@ -21,4 +25,8 @@ export const latchStyles = [
   siwxSignMessageViewStyles,
   networksViewStyles,
   toastStyles,
+  walletButtonStyles,
+  virtualListStyles,
+  allWalletsViewStyles,
+  downloadsViewStyles,
 ].join('');

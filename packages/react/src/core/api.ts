@@ -22,12 +22,25 @@ export interface ApiClient {
   identity(address: string): Promise<Identity>;
 }
 
-export function createApiClient({ projectId, getServerUrl }: { projectId: string; getServerUrl(): string }): ApiClient {
-  const url = (path: string, query: Record<string, string | undefined> = {}) => {
-    const params = new URLSearchParams({ projectId });
-    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-    return `${getServerUrl().replace(/\/+$/, '')}${path}?${params}`;
-  };
+export interface ServerLocation {
+  projectId: string;
+  /** Read on every call so importing or creating Latch never touches `window`. */
+  getServerUrl(): string;
+}
+
+/** A URL of the Latch server with `projectId` and the non-empty `query` values as parameters. */
+export function serverUrl(
+  { projectId, getServerUrl }: ServerLocation,
+  path: string,
+  query: Record<string, string | undefined> = {},
+): string {
+  const params = new URLSearchParams({ projectId });
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  return `${getServerUrl().replace(/\/+$/, '')}${path}?${params}`;
+}
+
+export function createApiClient(server: ServerLocation): ApiClient {
+  const url = (path: string, query?: Record<string, string | undefined>) => serverUrl(server, path, query);
   const segment = encodeURIComponent;
   return {
     async balances(address, chainId) {

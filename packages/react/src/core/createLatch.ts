@@ -19,10 +19,12 @@ import {
 } from './siwx.js';
 import { browserStorage, type KeyValueStorage } from './storage.js';
 import { createToasts, type ToastController } from './toasts.js';
+import { createCatalogueClient, type CatalogueClient } from './catalogue.js';
+import { createWalletList, type WalletListController, type WalletListOptions } from './walletList.js';
 import type { Store } from './store.js';
 import type { Network } from './types.js';
 
-export interface LatchOptions {
+export interface LatchOptions extends WalletListOptions {
   projectId: string;
   /** The Latch server answering the modal's calls; defaults to the page's own origin. */
   serverUrl?: string;
@@ -68,6 +70,10 @@ export interface Latch {
   /** Sign-in state and actions; `store.getState().enabled` is false without `siwx` / `siweConfig`. */
   readonly siwx: SiwxController;
   readonly toasts: ToastController;
+  /** The wallet catalogue of the Latch server (`/getWallets`, wallet images). */
+  readonly catalogue: CatalogueClient;
+  /** Featured, recommended, recent wallets, the paged list and search of the catalogue. */
+  readonly walletList: WalletListController;
   connect(connectorId: string): Promise<void>;
   disconnect(): void;
   refreshBalance(): Promise<void>;
@@ -130,6 +136,15 @@ export function createLatch(options: LatchOptions): Latch {
     networks: options.networks,
     toasts,
   });
+  const catalogue = createCatalogueClient({ projectId: options.projectId, getServerUrl });
+  const walletList = createWalletList({
+    catalogue,
+    connection: connectionController.connection,
+    modal,
+    storage,
+    networks: options.networks,
+    options,
+  });
   const themeMode = options.themeMode ?? 'dark';
 
   return {
@@ -144,6 +159,8 @@ export function createLatch(options: LatchOptions): Latch {
     accountData,
     siwx,
     toasts,
+    catalogue,
+    walletList,
     connect: connectionController.connect,
     disconnect: connectionController.disconnect,
     refreshBalance: connectionController.refreshBalance,
@@ -154,12 +171,14 @@ export function createLatch(options: LatchOptions): Latch {
       // reports a failure there, so one here needs no handling.
       init().catch(() => undefined);
       const stopWatching = watchAnnouncedWallets(target, connectionController.addConnector);
+      const stopWalletList = walletList.mount();
       const stopAnalytics =
         options.analytics === false
           ? undefined
           : startAnalytics({ target, events, projectId: options.projectId, serverUrl: getServerUrl() });
       return () => {
         stopWatching();
+        stopWalletList();
         stopAnalytics?.();
       };
     },

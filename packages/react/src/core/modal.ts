@@ -8,7 +8,9 @@ export type ViewName =
   | 'Account'
   | 'UnsupportedChain'
   | 'SIWXSignMessage'
-  | 'Networks';
+  | 'Networks'
+  | 'AllWallets'
+  | 'Downloads';
 
 export interface ModalState {
   open: boolean;

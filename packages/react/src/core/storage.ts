@@ -7,6 +7,8 @@ export const STORAGE_KEYS = {
   connectedWallet: '@latch/connected-wallet',
   /** The sign-in session token of the default (Latch server) adapter, per project. */
   siwxToken: (projectId: string) => `@latch/siwx-token/${projectId}`,
+  /** The wallets connected last, newest first (spec §3, §9: at most 2). */
+  recentWallets: '@latch/recent-wallets',
 } as const;
 
 /**

@@ -112,12 +112,13 @@ export function stubGateway(
 }
 
 /** The account endpoints of the Latch server the modal reads (besides the RPC gateway). */
-export type ApiRoute = 'balance' | 'history' | 'identity';
+export type ApiRoute = 'balance' | 'history' | 'identity' | 'wallets';
 
 function apiRoute(path: string): ApiRoute | undefined {
   if (/^\/v1\/account\/[^/]+\/balance$/.test(path)) return 'balance';
   if (/^\/v1\/account\/[^/]+\/history$/.test(path)) return 'history';
   if (/^\/v1\/identity\/[^/]+$/.test(path)) return 'identity';
+  if (path === '/getWallets') return 'wallets';
   return undefined;
 }
 
@@ -126,6 +127,7 @@ const API_DEFAULTS: Record<ApiRoute, () => Response> = {
   balance: () => Response.json({ balances: [] }),
   history: () => Response.json({ data: [], next: null }),
   identity: () => Response.json({ name: null, avatar: null }),
+  wallets: () => Response.json({ count: 0, data: [] }),
 };
 
 export function rpcResult(result: unknown): Response {

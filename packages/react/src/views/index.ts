@@ -2,6 +2,8 @@ import type { ComponentType } from 'react';
 import type { ViewName } from '../core/modal.js';
 import type { MessageKey } from '../locales/index.js';
 import { AccountView } from './Account/AccountView.js';
+import { AllWalletsView } from './AllWallets/AllWalletsView.js';
+import { DownloadsView } from './Downloads/DownloadsView.js';
 import { ConnectView } from './Connect/ConnectView.js';
 import { ConnectingExternalView } from './ConnectingExternal/ConnectingExternalView.js';
 import { NetworksView } from './Networks/NetworksView.js';
@@ -16,4 +18,6 @@ export const views: Record<ViewName, { title: MessageKey; Component: ComponentTy
   UnsupportedChain: { title: 'unsupportedChainTitle', Component: UnsupportedChainView },
   SIWXSignMessage: { title: 'signInTitle', Component: SIWXSignMessageView },
   Networks: { title: 'networksTitle', Component: NetworksView },
+  AllWallets: { title: 'allWalletsTitle', Component: AllWalletsView },
+  Downloads: { title: 'downloadsTitle', Component: DownloadsView },
 };

@@ -7,33 +7,10 @@ export const connectViewStyles = `
   padding: 0;
   list-style: none;
 }
-.latch-wallet {
-  display: flex;
+.latch-all-wallets-icon {
+  display: inline-flex;
   align-items: center;
-  gap: calc(var(--latch-font-size-master) * 1.2);
-  width: 100%;
-  padding: calc(var(--latch-font-size-master) * 1);
-  border: 1px solid var(--latch-color-border);
-  border-radius: calc(var(--latch-border-radius-master) * 4);
-  background: var(--latch-color-surface);
-  color: var(--latch-color-foreground);
-  font: inherit;
-  font-size: calc(var(--latch-font-size-master) * 1.5);
-  font-weight: 500;
-  text-align: left;
-  cursor: pointer;
-  transition: background-color var(--latch-duration) ease;
-}
-.latch-wallet:hover {
-  background: var(--latch-color-surface-hover);
-}
-.latch-wallet:focus-visible {
-  outline: 2px solid var(--latch-accent);
-  outline-offset: 1px;
-}
-.latch-wallet-icon {
-  width: calc(var(--latch-font-size-master) * 3.6);
-  height: calc(var(--latch-font-size-master) * 3.6);
-  border-radius: calc(var(--latch-border-radius-master) * 2);
+  justify-content: center;
+  background: var(--latch-color-border);
 }
 `;

@@ -1,6 +1,14 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createTestLatch, createTestProvider, testWalletInfo, userRejection } from '../../test/fixtures.js';
+import { STORAGE_KEYS } from '../../core/storage.js';
+import { catalogueServer, catalogueWallet, testCatalogue } from '../../test/catalogue.js';
+import {
+  createTestLatch,
+  createTestProvider,
+  stubGateway,
+  testWalletInfo,
+  userRejection,
+} from '../../test/fixtures.js';
 import { chooseTestWallet, openConnectView, renderWithLatch } from '../../test/render.js';
 
 // Wallets are EIP-1193 test doubles announced through real EIP-6963 events: no browser wallet
@@ -10,8 +18,8 @@ describe('ConnectView', () => {
     openConnectView();
     const wallet = screen.getByTestId('wallet-selector-dev.latch.testwallet');
     expect(within(wallet).getByRole('img', { name: 'Test Wallet' }).getAttribute('src')).toBe(testWalletInfo.icon);
-    expect(wallet.textContent).toBe('Test Wallet');
-    expect(screen.getByRole('button', { name: 'Test Wallet' })).toBe(wallet);
+    expect(wallet.textContent).toBe('Test WalletInstalled');
+    expect(screen.getByRole('button', { name: 'Test Wallet', description: 'Installed' })).toBe(wallet);
   });
 
   it('says so when no browser wallet announced itself', () => {
@@ -28,5 +36,95 @@ describe('ConnectView', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('The connection request was rejected.');
     expect(screen.getByRole('dialog', { name: 'Connect a wallet' })).toBeTruthy();
     expect(screen.getByTestId('connect-button').textContent).toBe('Connect Wallet');
+  });
+});
+
+// `fetch` stands in for the Latch server's `/getWallets` (unit tests have no server); the
+// end-to-end tests read the real seed catalogue through `latch serve`.
+describe('ConnectView with the wallet catalogue', () => {
+  function openWithCatalogue(options: Parameters<typeof createTestLatch>[0] = {}) {
+    const server = catalogueServer(testCatalogue());
+    stubGateway(undefined, { wallets: server.respond });
+    openConnectView(createTestProvider(), createTestLatch(options));
+    return server;
+  }
+
+  const rows = () =>
+    within(screen.getByRole('list', { name: 'Wallets' }))
+      .getAllByRole('listitem')
+      .map((row) => `${row.dataset.group ?? '-'}:${row.textContent}`);
+
+  it('lists the installed wallet, then featured and recommended from the server, then All wallets', async () => {
+    openWithCatalogue({ featuredWalletIds: ['wallet-12', 'wallet-11'] });
+    await screen.findByTestId('wallet-selector-wallet-12');
+    expect(rows()).toEqual([
+      'injected:Test WalletInstalled',
+      'featured:Wallet 12',
+      'featured:Wallet 11',
+      'recommended:Wallet 0',
+      'recommended:Wallet 1',
+      'recommended:Wallet 2',
+      'recommended:Wallet 3',
+      '-:All wallets90+',
+    ]);
+    expect(within(screen.getByTestId('wallet-selector-wallet-12')).getByRole('img').getAttribute('src')).toBe(
+      'http://latch.test/getWalletImage/wallet-12?projectId=test-project',
+    );
+    expect(screen.queryByTestId('no-wallets')).toBeNull();
+  });
+
+  it('shows the installed wallet once although the catalogue recommends it (same rdns)', async () => {
+    openWithCatalogue({ featuredWalletIds: ['test-wallet', 'wallet-1'] });
+    await screen.findByTestId('wallet-selector-wallet-1');
+    expect(screen.queryByTestId('wallet-selector-test-wallet')).toBeNull();
+    expect(screen.getAllByRole('button', { name: 'Test Wallet' })).toHaveLength(1);
+  });
+
+  it('shows the wallet connected last first, tagged Recent', async () => {
+    const server = catalogueServer(testCatalogue());
+    stubGateway(undefined, { wallets: server.respond });
+    localStorage.setItem(
+      STORAGE_KEYS.recentWallets,
+      JSON.stringify([{ name: 'Wallet 5', wallet: { id: 'wallet-5', name: 'Wallet 5', image_id: 'wallet-5' } }]),
+    );
+    openConnectView();
+    await screen.findByTestId('wallet-selector-wallet-5');
+    expect(rows().slice(0, 2)).toEqual(['recent:Wallet 5Recent', 'injected:Test WalletInstalled']);
+  });
+
+  it('opens the page of a catalogue wallet that is not installed, with its links and why it cannot pair', async () => {
+    openWithCatalogue();
+    fireEvent.click(await screen.findByTestId('wallet-selector-wallet-1'));
+    const page = screen.getByRole('dialog', { name: 'Get a wallet' });
+    expect(screen.getByTestId('walletconnect-unavailable').textContent).toBe(
+      'Wallet 1 connects through WalletConnect, and WalletConnect pairing is not available yet.',
+    );
+    const links = within(within(page).getByRole('list', { name: 'Get Wallet 1' })).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('target')])).toEqual([
+      ['Chrome Web Store (opens in a new tab)', 'https://chrome.example/wallet-1', '_blank'],
+      ['App Store (opens in a new tab)', 'https://apps.example/wallet-1', '_blank'],
+      ['Website (opens in a new tab)', 'https://wallet-1.example/', '_blank'],
+    ]);
+    expect(links.every((link) => link.getAttribute('rel') === 'noopener noreferrer')).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('dialog', { name: 'Connect a wallet' })).toBeTruthy();
+  });
+
+  it('never turns a catalogue link into anything but a web link', async () => {
+    const server = catalogueServer([
+      catalogueWallet('odd', 'Odd Wallet', { homepage: 'javascript:alert(1)', app_store: 'not a url' }),
+    ]);
+    stubGateway(undefined, { wallets: server.respond });
+    openConnectView();
+    fireEvent.click(await screen.findByTestId('wallet-selector-odd'));
+    expect(screen.queryAllByRole('link')).toEqual([]);
+    expect(screen.getByText('The catalogue lists no download for Odd Wallet.')).toBeTruthy();
+  });
+
+  it('opens AllWallets from the All wallets entry', async () => {
+    openWithCatalogue();
+    fireEvent.click(screen.getByTestId('all-wallets'));
+    expect(screen.getByRole('dialog', { name: 'All wallets' })).toBeTruthy();
+    expect(await screen.findByTestId('all-wallets-list')).toBeTruthy();
   });
 });

@@ -1,10 +1,25 @@
+import { WalletButton } from '../../components/WalletButton/WalletButton.js';
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
+import { useConnectEntries, useWalletList } from '../../hooks/useWalletList.js';
+import type { ConnectEntry } from '../../core/walletOrder.js';
 
-/** Lists the browser wallets that announced themselves (EIP-6963). */
+/**
+ * The wallets in the spec's connector order (installed wallets connect at once; catalogue wallets
+ * open their page), then the entry to the whole catalogue.
+ */
 export function ConnectView() {
   const latch = useLatchInstance();
-  const { connectors, error } = useStore(latch.connection);
+  const { error } = useStore(latch.connection);
+  const { count } = useWalletList();
+  const entries = useConnectEntries();
+  const anyInstalled = entries.some((entry) => entry.type === 'connector');
+
+  function tags(entry: ConnectEntry): string[] {
+    const list = entry.recent ? [latch.t('walletRecent')] : [];
+    if (entry.type === 'connector') list.push(latch.t('walletInstalled'));
+    return list;
+  }
 
   return (
     <div className="latch-view latch-connect">
@@ -13,30 +28,64 @@ export function ConnectView() {
           {latch.t('connectionRejected')}
         </p>
       ) : null}
-      {connectors.length === 0 ? (
+      {anyInstalled ? null : (
         <p className="latch-message" data-testid="no-wallets">
           {latch.t('noBrowserWallet')}
         </p>
-      ) : (
-        <ul className="latch-wallet-list" aria-label={latch.t('browserWallets')}>
-          {connectors.map((connector) => (
-            <li key={connector.id}>
-              <button
-                type="button"
-                className="latch-wallet"
-                data-testid={`wallet-selector-${connector.rdns || connector.id}`}
-                onClick={() => void latch.connect(connector.id)}
-              >
-                <img className="latch-wallet-icon" src={connector.imageUrl} alt={connector.name} />
-                {/* The icon's alt text already names the button. */}
-                <span className="latch-wallet-name" aria-hidden="true">
-                  {connector.name}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
       )}
+      <ul className="latch-wallet-list" aria-label={latch.t('wallets')}>
+        {entries.map((entry) =>
+          entry.type === 'connector' ? (
+            <li key={`connector-${entry.connector.id}`} data-group={entry.group}>
+              <WalletButton
+                name={entry.connector.name}
+                imageUrl={entry.connector.imageUrl}
+                tags={tags(entry)}
+                testId={`wallet-selector-${entry.connector.rdns || entry.connector.id}`}
+                onClick={() => void latch.connect(entry.connector.id)}
+              />
+            </li>
+          ) : (
+            <li key={`wallet-${entry.wallet.id}`} data-group={entry.group}>
+              <WalletButton
+                name={entry.wallet.name}
+                imageUrl={latch.catalogue.walletImageUrl(entry.wallet)}
+                tags={tags(entry)}
+                testId={`wallet-selector-${entry.wallet.id}`}
+                onClick={() => latch.walletList.select(entry.wallet)}
+              />
+            </li>
+          ),
+        )}
+        <li>
+          <button
+            type="button"
+            className="latch-wallet latch-all-wallets"
+            data-testid="all-wallets"
+            onClick={() => latch.modal.push('AllWallets')}
+          >
+            <span className="latch-wallet-icon latch-all-wallets-icon" aria-hidden="true">
+              <svg viewBox="0 0 16 16" width="16" height="16">
+                <path
+                  d="M3 3h4v4H3zm6 0h4v4H9zM3 9h4v4H3zm6 0h4v4H9z"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.4"
+                />
+              </svg>
+            </span>
+            <span className="latch-wallet-name">{latch.t('allWallets')}</span>
+            {count >= 10 ? (
+              <span className="latch-wallet-tags">
+                {/* Rounded down to tens, as wallet kits show it: the catalogue grows. */}
+                <span className="latch-wallet-tag">
+                  {latch.t('allWalletsCount', { count: String(Math.floor(count / 10) * 10) })}
+                </span>
+              </span>
+            ) : null}
+          </button>
+        </li>
+      </ul>
     </div>
   );
 }

@@ -1,0 +1,39 @@
+import { useMemo } from 'react';
+import type { WalletListState } from '../core/walletList.js';
+import { connectEntries, installedByRdns, type ConnectEntry } from '../core/walletOrder.js';
+import type { Connector } from '../core/types.js';
+import { useLatchInstance } from '../context.js';
+import { useStore } from './useStore.js';
+
+/** The wallet catalogue's state: featured, recommended, recent, the paged list and search. */
+export function useWalletList(): WalletListState {
+  return useStore(useLatchInstance().walletList.store);
+}
+
+/**
+ * The Connect view's rows in the spec's order. Until the wasm core has loaded (moments after
+ * mount), the ordering rules cannot run and the installed wallets are listed alone.
+ */
+export function useConnectEntries(): ConnectEntry[] {
+  const latch = useLatchInstance();
+  const { connectors } = useStore(latch.connection);
+  const { coreReady, recent, featured, custom, recommended, restricted } = useWalletList();
+  return useMemo(
+    () =>
+      coreReady
+        ? connectEntries({ connectors, recent, featured, custom, recommended, restricted })
+        : connectors.map((connector) => ({ type: 'connector', group: 'injected', connector, recent: false })),
+    [coreReady, connectors, recent, featured, custom, recommended, restricted],
+  );
+}
+
+/** Installed wallets by reverse-DNS id (empty until the core has loaded), for marking catalogue rows. */
+export function useInstalledWallets(): ReadonlyMap<string, Connector> {
+  const latch = useLatchInstance();
+  const { connectors } = useStore(latch.connection);
+  const { coreReady, restricted } = useWalletList();
+  return useMemo(
+    () => (coreReady ? installedByRdns(connectors, restricted) : new Map<string, Connector>()),
+    [coreReady, connectors, restricted],
+  );
+}
