@@ -249,14 +249,19 @@ describe('sign in with X', () => {
 });
 
 describe('reconnect on reload', () => {
-  it('reconnects the last wallet silently (eth_accounts) and forgets it on disconnect', async () => {
+  /** A first page load that connects the test wallet, then goes away (the wallet with it). */
+  async function connectBeforeReload() {
     stubGateway();
     const first = createTestLatch();
     installWallet(createTestProvider());
-    const stopFirst = first.mount(window);
+    const stop = first.mount(window);
     await first.connect(testWalletInfo.uuid);
-    stopFirst();
+    stop();
     uninstallWallets();
+  }
+
+  it('reconnects the last wallet silently (eth_accounts) and forgets it on disconnect', async () => {
+    await connectBeforeReload();
 
     // A reload: a new instance, the wallet announcing itself again.
     const provider = createTestProvider({ eth_accounts: [ACCOUNT] });
@@ -280,13 +285,7 @@ describe('reconnect on reload', () => {
   });
 
   it('stays disconnected when the wallet no longer authorises the site', async () => {
-    stubGateway();
-    const first = createTestLatch();
-    installWallet(createTestProvider());
-    const stopFirst = first.mount(window);
-    await first.connect(testWalletInfo.uuid);
-    stopFirst();
-    uninstallWallets();
+    await connectBeforeReload();
 
     const provider = createTestProvider({ eth_accounts: [] });
     const reloaded = createTestLatch();
