@@ -99,7 +99,7 @@ test('a declined signature shows Signature declined and keeps the sign-in open',
   await page.goto('/?signIn=optional');
   await connect(page);
   await page.getByTestId('siwx-sign').click();
-  await expect(page.getByTestId('latch-toast')).toHaveText('Signature declined');
+  await expect(page.getByTestId('toast')).toHaveText('Signature declined');
   await expect(page.getByTestId('siwx-error')).toHaveText('Signature declined');
   await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
   await expect(page.getByTestId('siwx-status')).toHaveText('unauthenticated');

@@ -1,4 +1,4 @@
-export { createLatch, type Latch, type LatchOptions } from './core/createLatch.js';
+export { createLatch, type Latch, type LatchOptions, type ThemeState } from './core/createLatch.js';
 export type { Network, Connector, CaipAddress, CaipNetworkId, ChainNamespace, Eip1193Provider } from './core/types.js';
 export type { ModalController, ModalState, OpenOptions, ViewName } from './core/modal.js';
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
@@ -44,6 +44,21 @@ export {
   type UseLatchResult,
 } from './hooks/useLatch.js';
 export { useLatchSIWX, type LatchSIWX } from './hooks/useLatchSIWX.js';
+export {
+  useDisconnect,
+  useLatchEvents,
+  useLatchNetwork,
+  useLatchProvider,
+  useLatchState,
+  useLatchTheme,
+  useWalletInfo,
+  type LatchNetwork,
+  type LatchState,
+  type LatchTheme,
+  type WalletInfo,
+} from './hooks/useLatchApi.js';
+export { AccountButton } from './components/AccountButton/AccountButton.js';
+export { NetworkButton } from './components/NetworkButton/NetworkButton.js';
 export { useConnectEntries, useWalletList } from './hooks/useWalletList.js';
 
 export { darkTheme, lightTheme, type ThemeMode, type ThemeVariables } from './themes/index.js';

@@ -61,7 +61,16 @@ export interface ConnectionController {
    * answers that it does not know it. Throws `NetworkSwitchError`.
    */
   switchNetwork(network: Network): Promise<void>;
+  /**
+   * Spec §4: on load, the status is `connecting` while the wallet connected last is looked for,
+   * then `connected` once it answers with an account or `disconnected` when it does not (or
+   * does not announce itself within a second). Returns the cleanup.
+   */
+  restore(): () => void;
 }
+
+/** How long a reload waits for the wallet connected last to announce itself. */
+export const RESTORE_WAIT_MS = 1_000;
 
 /**
  * Why a network switch failed: `rejected` by the user, `unsupported` when the wallet could not
@@ -250,7 +259,7 @@ export function createConnectionController({
       if (attempt !== connectAttempt) return;
       const [address] = accounts;
       if (!address) {
-        if (silent) return connection.setState({ status: 'disconnected', activeConnectorId: undefined });
+        if (silent) return forgetRestoredWallet();
         throw new Error('The wallet returned no account');
       }
       const chainId = (await connector.provider.request({ method: 'eth_chainId' })) as string;
@@ -259,7 +268,7 @@ export function createConnectionController({
     } catch (cause) {
       if (attempt !== connectAttempt) return;
       account.setState(EMPTY_ACCOUNT);
-      if (silent) return connection.setState({ status: 'disconnected', activeConnectorId: undefined });
+      if (silent) return forgetRestoredWallet();
       const rejected = (cause as { code?: unknown } | null)?.code === USER_REJECTED_REQUEST;
       const message = cause instanceof Error ? cause.message : String(cause);
       events.emit({ type: 'CONNECT_ERROR', data: { ...reported, message, rejected } });
@@ -279,6 +288,13 @@ export function createConnectionController({
     }
     modal.setLoading(false);
     await showNetworkState();
+  }
+
+  /** The wallet connected last no longer answers with an account: start over as disconnected. */
+  function forgetRestoredWallet() {
+    walletToRestore = null;
+    storage.removeItem(STORAGE_KEYS.connectedWallet);
+    connection.setState({ status: 'disconnected', activeConnectorId: undefined });
   }
 
   async function connect(connectorId: string) {
@@ -342,7 +358,8 @@ export function createConnectionController({
         );
         return known ? {} : { connectors: [...connectors, connector] };
       });
-      if (walletToRestore && connector.rdns === walletToRestore && connection.getState().status === 'disconnected') {
+      const { status, activeConnectorId } = connection.getState();
+      if (walletToRestore && connector.rdns === walletToRestore && status !== 'connected' && !activeConnectorId) {
         walletToRestore = null;
         void establish(connector, { silent: true });
       }
@@ -352,6 +369,15 @@ export function createConnectionController({
     refreshBalance,
     signMessage,
     switchNetwork,
+    restore() {
+      if (!walletToRestore || connection.getState().status !== 'disconnected') return () => undefined;
+      connection.setState({ status: 'connecting' });
+      const timer = setTimeout(() => {
+        // Still waiting, with no attempt under way: the wallet is gone (uninstalled, disabled).
+        if (walletToRestore && !connection.getState().activeConnectorId) forgetRestoredWallet();
+      }, RESTORE_WAIT_MS);
+      return () => clearTimeout(timer);
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.j
 import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
 import { watchAnnouncedWallets } from './eip6963.js';
 import { startAnalytics } from './analytics.js';
-import { createEventBus, type LatchEventListener } from './events.js';
+import { createEventBus, type LatchEvent, type LatchEventListener } from './events.js';
 import { createGateway } from './gateway.js';
 import { createApiClient } from './api.js';
 import { createAccountData, type AccountDataController } from './accountData.js';
@@ -21,8 +21,13 @@ import { browserStorage, type KeyValueStorage } from './storage.js';
 import { createToasts, type ToastController } from './toasts.js';
 import { createCatalogueClient, type CatalogueClient } from './catalogue.js';
 import { createWalletList, type WalletListController, type WalletListOptions } from './walletList.js';
-import type { Store } from './store.js';
+import { createStore, type Store } from './store.js';
 import type { Network } from './types.js';
+
+export interface ThemeState {
+  themeMode: ThemeMode;
+  themeVariables: ThemeVariables;
+}
 
 export interface LatchOptions extends WalletListOptions {
   projectId: string;
@@ -58,8 +63,14 @@ export interface LatchOptions extends WalletListOptions {
 export interface Latch {
   readonly networks: readonly Network[];
   readonly defaultNetwork: Network;
-  readonly themeMode: ThemeMode;
-  readonly themeVariables: ThemeVariables;
+  /** The theme in use: `themeMode` and the resolved `--latch-*` variables (defaults plus overrides). */
+  readonly theme: Store<ThemeState>;
+  /** Switches light/dark, keeping the host's variable overrides. */
+  setThemeMode(mode: ThemeMode): void;
+  /** Replaces the host's variable overrides. */
+  setThemeVariables(overrides: ThemeVariables): void;
+  /** The last event reported (spec §4 "Analytics"), with when; for `useLatchEvents`. */
+  readonly lastEvent: Store<{ event?: LatchEvent; timestamp?: number }>;
   readonly t: Translate;
   /** Open state, view history and the router actions. */
   readonly modal: ModalController;
@@ -145,13 +156,26 @@ export function createLatch(options: LatchOptions): Latch {
     networks: options.networks,
     options,
   });
-  const themeMode = options.themeMode ?? 'dark';
+  let themeOverrides = options.themeVariables;
+  const theme = createStore<ThemeState>({
+    themeMode: options.themeMode ?? 'dark',
+    themeVariables: themeFor(options.themeMode ?? 'dark', themeOverrides),
+  });
+  const lastEvent = createStore<{ event?: LatchEvent; timestamp?: number }>({});
+  events.subscribe((event) => lastEvent.setState({ event, timestamp: Date.now() }));
 
   return {
     networks: options.networks,
     defaultNetwork: options.defaultNetwork ?? firstNetwork,
-    themeMode,
-    themeVariables: themeFor(themeMode, options.themeVariables),
+    theme,
+    setThemeMode(themeMode) {
+      theme.setState({ themeMode, themeVariables: themeFor(themeMode, themeOverrides) });
+    },
+    setThemeVariables(overrides) {
+      themeOverrides = overrides;
+      theme.setState(({ themeMode }) => ({ themeVariables: themeFor(themeMode, overrides) }));
+    },
+    lastEvent,
     t: createTranslate(resolveMessages(options.locale, options.messages)),
     modal,
     connection: connectionController.connection,
@@ -170,6 +194,7 @@ export function createLatch(options: LatchOptions): Latch {
       // Loading early keeps the wallet prompt from waiting on it; `connect` awaits it again and
       // reports a failure there, so one here needs no handling.
       init().catch(() => undefined);
+      const stopRestoring = connectionController.restore();
       const stopWatching = watchAnnouncedWallets(target, connectionController.addConnector);
       const stopWalletList = walletList.mount();
       const stopAnalytics =
@@ -177,6 +202,7 @@ export function createLatch(options: LatchOptions): Latch {
           ? undefined
           : startAnalytics({ target, events, projectId: options.projectId, serverUrl: getServerUrl() });
       return () => {
+        stopRestoring();
         stopWatching();
         stopWalletList();
         stopAnalytics?.();

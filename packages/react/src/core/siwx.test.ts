@@ -12,6 +12,7 @@ import {
   type TestProvider,
 } from '../test/fixtures.js';
 import type { LatchEvent } from './events.js';
+import { RESTORE_WAIT_MS } from './connection.js';
 import { currentView } from './modal.js';
 import type { AuthenticationAdapter, SiweConfig, SiwxSession } from './siwx.js';
 import type { LatchOptions } from './createLatch.js';
@@ -282,6 +283,26 @@ describe('reconnect on reload', () => {
     installWallet(quiet);
     expect(quiet.request).not.toHaveBeenCalled();
     stopAgain();
+  });
+
+  it('is connecting on load while the stored wallet is looked for, then disconnected when it never announces', async () => {
+    await connectBeforeReload();
+    vi.useFakeTimers();
+    try {
+      const reloaded = createTestLatch();
+      const stop = reloaded.mount(window);
+      expect(reloaded.connection.getState().status).toBe('connecting');
+      vi.advanceTimersByTime(RESTORE_WAIT_MS);
+      expect(reloaded.connection.getState().status).toBe('disconnected');
+      stop();
+      // Forgotten: the next load does not wait for it again.
+      const next = createTestLatch();
+      const stopNext = next.mount(window);
+      expect(next.connection.getState().status).toBe('disconnected');
+      stopNext();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stays disconnected when the wallet no longer authorises the site', async () => {

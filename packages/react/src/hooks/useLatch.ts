@@ -20,10 +20,18 @@ export interface LatchAccount extends AccountState {
   status: ConnectionStatus;
 }
 
-export function useLatchAccount(): LatchAccount {
+/**
+ * The connected account. With `namespace`, an account in another namespace reads as
+ * disconnected (only `eip155` connects so far).
+ */
+export function useLatchAccount({ namespace }: { namespace?: string } = {}): LatchAccount {
   const latch = useLatchInstance();
   const { status } = useStore(latch.connection);
-  return { ...useStore(latch.account), status };
+  const account = useStore(latch.account);
+  if (namespace && account.caipNetworkId && !account.caipNetworkId.startsWith(`${namespace}:`)) {
+    return { balanceStatus: 'idle', status: 'disconnected' };
+  }
+  return { ...account, status };
 }
 
 export interface UseLatchResult extends LatchModalControls, LatchAccount {

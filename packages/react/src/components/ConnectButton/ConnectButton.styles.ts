@@ -14,7 +14,9 @@ export const connectButtonStyles = `
   font-variant-numeric: tabular-nums;
   cursor: pointer;
 }
-.latch-connect-button[data-status='connected'] {
+.latch-connect-button[data-status='connected'],
+.latch-account-button,
+.latch-network-button {
   background: var(--latch-color-background);
   color: var(--latch-color-foreground);
   box-shadow: inset 0 0 0 1px var(--latch-color-border);
@@ -22,5 +24,12 @@ export const connectButtonStyles = `
 .latch-connect-button:focus-visible {
   outline: 2px solid var(--latch-accent);
   outline-offset: 2px;
+}
+.latch-account-button {
+  gap: calc(var(--latch-font-size-master) * 0.8);
+}
+.latch-account-button-balance {
+  color: var(--latch-color-foreground-muted);
+  font-weight: 400;
 }
 `;

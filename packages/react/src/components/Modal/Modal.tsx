@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { currentView } from '../../core/modal.js';
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
-import { useThemeStyle } from '../../hooks/useThemeStyle.js';
+import { useThemeMode, useThemeStyle } from '../../hooks/useThemeStyle.js';
 import { views } from '../../views/index.js';
 import { ModalHeader } from '../ModalHeader/ModalHeader.js';
 import { focusFirst, wrapTabFocus } from './focus.js';
@@ -12,6 +12,7 @@ export function Modal() {
   const latch = useLatchInstance();
   const modalState = useStore(latch.modal.store);
   const themeStyle = useThemeStyle();
+  const themeMode = useThemeMode();
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const view = currentView(modalState);
@@ -40,7 +41,7 @@ export function Modal() {
   }
 
   return (
-    <div className="latch-root" data-theme={latch.themeMode} style={themeStyle}>
+    <div className="latch-root" data-theme={themeMode} style={themeStyle}>
       <div className="latch-backdrop" data-testid="latch-backdrop" onClick={latch.modal.close} />
       <div
         ref={dialogRef}

@@ -1,19 +1,20 @@
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
-import { useThemeStyle } from '../../hooks/useThemeStyle.js';
+import { useThemeMode, useThemeStyle } from '../../hooks/useThemeStyle.js';
 
 /** The toast on screen (spec §4 "Toasts"); errors are alerts, the rest polite status messages. */
 export function Toast() {
   const latch = useLatchInstance();
   const { current } = useStore(latch.toasts.store);
   const themeStyle = useThemeStyle();
+  const themeMode = useThemeMode();
   if (!current) return null;
   return (
     <div
       className="latch-toast"
-      data-theme={latch.themeMode}
+      data-theme={themeMode}
       data-variant={current.variant}
-      data-testid="latch-toast"
+      data-testid="toast"
       role={current.variant === 'error' ? 'alert' : 'status'}
       style={themeStyle}
     >

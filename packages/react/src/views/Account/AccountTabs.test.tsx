@@ -73,7 +73,7 @@ describe('Account tabs', () => {
     await connect();
     // Announced once, by the toast (spec §8); the panel says it in place.
     expect((await screen.findByRole('alert')).textContent).toBe('Token Balance Unavailable');
-    expect(screen.getByRole('alert')).toBe(screen.getByTestId('latch-toast'));
+    expect(screen.getByRole('alert')).toBe(screen.getByTestId('toast'));
     expect(screen.getByRole('tabpanel').textContent).toContain('Token Balance Unavailable');
     const retry = screen.getByRole('button', { name: /Try again in \d+ s/ }) as HTMLButtonElement;
     expect(retry.disabled).toBe(true);
@@ -117,7 +117,7 @@ describe('Account tabs', () => {
     await connect();
     fireEvent.click(screen.getByRole('tab', { name: 'Activity' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to fetch transactions');
-    expect(screen.getByRole('alert')).toBe(screen.getByTestId('latch-toast'));
+    expect(screen.getByRole('alert')).toBe(screen.getByTestId('toast'));
     expect(screen.getByRole('tabpanel').textContent).toContain('Failed to fetch transactions');
   });
 

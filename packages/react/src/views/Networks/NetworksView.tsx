@@ -33,7 +33,7 @@ export function NetworksView() {
 
   return (
     <div className="latch-view">
-      <ul className="latch-rows latch-networks" aria-label={latch.t('networksTitle')}>
+      <ul className="latch-rows latch-networks" aria-label={latch.t('networksTitle')} data-testid="network-picker">
         {latch.networks.map((network) => {
           const current = network.caipNetworkId === caipNetworkId;
           return (

@@ -47,8 +47,8 @@ describe('SIWXSignMessageView', () => {
     await openSignIn(userRejection);
     fireEvent.click(screen.getByTestId('siwx-sign'));
     expect((await screen.findByTestId('siwx-error')).textContent).toBe('Signature declined');
-    expect(screen.getByTestId('latch-toast').textContent).toBe('Signature declined');
-    expect(screen.getByTestId('latch-toast').getAttribute('role')).toBe('alert');
+    expect(screen.getByTestId('toast').textContent).toBe('Signature declined');
+    expect(screen.getByTestId('toast').getAttribute('role')).toBe('alert');
     expect(screen.getByRole('button', { name: 'Sign' })).toBeTruthy();
   });
 
