@@ -99,3 +99,10 @@ bench-chain-data:
 .PHONY: bench-core
 bench-core: build-wasm
 	node bench/core.mjs
+
+# The modal's budgets (issue 6): chunk sizes of the demo's production build, then click → modal
+# and the AllWallets search in headless Chromium against a real `latch serve --dev` and devnet.
+.PHONY: bench-ui
+bench-ui: build-wasm build-server build-catalogue
+	npm run build -w @latch/react
+	node bench/ui.mjs

@@ -5,5 +5,15 @@ export default defineConfig({
   base: '/',
   // @vitejs/plugin-react is not used: esbuild's automatic runtime is all the JSX this app needs.
   esbuild: { jsx: 'automatic' },
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rollupOptions: {
+      output: {
+        // React in a chunk of its own: a host app has it anyway, so `make bench-ui` reports
+        // what Latch adds separately (and React's chunk stays cached across Latch updates).
+        manualChunks: (id) => (/\/node_modules\/(react|react-dom|scheduler)\//.test(id) ? 'react' : undefined),
+      },
+    },
+  },
 });

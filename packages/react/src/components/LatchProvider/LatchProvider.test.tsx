@@ -1,6 +1,6 @@
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestLatch, createTestProvider, installWallet } from '../../test/fixtures.js';
 import { ConnectButton } from '../ConnectButton/ConnectButton.js';
 import { LatchProvider } from './LatchProvider.js';
@@ -40,5 +40,17 @@ describe('LatchProvider', () => {
     unmount();
     installWallet(createTestProvider(), { uuid: 'later', name: 'Later', icon: '', rdns: 'dev.later' });
     expect(latch.connection.getState().connectors).toHaveLength(1);
+  });
+
+  it('loads the modal on its first opening, then shows it', async () => {
+    // A fresh module graph: the modal's chunk is not loaded yet (test/setup.ts loaded the other one).
+    vi.resetModules();
+    const { LatchProvider: FreshProvider } = await import('./LatchProvider.js');
+    const latch = createTestLatch();
+    latch.modal.open();
+    render(<FreshProvider latch={latch} />);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await screen.findByRole('dialog')).toBeTruthy();
+    expect(document.querySelectorAll('style[data-latch-modal-styles]')).toHaveLength(1);
   });
 });

@@ -1,11 +1,11 @@
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { LatchContext } from '../../context.js';
 import type { Latch } from '../../core/createLatch.js';
 import { useStore } from '../../hooks/useStore.js';
 import { latchStyles } from '../../styles.js';
-import { Modal } from '../Modal/Modal.js';
 import { Toast } from '../Toast/Toast.js';
+import { loadedModal, loadModal } from './lazyModal.js';
 
 export interface LatchProviderProps {
   latch: Latch;
@@ -23,17 +23,50 @@ function useIsClient(): boolean {
   );
 }
 
+/**
+ * Fetches the modal's chunk when the browser is idle after the first render, so it is not in the
+ * JavaScript a page needs to show, yet is usually there by the first click.
+ */
+function preloadModalWhenIdle(target: Window): () => void {
+  const preload = () => void loadModal().catch(() => {}); // the opening tries again
+  if (typeof target.requestIdleCallback === 'function') {
+    const handle = target.requestIdleCallback(preload, { timeout: 2000 });
+    return () => target.cancelIdleCallback(handle);
+  }
+  const handle = target.setTimeout(preload, 200);
+  return () => target.clearTimeout(handle);
+}
+
+/** The modal, rendered as soon as its chunk is loaded (at once when it already is). */
+function LazyModal({ latch }: { latch: Latch }) {
+  const [Modal, setModal] = useState(loadedModal);
+  useEffect(() => {
+    if (Modal) return;
+    let live = true;
+    loadModal().then(
+      (component) => live && setModal(() => component),
+      // Nothing to show: closed, so the next click opens (and loads) again.
+      () => live && latch.modal.close(),
+    );
+    return () => {
+      live = false;
+    };
+  }, [Modal, latch]);
+  return Modal ? <Modal /> : null;
+}
+
 export function LatchProvider({ latch, children }: LatchProviderProps) {
   const { open } = useStore(latch.modal.store);
   const isClient = useIsClient();
 
   useEffect(() => latch.mount(window), [latch]);
+  useEffect(() => preloadModalWhenIdle(window), []);
 
   return (
     <LatchContext.Provider value={latch}>
       <style data-latch-styles="">{latchStyles}</style>
       {children}
-      {open && isClient ? createPortal(<Modal />, document.body) : null}
+      {open && isClient ? createPortal(<LazyModal latch={latch} />, document.body) : null}
       {isClient ? createPortal(<Toast />, document.body) : null}
     </LatchContext.Provider>
   );

@@ -4,10 +4,15 @@ import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
 import { useThemeMode, useThemeStyle } from '../../hooks/useThemeStyle.js';
 import { views } from '../../views/index.js';
+import { modalViewStyles } from '../../views/styles.js';
 import { ModalHeader } from '../ModalHeader/ModalHeader.js';
 import { focusFirst, wrapTabFocus } from './focus.js';
 
-/** The open modal. Mounted only while open, so mounting captures and unmounting restores focus. */
+/**
+ * The open modal. Mounted only while open, so mounting captures and unmounting restores focus.
+ * `LatchProvider` imports it lazily (`lazyModal.ts`): this module and everything it imports — the
+ * views and their CSS — make the chunk a page loads after its first render, not before.
+ */
 export function Modal() {
   const latch = useLatchInstance();
   const modalState = useStore(latch.modal.store);
@@ -42,6 +47,7 @@ export function Modal() {
 
   return (
     <div className="latch-root" data-theme={themeMode} style={themeStyle}>
+      <style data-latch-modal-styles="">{modalViewStyles}</style>
       <div className="latch-backdrop" data-testid="latch-backdrop" onClick={latch.modal.close} />
       <div
         ref={dialogRef}

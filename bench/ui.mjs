@@ -1,0 +1,272 @@
+// `make bench-ui` (issue 6 budgets): the demo's production build — per-chunk gzip sizes, the JS
+// before the first open, everything the Connect view needs — then, in headless Chromium against
+// a real `latch serve --dev` and devnet (ports 28545/28546/28787, away from e2e's and the demo's):
+// click → modal visible with its wallets listed (median of 20), and the AllWallets search re-render
+// after the debounce with a catalogue of 593 wallets (the seed's 93 and 500 generated ones).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright';
+import { buildDemo, kB, sizeReport } from './ui-sizes.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const RUNS = Number(process.env.BENCH_UI_RUNS ?? 20);
+const RPC_PORT = 28545;
+const PORT = 28787;
+const URL_ = `http://127.0.0.1:${PORT}/`;
+const FEATURED = ['metamask', 'rainbow', 'coinbase-wallet', 'trust-wallet'];
+const SEED = join(root, '.latch/catalogue/seed.json');
+
+const data = mkdtempSync(join(tmpdir(), 'latch-bench-ui-'));
+const children = [];
+const stop = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  rmSync(data, { recursive: true, force: true });
+};
+process.on('exit', stop);
+process.on('SIGINT', () => process.exit(130));
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+const ms = (value) => `${value.toFixed(1)} ms`;
+const stats = (values) => `median ${ms(median(values))}, p90 ${ms(percentile(values, 90))}, min ${ms(Math.min(...values))}, max ${ms(Math.max(...values))}`;
+
+function startUntil(name, command, args, env, ready) {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${name} not ready after 60 s`)), 60_000);
+    child.once('exit', (code) => fail(new Error(`${name} exited with ${code}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith(ready)) {
+        clearTimeout(timer);
+        done(child);
+      }
+    });
+  });
+}
+
+// --- sizes -------------------------------------------------------------------------------------
+const chunks = await buildDemo();
+
+// --- the stack -----------------------------------------------------------------------------------
+const latchEnv = { LATCH_DATA_DIR: data, LATCH_CONFIG: join(data, 'none.toml'), LATCH_LOG: 'warn' };
+const latch = join(root, 'target/debug/latch');
+// 500 generated wallets beside the seed's (their images reused, so rows render real <img>s).
+const seed = JSON.parse(readFileSync(SEED, 'utf8'));
+const words = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel'];
+const generated = Array.from({ length: 500 }, (_, i) => ({
+  id: `bench-${i}`,
+  name: `Wallet ${i} ${words[i % words.length]}`,
+  rdns: `dev.bench.w${i}`,
+  image_id: seed.data[i % seed.data.length].image_id,
+  chains: ['eip155:1', 'eip155:31337'],
+  order: 1000 + i,
+}));
+writeFileSync(join(data, 'generated.json'), JSON.stringify({ count: generated.length, data: generated }));
+for (const file of [SEED, join(data, 'generated.json')]) {
+  execFileSync(latch, ['catalogue', 'import', file], { env: { ...process.env, ...latchEnv }, stdio: 'ignore' });
+}
+const catalogueSize = seed.data.length + generated.length;
+
+await startUntil(
+  'devnet',
+  'node',
+  ['devnet/index.js', '--port', String(RPC_PORT), '--second-port', String(RPC_PORT + 1), '--out', join(data, 'devnet.json')],
+  {},
+  'devnet ready',
+);
+await startUntil(
+  'latch',
+  latch,
+  ['serve', '--dev', '--port', String(PORT), '--static-dir', 'apps/demo/dist'],
+  {
+    ...latchEnv,
+    LATCH_FEATURED_WALLET_IDS: JSON.stringify(FEATURED),
+    LATCH_CHAINS: `[{id="eip155:31337",upstreams=["http://127.0.0.1:${RPC_PORT}"]},{id="eip155:31338",upstreams=["http://127.0.0.1:${RPC_PORT + 1}"]}]`,
+  },
+  'latch serving',
+);
+
+// Debian's Chromium with e2e/playwright.config.ts's flags.
+const browser = await chromium.launch({
+  executablePath: process.env.LATCH_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+/**
+ * In the page: resolves once the modal is in the DOM with the featured wallets listed, at the
+ * first frame after that (rAF, then a task: the frame has been produced), measured from the
+ * click event's own timestamp. Runs before the click; the click is Playwright's real input.
+ */
+const awaitModalAfterClick = (featured) =>
+  new Promise((done) => {
+    let clickedAt;
+    addEventListener('click', (event) => (clickedAt = event.timeStamp), { capture: true, once: true });
+    const listed = () => {
+      const modal = document.querySelector('[data-testid="latch-modal"]');
+      return modal && featured.every((id) => modal.querySelector(`[data-testid="wallet-selector-${id}"]`));
+    };
+    const observer = new MutationObserver(() => {
+      if (clickedAt === undefined || !listed()) return;
+      observer.disconnect();
+      const domAt = performance.now();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => done({ dom: domAt - clickedAt, frame: performance.now() - clickedAt });
+        channel.port2.postMessage(null);
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+  });
+
+/** Every script and wasm file the page fetched so far, as dist/ paths. */
+const fetchedAssets = (page) =>
+  page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name).pathname.slice(1))
+      .filter((path) => /\.(js|wasm)$/.test(path)),
+  );
+
+async function openOnce(page) {
+  const result = page.evaluate(awaitModalAfterClick, FEATURED);
+  await page.waitForTimeout(50); // the listener and observer are in place
+  await page.click('[data-testid="connect-button"]');
+  return result;
+}
+
+const firstOpen = [];
+const firstOpenEarly = [];
+const reopen = [];
+let beforeOpen = [];
+let connectAssets = [];
+// One warm-up run (server caches, Chromium's own start-up), then RUNS measured ones.
+for (let run = -1; run < RUNS; run++) {
+  // A fresh context each run: nothing cached, as on a first visit.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(URL_, { waitUntil: 'networkidle' });
+  const assets = await fetchedAssets(page);
+  const first = await openOnce(page);
+  const afterOpen = await fetchedAssets(page);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid="latch-modal"]', { state: 'detached' });
+  const again = await openOnce(page);
+  await context.close();
+
+  // The same, clicking as soon as the button is there (wasm and the modal chunk may be in flight).
+  const early = await browser.newContext();
+  const earlyPage = await early.newPage();
+  await earlyPage.goto(URL_, { waitUntil: 'commit' });
+  await earlyPage.waitForSelector('[data-testid="connect-button"]');
+  const hurried = await openOnce(earlyPage);
+  await early.close();
+  if (run < 0) continue;
+  beforeOpen = assets;
+  connectAssets = afterOpen;
+  firstOpen.push(first.frame);
+  reopen.push(again.frame);
+  firstOpenEarly.push(hurried.frame);
+}
+
+// --- AllWallets search -----------------------------------------------------------------------------
+/**
+ * In the page: `fetch` wrapped so the moment a search's JSON is parsed is known (the debounce has
+ * passed and the answer is in); then the time until React has committed the results to the DOM,
+ * and until the frame after that.
+ */
+function instrumentSearch() {
+  const original = window.fetch;
+  window.__searchAnswered = [];
+  window.fetch = async (...args) => {
+    const response = await original(...args);
+    const url = String(args[0] instanceof Request ? args[0].url : args[0]);
+    if (url.includes('getWallets') && url.includes('search=')) {
+      const json = response.json.bind(response);
+      response.json = async () => {
+        const body = await json();
+        window.__searchAnswered.push(performance.now());
+        return body;
+      };
+    }
+    return response;
+  };
+}
+const awaitSearchRender = () =>
+  new Promise((done) => {
+    const status = document.querySelector('[data-testid="all-wallets-status"]');
+    const start = window.__searchAnswered.length;
+    const observer = new MutationObserver(() => {
+      if (window.__searchAnswered.length === start || status.getAttribute('aria-busy') !== 'false') return;
+      observer.disconnect();
+      const answeredAt = window.__searchAnswered.at(-1);
+      const domAt = performance.now();
+      const rows = document.querySelectorAll('[data-testid^="all-wallets-item-"]').length;
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () =>
+          done({ dom: domAt - answeredAt, frame: performance.now() - answeredAt, rows, text: status.textContent });
+        channel.port2.postMessage(null);
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+  });
+
+const queries = ['wallet', 'alpha', 'delta', 'wallet 1', 'echo', 'wallet 2', 'golf', 'bravo', 'wal', 'hotel'];
+const searchRender = [];
+const searchFrame = [];
+const searchRows = [];
+{
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(instrumentSearch);
+  await page.goto(URL_, { waitUntil: 'networkidle' });
+  await page.click('[data-testid="connect-button"]');
+  await page.click('[data-testid="all-wallets"]');
+  await page.waitForSelector('[data-testid="all-wallets-list"]');
+  for (let run = -1; run < RUNS; run++) {
+    await page.fill('[data-testid="all-wallets-search"]', '');
+    await page.waitForTimeout(50);
+    const result = page.evaluate(awaitSearchRender);
+    await page.fill('[data-testid="all-wallets-search"]', queries[(run + queries.length) % queries.length]);
+    const { dom, frame, rows } = await result;
+    if (run < 0) continue;
+    searchRender.push(dom);
+    searchFrame.push(frame);
+    searchRows.push(rows);
+  }
+  await context.close();
+}
+await browser.close();
+
+// --- report ------------------------------------------------------------------------------------
+const connectFiles = [...new Set(connectAssets)].filter((file) => chunks.has(file));
+const report = sizeReport(chunks, connectFiles);
+const lscpu = execFileSync('lscpu', { encoding: 'utf8' }).split('\n').slice(0, 10).join('\n');
+const lines = [
+  `date: ${new Date().toISOString().slice(0, 10)}; nproc: ${execFileSync('nproc', { encoding: 'utf8' }).trim()}; Chromium: ${browser.version?.() ?? ''}`,
+  lscpu,
+  '',
+  report.table,
+  '',
+  `JS before the first open (entry + static imports: ${report.firstLoad.files.join(', ')}): ${kB(report.firstLoad.gzip)} kB gzip; without React's chunk ${kB(report.firstLoad.withoutReact)} kB (budget ≤ 25 kB)`,
+  `  fetched by the browser before the click (after network idle): ${beforeOpen.join(', ')}`,
+  `Connect view, wasm included (what the browser had fetched when it showed it: ${report.connect.files.join(', ')}): ${kB(report.connect.gzip)} kB gzip; without React's chunk ${kB(report.connect.withoutReact)} kB (budget ≤ 120 kB)`,
+  '',
+  `click → modal with the ${FEATURED.length} featured wallets listed, next frame, ${RUNS} runs, fresh browser context each:`,
+  `  first open, page idle: ${stats(firstOpen)} (budget ≤ 100 ms median)`,
+  `  second open, same page: ${stats(reopen)}`,
+  `  first open, clicked as soon as the button shows: ${stats(firstOpenEarly)}`,
+  `AllWallets search with ${catalogueSize} catalogue wallets, ${RUNS} queries (${queries.join(', ')}), from the answer parsed to:`,
+  `  results committed to the DOM: ${stats(searchRender)} (budget ≤ 16 ms)`,
+  `  the next frame: ${stats(searchFrame)}; rows in the DOM: ${Math.min(...searchRows)}–${Math.max(...searchRows)}`,
+];
+console.log(lines.join('\n'));
+process.exit(0);

@@ -1,0 +1,25 @@
+import type { ComponentType } from 'react';
+
+let loaded: ComponentType | undefined;
+let loading: Promise<ComponentType> | undefined;
+
+/**
+ * Starts loading the modal (its views and their CSS), a chunk of its own in a bundled app, and
+ * resolves to its component. Idempotent; after a failure (e.g. offline) the next call tries again.
+ * A module-level cache of code, like the module system's own; no state of any Latch instance.
+ */
+export function loadModal(): Promise<ComponentType> {
+  loading ??= import('../Modal/Modal.js').then(
+    (module) => (loaded = module.Modal),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** The modal's component once `loadModal()` has resolved, so later openings render at once. */
+export function loadedModal(): ComponentType | undefined {
+  return loaded;
+}
