@@ -67,9 +67,35 @@ pub enum Error {
     /// The session ended (deleted by either side, or expired) before the answer came.
     #[error("session ended: {0}")]
     SessionEnded(String),
-    /// The client was shut down.
-    #[error("client closed")]
+    /// The client was shut down (or never started): the spec's words for a
+    /// provider without a Sign client.
+    #[error("Sign Client not initialized")]
     Closed,
+}
+
+impl Error {
+    /// A stable, machine-readable name for the variant (what JS sees as `LatchError.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidUri(_) => "WC_INVALID_URI",
+            Error::InvalidHex { .. } => "WC_INVALID_HEX",
+            Error::InvalidEnvelope(_) => "WC_INVALID_ENVELOPE",
+            Error::Decrypt => "WC_DECRYPT",
+            Error::WeakKey => "WC_WEAK_KEY",
+            Error::Random(_) => "WC_RANDOM",
+            Error::InvalidPayload(_) => "WC_INVALID_PAYLOAD",
+            Error::Transport(_) => "WC_TRANSPORT",
+            Error::Unauthorized(_) => "WC_UNAUTHORIZED",
+            Error::Relay { .. } => "WC_RELAY",
+            Error::Peer { .. } => "WC_PEER",
+            Error::Timeout(_) => "WC_TIMEOUT",
+            Error::Storage(_) => "WC_STORAGE",
+            Error::UnknownTopic(_) => "WC_UNKNOWN_TOPIC",
+            Error::NotAllowed(_) => "WC_NOT_ALLOWED",
+            Error::SessionEnded(_) => "WC_SESSION_ENDED",
+            Error::Closed => "WC_CLOSED",
+        }
+    }
 }
 
 /// This crate's result.

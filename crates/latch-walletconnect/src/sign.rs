@@ -109,8 +109,9 @@ impl SessionNamespace {
     }
 }
 
-/// What [`SignClient::connect`] proposes.
-#[derive(Debug, Clone, Default)]
+/// What [`SignClient::connect`] proposes (read from JS in camelCase).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ConnectParams {
     /// Namespaces the wallet must grant.
     pub required_namespaces: BTreeMap<String, ProposalNamespace>,
