@@ -12,13 +12,13 @@ use latch_walletconnect::io::{MemoryStorage, Storage};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, SignClient, SignEvent, SignOptions};
 use latch_walletconnect::web::{BrowserClock, IndexedDbStorage, WebSocketTransport};
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, spawn_local};
 
-use crate::input::from_js;
-use crate::{latch_error, to_js};
+use crate::{js_error, latch_error};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -141,6 +141,30 @@ struct TopicArgs {
 
 type Listeners = Rc<RefCell<Vec<(String, Function)>>>;
 
+// Values cross the boundary as JSON text (`JSON.stringify` / `JSON.parse`):
+// the engine's types already go through serde_json, and a second serde
+// backend (serde-wasm-bindgen) would add their code to the module again.
+
+/// Reads `value` as `T`; a wrong shape throws `Invalid {what}: …` naming the field.
+fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
+    let text = js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|text| text.as_string())
+        .unwrap_or_else(|| "null".into());
+    serde_json::from_str(&text).map_err(|e| {
+        js_error(latch_core::Error::InvalidInput {
+            what,
+            reason: e.to_string(),
+        })
+    })
+}
+
+/// `value` as a plain JS value.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
+}
+
 fn wc_error(err: latch_walletconnect::Error) -> JsValue {
     latch_error(&err.to_string(), err.code())
 }
@@ -210,7 +234,7 @@ impl WalletConnectClient {
     pub async fn create(
         #[wasm_bindgen(unchecked_param_type = "WalletConnectOptions")] options: JsValue,
     ) -> Result<WalletConnectClient, JsValue> {
-        let options: Options = from_js("WalletConnect options", options)?;
+        let options: Options = from_js("WalletConnect options", &options)?;
         let storage: Rc<dyn Storage> = match options.storage.unwrap_or(StorageKind::IndexedDb) {
             StorageKind::IndexedDb => Rc::new(IndexedDbStorage::open().await.map_err(wc_error)?),
             StorageKind::Memory => Rc::new(MemoryStorage::default()),
@@ -270,7 +294,7 @@ impl WalletConnectClient {
         &self,
         #[wasm_bindgen(unchecked_param_type = "WalletConnectConnectParams")] params: JsValue,
     ) -> Result<Promise, JsValue> {
-        let params: ConnectParams = from_js("connect params", params)?;
+        let params: ConnectParams = from_js("connect params", &params)?;
         let client = self.client.clone();
         Ok(future_to_promise(async move {
             let connecting = client.connect(params).await.map_err(wc_error)?;
@@ -290,7 +314,7 @@ impl WalletConnectClient {
         &self,
         #[wasm_bindgen(unchecked_param_type = "WalletConnectRequest")] args: JsValue,
     ) -> Result<Promise, JsValue> {
-        let args: RequestArgs = from_js("request", args)?;
+        let args: RequestArgs = from_js("request", &args)?;
         let client = self.client.clone();
         Ok(promise(async move {
             client
@@ -311,7 +335,7 @@ impl WalletConnectClient {
         &self,
         #[wasm_bindgen(unchecked_param_type = "{ topic: string }")] args: JsValue,
     ) -> Result<Promise, JsValue> {
-        let TopicArgs { topic } = from_js("ping", args)?;
+        let TopicArgs { topic } = from_js("ping", &args)?;
         let client = self.client.clone();
         Ok(promise(async move { client.ping(&topic).await }))
     }
@@ -322,7 +346,7 @@ impl WalletConnectClient {
         &self,
         #[wasm_bindgen(unchecked_param_type = "{ topic: string }")] args: JsValue,
     ) -> Result<Promise, JsValue> {
-        let TopicArgs { topic } = from_js("disconnect", args)?;
+        let TopicArgs { topic } = from_js("disconnect", &args)?;
         let client = self.client.clone();
         Ok(promise(async move { client.disconnect(&topic).await }))
     }
