@@ -100,3 +100,44 @@ impl Error {
 
 /// This crate's result.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn codes_are_distinct_and_closed_speaks_the_spec() {
+        let all = [
+            Error::InvalidUri(String::new()),
+            Error::InvalidHex { what: "topic", len: 64 },
+            Error::InvalidEnvelope(""),
+            Error::Decrypt,
+            Error::WeakKey,
+            Error::Random(String::new()),
+            Error::InvalidPayload(String::new()),
+            Error::Transport(String::new()),
+            Error::Unauthorized(String::new()),
+            Error::Relay {
+                code: 0,
+                message: String::new(),
+            },
+            Error::Peer {
+                code: 5000,
+                message: "User rejected.".into(),
+            },
+            Error::Timeout(String::new()),
+            Error::Storage(String::new()),
+            Error::UnknownTopic(String::new()),
+            Error::NotAllowed(String::new()),
+            Error::SessionEnded(String::new()),
+            Error::Closed,
+        ];
+        let codes: std::collections::BTreeSet<_> = all.iter().map(Error::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| c.starts_with("WC_")));
+        // The spec's words for a provider without a Sign client (§8 Sessions).
+        assert_eq!(Error::Closed.to_string(), "Sign Client not initialized");
+        // A wallet's refusal is shown as the wallet said it.
+        assert_eq!(all[10].to_string(), "User rejected.");
+    }
+}
