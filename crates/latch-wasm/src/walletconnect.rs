@@ -377,3 +377,10 @@ impl WalletConnectClient {
         self.client.close();
     }
 }
+
+/// `free()` from JS: the engine's tasks hold their own handles, so stop them too.
+impl Drop for WalletConnectClient {
+    fn drop(&mut self) {
+        self.client.close();
+    }
+}
