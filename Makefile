@@ -37,6 +37,7 @@ test: setup build
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo clippy -p latch-wasm --features walletconnect --all-targets --quiet -- -D warnings
 	npm run typecheck -w @latch/react
 	npm run typecheck -w @latch/demo
 	npm run typecheck -w @latch/e2e
@@ -72,7 +73,7 @@ test-e2e:
 	npm test -w @latch/e2e
 
 clean:
-	rm -rf target target-wasm packages/wasm/web packages/react/dist apps/demo/dist e2e/test-results
+	rm -rf target target-wasm packages/wasm/web packages/wasm-walletconnect packages/react/dist apps/demo/dist e2e/test-results
 
 # Slow suites, outside `make test`.
 .PHONY: fuzz fuzz-api bench-gateway

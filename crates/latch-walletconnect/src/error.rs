@@ -67,10 +67,77 @@ pub enum Error {
     /// The session ended (deleted by either side, or expired) before the answer came.
     #[error("session ended: {0}")]
     SessionEnded(String),
-    /// The client was shut down.
-    #[error("client closed")]
+    /// The client was shut down (or never started): the spec's words for a
+    /// provider without a Sign client.
+    #[error("Sign Client not initialized")]
     Closed,
+}
+
+impl Error {
+    /// A stable, machine-readable name for the variant (what JS sees as `LatchError.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidUri(_) => "WC_INVALID_URI",
+            Error::InvalidHex { .. } => "WC_INVALID_HEX",
+            Error::InvalidEnvelope(_) => "WC_INVALID_ENVELOPE",
+            Error::Decrypt => "WC_DECRYPT",
+            Error::WeakKey => "WC_WEAK_KEY",
+            Error::Random(_) => "WC_RANDOM",
+            Error::InvalidPayload(_) => "WC_INVALID_PAYLOAD",
+            Error::Transport(_) => "WC_TRANSPORT",
+            Error::Unauthorized(_) => "WC_UNAUTHORIZED",
+            Error::Relay { .. } => "WC_RELAY",
+            Error::Peer { .. } => "WC_PEER",
+            Error::Timeout(_) => "WC_TIMEOUT",
+            Error::Storage(_) => "WC_STORAGE",
+            Error::UnknownTopic(_) => "WC_UNKNOWN_TOPIC",
+            Error::NotAllowed(_) => "WC_NOT_ALLOWED",
+            Error::SessionEnded(_) => "WC_SESSION_ENDED",
+            Error::Closed => "WC_CLOSED",
+        }
+    }
 }
 
 /// This crate's result.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn codes_are_distinct_and_closed_speaks_the_spec() {
+        let all = [
+            Error::InvalidUri(String::new()),
+            Error::InvalidHex { what: "topic", len: 64 },
+            Error::InvalidEnvelope(""),
+            Error::Decrypt,
+            Error::WeakKey,
+            Error::Random(String::new()),
+            Error::InvalidPayload(String::new()),
+            Error::Transport(String::new()),
+            Error::Unauthorized(String::new()),
+            Error::Relay {
+                code: 0,
+                message: String::new(),
+            },
+            Error::Peer {
+                code: 5000,
+                message: "User rejected.".into(),
+            },
+            Error::Timeout(String::new()),
+            Error::Storage(String::new()),
+            Error::UnknownTopic(String::new()),
+            Error::NotAllowed(String::new()),
+            Error::SessionEnded(String::new()),
+            Error::Closed,
+        ];
+        let codes: std::collections::BTreeSet<_> = all.iter().map(Error::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| c.starts_with("WC_")));
+        // The spec's words for a provider without a Sign client (§8 Sessions).
+        assert_eq!(Error::Closed.to_string(), "Sign Client not initialized");
+        // A wallet's refusal is shown as the wallet said it.
+        assert_eq!(all[10].to_string(), "User rejected.");
+    }
+}

@@ -12,7 +12,8 @@
 //! Architecture invariant: no IO of its own. Sockets, storage, clocks and
 //! timers come in through traits, so the same engine runs under tokio in
 //! tests and in the browser's event loop; the `native` feature adds the
-//! tokio implementations.
+//! tokio implementations, the `web` feature the browser's (WebSocket,
+//! `setTimeout`, IndexedDB).
 
 pub mod crypto;
 mod error;
@@ -22,5 +23,7 @@ pub mod native;
 pub mod relay;
 pub mod sign;
 pub mod uri;
+#[cfg(feature = "web")]
+pub mod web;
 
 pub use error::{Error, Result};

@@ -118,6 +118,13 @@ impl Relay {
         transport: Rc<dyn Transport>,
         clock: Rc<dyn Clock>,
     ) -> Result<(Self, mpsc::UnboundedReceiver<RelayMessage>)> {
+        // A socket to anything else never opens, and would be retried forever.
+        if !(options.url.starts_with("ws://") || options.url.starts_with("wss://")) {
+            return Err(Error::Transport(format!(
+                "relay URL must start with ws:// or wss://: {}",
+                options.url
+            )));
+        }
         let (deliver, delivered) = mpsc::unbounded();
         // The JS client's `sub`: random per process, never reused across clients.
         let sub = hex::encode(random_bytes::<32>()?);

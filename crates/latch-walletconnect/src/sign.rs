@@ -109,8 +109,9 @@ impl SessionNamespace {
     }
 }
 
-/// What [`SignClient::connect`] proposes.
-#[derive(Debug, Clone, Default)]
+/// What [`SignClient::connect`] proposes (read from JS in camelCase).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ConnectParams {
     /// Namespaces the wallet must grant.
     pub required_namespaces: BTreeMap<String, ProposalNamespace>,
@@ -965,5 +966,30 @@ async fn load<T: serde::de::DeserializeOwned + Default>(storage: &dyn Storage, k
     match storage.get(key).await? {
         None => Ok(T::default()),
         Some(text) => serde_json::from_str(&text).map_err(|e| Error::Storage(format!("{key}: {e}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connect_params_read_the_js_shape() {
+        let params: ConnectParams = serde_json::from_str(
+            r#"{"requiredNamespaces":{"eip155":{"chains":["eip155:1"],"methods":["personal_sign"],"events":[]}},
+                "sessionProperties":{"k":"v"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            params.required_namespaces["eip155"].chains.as_deref(),
+            Some(&["eip155:1".to_owned()][..])
+        );
+        assert!(params.optional_namespaces.is_empty());
+        assert_eq!(params.session_properties.unwrap()["k"], "v");
+        // Everything is optional: `{}` proposes nothing in particular.
+        let empty: ConnectParams = serde_json::from_str("{}").unwrap();
+        assert!(empty.required_namespaces.is_empty());
+        // A namespace without methods is a shape error, not a panic.
+        assert!(serde_json::from_str::<ConnectParams>(r#"{"requiredNamespaces":{"eip155":{}}}"#).is_err());
     }
 }

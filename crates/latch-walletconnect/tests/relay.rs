@@ -88,3 +88,28 @@ async fn a_restart_is_survived_by_reconnecting_and_resubscribing() {
     })
     .await;
 }
+
+#[test]
+fn a_relay_url_that_is_not_a_websocket_is_refused_up_front() {
+    use std::rc::Rc;
+
+    use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
+    use latch_walletconnect::relay::{Relay, RelayOptions};
+
+    for url in ["http://127.0.0.1/relay", "127.0.0.1:8787/relay", ""] {
+        let made = Relay::new(
+            RelayOptions::new(url),
+            [7; 32],
+            Rc::new(TungsteniteTransport),
+            Rc::new(TokioClock),
+        );
+        let Err(error) = made else {
+            panic!("{url:?} was accepted")
+        };
+        assert_eq!(
+            error,
+            Error::Transport(format!("relay URL must start with ws:// or wss://: {url}"))
+        );
+        assert_eq!(error.code(), "WC_TRANSPORT");
+    }
+}

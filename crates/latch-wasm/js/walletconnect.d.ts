@@ -1,0 +1,9 @@
+// Appended to index.d.ts in the WalletConnect module (packages/wasm-walletconnect) only.
+import type { WalletConnectEvents } from './web/latch_wasm.js';
+declare module './web/latch_wasm.js' {
+  // wasm-bindgen cannot write generics: these overloads give each event's listener its payload type.
+  interface WalletConnectClient {
+    on<K extends keyof WalletConnectEvents>(event: K, listener: (payload: WalletConnectEvents[K]) => void): void;
+    off<K extends keyof WalletConnectEvents>(event: K, listener: (payload: WalletConnectEvents[K]) => void): void;
+  }
+}
