@@ -72,3 +72,16 @@ test('a wallet that cannot add the chain shows Chain is not supported', async ({
   await expect(page.getByTestId('network-error')).toHaveText('Chain is not supported');
   await expect(page.getByTestId('state-caip-address')).toContainText('eip155:31337:');
 });
+
+test('the network picker is axe-clean in the light theme too', async ({ page }, testInfo) => {
+  const { privateKey } = account();
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL });
+  await page.goto('/?theme=light');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await page.getByTestId('account-network').click();
+  const modal = page.getByTestId('latch-modal');
+  await expect(page.getByTestId('network-picker')).toBeVisible();
+  expect(await axeViolations(modal), 'the network picker is axe-clean (light)').toEqual([]);
+  await modal.screenshot({ path: testInfo.outputPath('networks-light.png') });
+});

@@ -104,3 +104,14 @@ test('a declined signature shows Signature declined and keeps the sign-in open',
   await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
   await expect(page.getByTestId('siwx-status')).toHaveText('unauthenticated');
 });
+
+test('the sign-in view is axe-clean in the light theme too', async ({ page }, testInfo) => {
+  const { privateKey } = account();
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL });
+  await page.goto('/?signIn=optional&theme=light');
+  await connect(page);
+  const modal = page.getByTestId('latch-modal');
+  await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
+  expect(await axeViolations(modal), 'SIWXSignMessage is axe-clean (light)').toEqual([]);
+  await modal.screenshot({ path: testInfo.outputPath('siwx-light.png') });
+});
