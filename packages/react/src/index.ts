@@ -29,7 +29,7 @@ export type {
 } from './core/walletList.js';
 export type { ConnectEntry, ConnectGroup, RecentWallet } from './core/walletOrder.js';
 
-export { LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider.js';
+export { LatchEmbedded, LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider.js';
 export {
   ConnectButton,
   type ConnectButtonCustomProps,

@@ -56,6 +56,13 @@ export interface LatchOptions extends WalletListOptions {
   siwx?: SiwxOptions;
   /** The legacy EIP-4361-only form of `siwx`; setting both is an error. */
   siweConfig?: SiweConfig;
+  /**
+   * Shows the modal inside the page where `<LatchEmbedded />` is placed, always open; closing
+   * returns to Account (connected) or Connect (spec §2).
+   */
+  embedded?: boolean;
+  /** Renders the modal where `LatchProvider` is instead of appending it to `document.body`. */
+  disableAppend?: boolean;
   /** What survives a reload (the connected wallet, the sign-in token); defaults to `localStorage`. */
   storage?: KeyValueStorage;
 }
@@ -74,6 +81,10 @@ export interface Latch {
   readonly t: Translate;
   /** Open state, view history and the router actions. */
   readonly modal: ModalController;
+  /** The `embedded` option. */
+  readonly embedded: boolean;
+  /** Whether the modal goes into `document.body` (not with `embedded` or `disableAppend`). */
+  readonly appendToBody: boolean;
   readonly connection: Store<ConnectionState>;
   readonly account: Store<AccountState>;
   /** Token balances, activity and identity of the connected account, from the Latch server. */
@@ -120,6 +131,7 @@ export function createLatch(options: LatchOptions): Latch {
     // Called only after setup; the controllers are created below because they need `modal`.
     isConnected: () => connectionController.connection.getState().status === 'connected',
     mayClose: () => siwx.mayClose(),
+    embedded: options.embedded === true,
   });
   const connectionController = createConnectionController({
     modal,
@@ -178,6 +190,8 @@ export function createLatch(options: LatchOptions): Latch {
     lastEvent,
     t: createTranslate(resolveMessages(options.locale, options.messages)),
     modal,
+    embedded: options.embedded === true,
+    appendToBody: options.embedded !== true && options.disableAppend !== true,
     connection: connectionController.connection,
     account: connectionController.account,
     accountData,

@@ -146,3 +146,23 @@ describe('modal close guard', () => {
     expect(modal.store.getState().open).toBe(false);
   });
 });
+
+describe('embedded mode (spec §2)', () => {
+  it('is shown from the start, and closing or going back returns to Account or Connect', () => {
+    const events = createEventBus();
+    const received: LatchEvent[] = [];
+    events.subscribe((event) => received.push(event));
+    let connected = false;
+    const modal = createModalController({ events, isConnected: () => connected, embedded: true });
+    expect(modal.store.getState()).toMatchObject({ open: true, history: ['Connect'] });
+    modal.push('ConnectingExternal');
+    modal.close();
+    expect(modal.store.getState()).toMatchObject({ open: true, history: ['Connect'] });
+    connected = true;
+    modal.push('Networks');
+    modal.back();
+    modal.back();
+    expect(modal.store.getState()).toMatchObject({ open: true, history: ['Account'] });
+    expect(received).toEqual([]);
+  });
+});

@@ -56,14 +56,17 @@ export function createModalController({
   events,
   isConnected,
   mayClose = () => true,
+  embedded = false,
 }: {
   events: EventBus;
   isConnected: () => boolean;
+  /** Spec §2: embedded in the page, the modal is always shown; closing returns to Account or Connect. */
+  embedded?: boolean;
   /** Spec §2: when sign-in is required, sign-in views cannot be closed until a session exists. */
   mayClose?: () => boolean;
 }): ModalController {
   const store = createStore<ModalState>({
-    open: false,
+    open: embedded,
     loading: false,
     shake: false,
     history: ['Connect'],
@@ -78,6 +81,10 @@ export function createModalController({
 
   function close() {
     if (store.getState().open && !mayClose()) return shake();
+    if (embedded) {
+      store.setState({ loading: false, history: [isConnected() ? 'Account' : 'Connect'] });
+      return;
+    }
     const wasOpen = store.getState().open;
     store.setState({ open: false, loading: false });
     if (wasOpen) events.emit({ type: 'MODAL_CLOSE', data: { connected: isConnected() } });

@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { LatchContext } from '../../context.js';
+import { LatchContext, useLatchInstance } from '../../context.js';
 import type { Latch } from '../../core/createLatch.js';
 import { useStore } from '../../hooks/useStore.js';
 import { latchStyles } from '../../styles.js';
@@ -38,7 +38,7 @@ function preloadModalWhenIdle(target: Window): () => void {
 }
 
 /** The modal, rendered as soon as its chunk is loaded (at once when it already is). */
-function LazyModal({ latch }: { latch: Latch }) {
+export function LazyModal({ latch, embedded = false }: { latch: Latch; embedded?: boolean }) {
   const [Modal, setModal] = useState(loadedModal);
   useEffect(() => {
     if (Modal) return;
@@ -52,7 +52,18 @@ function LazyModal({ latch }: { latch: Latch }) {
       live = false;
     };
   }, [Modal, latch]);
-  return Modal ? <Modal /> : null;
+  return Modal ? <Modal embedded={embedded} /> : null;
+}
+
+/**
+ * The modal inside the page, always shown (the `embedded` option; spec §2): place it where it
+ * belongs, inside `LatchProvider`. Rendered after hydration only, like the modal.
+ */
+export function LatchEmbedded() {
+  const latch = useLatchInstance();
+  const isClient = useIsClient();
+  if (!latch.embedded) throw new Error('<LatchEmbedded /> needs createLatch({ embedded: true })');
+  return isClient ? <LazyModal latch={latch} embedded /> : null;
 }
 
 export function LatchProvider({ latch, children }: LatchProviderProps) {
@@ -66,7 +77,11 @@ export function LatchProvider({ latch, children }: LatchProviderProps) {
     <LatchContext.Provider value={latch}>
       <style data-latch-styles="">{latchStyles}</style>
       {children}
-      {open && isClient ? createPortal(<LazyModal latch={latch} />, document.body) : null}
+      {open && isClient && !latch.embedded
+        ? latch.appendToBody
+          ? createPortal(<LazyModal latch={latch} />, document.body)
+          : <LazyModal latch={latch} />
+        : null}
       {isClient ? createPortal(<Toast />, document.body) : null}
     </LatchContext.Provider>
   );

@@ -1,14 +1,16 @@
 import type { ComponentType } from 'react';
 
-let loaded: ComponentType | undefined;
-let loading: Promise<ComponentType> | undefined;
+type ModalComponent = ComponentType<{ embedded?: boolean }>;
+
+let loaded: ModalComponent | undefined;
+let loading: Promise<ModalComponent> | undefined;
 
 /**
  * Starts loading the modal (its views and their CSS), a chunk of its own in a bundled app, and
  * resolves to its component. Idempotent; after a failure (e.g. offline) the next call tries again.
  * A module-level cache of code, like the module system's own; no state of any Latch instance.
  */
-export function loadModal(): Promise<ComponentType> {
+export function loadModal(): Promise<ModalComponent> {
   loading ??= import('../Modal/Modal.js').then(
     (module) => (loaded = module.Modal),
     (error: unknown) => {
@@ -20,6 +22,6 @@ export function loadModal(): Promise<ComponentType> {
 }
 
 /** The modal's component once `loadModal()` has resolved, so later openings render at once. */
-export function loadedModal(): ComponentType | undefined {
+export function loadedModal(): ModalComponent | undefined {
   return loaded;
 }

@@ -11,6 +11,12 @@ export const modalStyles = `
   font-family: var(--latch-font-family);
   color: var(--latch-color-foreground);
 }
+.latch-root[data-embedded='true'] {
+  position: relative;
+  inset: auto;
+  z-index: auto;
+  display: block;
+}
 .latch-backdrop {
   position: absolute;
   inset: 0;

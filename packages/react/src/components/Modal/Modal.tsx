@@ -13,7 +13,7 @@ import { focusFirst, wrapTabFocus } from './focus.js';
  * `LatchProvider` imports it lazily (`lazyModal.ts`): this module and everything it imports — the
  * views and their CSS — make the chunk a page loads after its first render, not before.
  */
-export function Modal() {
+export function Modal({ embedded = false }: { embedded?: boolean }) {
   const latch = useLatchInstance();
   const modalState = useStore(latch.modal.store);
   const themeStyle = useThemeStyle();
@@ -23,36 +23,38 @@ export function Modal() {
   const view = currentView(modalState);
   const { title, Component } = views[view];
 
+  // An embedded modal is part of the page: it neither takes nor traps focus.
   useEffect(() => {
+    if (embedded) return;
     const opener = document.activeElement;
     return () => {
       if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
     };
-  }, []);
+  }, [embedded]);
 
   // On open, and whenever a view change removes the focused element, focus returns inside.
   useEffect(() => {
     const dialog = dialogRef.current;
-    if (dialog && !dialog.contains(document.activeElement)) focusFirst(dialog);
-  }, [view]);
+    if (!embedded && dialog && !dialog.contains(document.activeElement)) focusFirst(dialog);
+  }, [view, embedded]);
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (event.key === 'Escape') {
       event.stopPropagation();
       latch.modal.close();
-    } else if (event.key === 'Tab' && dialogRef.current) {
+    } else if (event.key === 'Tab' && dialogRef.current && !embedded) {
       if (wrapTabFocus(dialogRef.current, event.shiftKey)) event.preventDefault();
     }
   }
 
   return (
-    <div className="latch-root" data-theme={themeMode} style={themeStyle}>
+    <div className="latch-root" data-theme={themeMode} data-embedded={embedded} style={themeStyle}>
       <style data-latch-modal-styles="">{modalViewStyles}</style>
-      <div className="latch-backdrop" data-testid="latch-backdrop" onClick={latch.modal.close} />
+      {embedded ? null : <div className="latch-backdrop" data-testid="latch-backdrop" onClick={latch.modal.close} />}
       <div
         ref={dialogRef}
-        role="dialog"
-        aria-modal="true"
+        role={embedded ? 'region' : 'dialog'}
+        aria-modal={embedded ? undefined : true}
         aria-labelledby={titleId}
         tabIndex={-1}
         className="latch-modal"
