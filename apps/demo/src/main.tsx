@@ -2,25 +2,21 @@ import { ConnectButton, createLatch, LatchProvider, useLatch, useLatchSIWX, type
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-/** The local devnet the Latch repository runs for development and end-to-end tests. */
-const latchDevnet: Network = {
-  id: 31337,
-  caipNetworkId: 'eip155:31337',
-  chainNamespace: 'eip155',
-  name: 'Latch Devnet',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-};
+/** A chain of the local devnet `make demo` runs (anvil with ether as its coin). */
+function devnetChain(id: number, name: string, port: number): Network {
+  return {
+    id,
+    caipNetworkId: `eip155:${id}`,
+    chainNamespace: 'eip155',
+    name,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [`http://127.0.0.1:${port}`] } },
+  };
+}
 
-/** The devnet's bare second chain (`scripts/devnet --second-port`): a network to switch to. */
-const latchDevnetB: Network = {
-  id: 31338,
-  caipNetworkId: 'eip155:31338',
-  chainNamespace: 'eip155',
-  name: 'Latch Devnet B',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8546'] } },
-};
+/** The devnet with the fixture world, and its bare second chain (`scripts/devnet --second-port`) to switch to. */
+const latchDevnet = devnetChain(31337, 'Latch Devnet', 8545);
+const latchDevnetB = devnetChain(31338, 'Latch Devnet B', 8546);
 
 const query = new URLSearchParams(window.location.search);
 /** `?signIn=optional|required` turns on sign-in with the wallet against this Latch server. */

@@ -15,14 +15,6 @@ export const downloadsViewStyles = `
   font-size: calc(var(--latch-font-size-master) * 1.6);
   font-weight: 600;
 }
-.latch-downloads-links {
-  display: flex;
-  flex-direction: column;
-  gap: calc(var(--latch-font-size-master) * 0.8);
-  margin: 0;
-  padding: 0;
-  list-style: none;
-}
 .latch-downloads-links .latch-button {
   box-sizing: border-box;
   width: 100%;

@@ -50,7 +50,7 @@ export function DownloadsView() {
       </p>
       {wallet.rdns || wallet.chrome_store ? <p className="latch-message">{latch.t('walletInstallHint', values)}</p> : null}
       {links.length ? (
-        <ul className="latch-downloads-links" aria-label={latch.t('walletLinks', values)}>
+        <ul className="latch-wallet-list latch-downloads-links" aria-label={latch.t('walletLinks', values)}>
           {links.map(({ field, label, href }) => (
             <li key={field}>
               <a
