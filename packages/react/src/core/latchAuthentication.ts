@@ -1,4 +1,5 @@
 import { buildSiwxMessage } from '@latch/wasm';
+import { serverUrl } from './api.js';
 import { fetchJson, HttpError } from './gateway.js';
 import type { AuthenticationAdapter, SiwxSession } from './siwx.js';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
@@ -39,7 +40,7 @@ export function createLatchAuthentication({
   storage: KeyValueStorage;
 }): AuthenticationAdapter {
   const tokenKey = STORAGE_KEYS.siwxToken(projectId);
-  const url = (path: string) => `${getServerUrl().replace(/\/+$/, '')}${path}?${new URLSearchParams({ projectId })}`;
+  const url = (path: string) => serverUrl({ projectId, getServerUrl }, path);
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
   return {

@@ -1,3 +1,4 @@
+import { parseCaipAddress, parseCaipNetworkId } from '@latch/wasm';
 import type { ConnectionController } from './connection.js';
 import type { EventBus } from './events.js';
 import { currentView, type ModalController, type ViewName } from './modal.js';
@@ -126,7 +127,7 @@ export function siweConfigAdapter(config: SiweConfig): AuthenticationAdapter {
     createMessage: (input) =>
       config.createMessage({
         address: input.address,
-        chainId: Number(input.chainId.split(':')[1]),
+        chainId: Number(parseCaipNetworkId(input.chainId).reference),
         nonce: input.nonce,
         domain: input.domain,
         uri: input.uri,
@@ -153,8 +154,9 @@ export function siweConfigAdapter(config: SiweConfig): AuthenticationAdapter {
   };
 }
 
-const addressOf = (account: CaipAddress) => account.split(':')[2]!;
-const networkOf = (account: CaipAddress) => account.split(':').slice(0, 2).join(':') as CaipNetworkId;
+// CAIP ids are split by latch-core (the adapter runs after connecting, so the module is loaded).
+const addressOf = (account: CaipAddress) => parseCaipAddress(account).address;
+const networkOf = (account: CaipAddress) => parseCaipAddress(account).caipNetworkId as CaipNetworkId;
 
 /** Whether a session belongs to the connected account (eip155 addresses compare case-insensitively). */
 export function sessionMatches(session: SiwxSession, account: CaipAddress): boolean {
