@@ -43,8 +43,10 @@ lint:
 	npm run typecheck -w @latch/e2e
 
 # The store's shared test story also runs on a throw-away PostgreSQL.
+# latch-wasm's WalletConnect part (QR codes) is tested with its feature on.
 test-rust:
 	scripts/with-postgres cargo $(NEXTEST) --workspace
+	cargo $(NEXTEST) -p latch-wasm --features walletconnect
 
 # The shared vectors against the built @latch/wasm in plain Node.
 test-wasm:

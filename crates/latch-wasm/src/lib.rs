@@ -16,6 +16,8 @@ mod input;
 pub mod link;
 pub mod network;
 pub mod policy;
+#[cfg(feature = "walletconnect")]
+pub mod qr;
 pub mod siwx;
 pub mod validate;
 #[cfg(feature = "walletconnect")]
