@@ -13,6 +13,7 @@ import type { ModalController } from './modal.js';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createStore, type Store } from './store.js';
 import type { CaipAddress, CaipNetworkId, Connector, Eip1193Provider, Network } from './types.js';
+import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
 
@@ -52,6 +53,13 @@ export interface ConnectionController {
   /** Adds a discovered wallet, ignoring one already known by uuid or reverse-DNS id. */
   addConnector(connector: Connector): void;
   connect(connectorId: string): Promise<void>;
+  /**
+   * Connects a wallet that is already paired (WalletConnect): its accounts are read without a
+   * prompt. `silent`: a reload's reconnect, which opens no view and reports nothing on failure.
+   */
+  connectWith(connector: Connector, options: { silent: boolean }): Promise<void>;
+  /** A reload found nothing to reconnect: the status goes from connecting to disconnected. */
+  abandonRestore(): void;
   disconnect(): void;
   refreshBalance(): Promise<void>;
   /** Asks the connected wallet to sign `message` (EIP-191 `personal_sign`); resolves to the signature. */
@@ -209,7 +217,9 @@ export function createConnectionController({
   }
 
   function disconnect() {
-    const wasConnected = connection.getState().status === 'connected';
+    const { status, connectors, activeConnectorId } = connection.getState();
+    const wasConnected = status === 'connected';
+    void connectors.find(({ id }) => id === activeConnectorId)?.disconnect?.();
     endSession();
     walletToRestore = null;
     storage.removeItem(STORAGE_KEYS.connectedWallet);
@@ -242,19 +252,20 @@ export function createConnectionController({
    * Connects `connector`. `silent`: a reload's reconnect, which only asks for already authorised
    * accounts (`eth_accounts`, no prompt), opens no view and reports nothing when it finds none.
    */
-  async function establish(connector: Connector, { silent }: { silent: boolean }) {
+  async function establish(connector: Connector, { silent, paired = false }: { silent: boolean; paired?: boolean }) {
     endSession();
     const attempt = connectAttempt;
     const reported = { name: connector.name, connectorType: connector.type };
     if (!silent) events.emit({ type: 'SELECT_WALLET', data: reported });
     connection.setState({ status: 'connecting', activeConnectorId: connector.id, error: undefined });
-    if (!silent) {
+    if (!silent && !paired) {
       modal.push('ConnectingExternal');
       modal.setLoading(true);
     }
     try {
       await init();
-      const method = silent ? 'eth_accounts' : 'eth_requestAccounts';
+      // A paired wallet approved its accounts in the pairing; asking again would prompt twice.
+      const method = silent || paired ? 'eth_accounts' : 'eth_requestAccounts';
       const accounts = (await connector.provider.request({ method })) as string[];
       if (attempt !== connectAttempt) return;
       const [address] = accounts;
@@ -280,7 +291,7 @@ export function createConnectionController({
       return;
     }
     stopWatchingProvider = watchProvider(connector.provider);
-    if (connector.rdns) storage.setItem(STORAGE_KEYS.connectedWallet, connector.rdns);
+    storage.setItem(STORAGE_KEYS.connectedWallet, restoreKey(connector));
     connection.setState({ status: 'connected' });
     const { address, caipNetworkId } = account.getState();
     if (address && caipNetworkId) {
@@ -359,12 +370,23 @@ export function createConnectionController({
         return known ? {} : { connectors: [...connectors, connector] };
       });
       const { status, activeConnectorId } = connection.getState();
-      if (walletToRestore && connector.rdns === walletToRestore && status !== 'connected' && !activeConnectorId) {
+      if (walletToRestore && restoreKey(connector) === walletToRestore && status !== 'connected' && !activeConnectorId) {
         walletToRestore = null;
         void establish(connector, { silent: true });
       }
     },
     connect,
+    async connectWith(connector, { silent }) {
+      connection.setState(({ connectors }) => ({
+        connectors: [...connectors.filter(({ id }) => id !== connector.id), connector],
+      }));
+      walletToRestore = null;
+      await establish(connector, { silent, paired: true });
+    },
+    abandonRestore() {
+      if (connection.getState().activeConnectorId) return;
+      forgetRestoredWallet();
+    },
     disconnect,
     refreshBalance,
     signMessage,
@@ -372,6 +394,8 @@ export function createConnectionController({
     restore() {
       if (!walletToRestore || connection.getState().status !== 'disconnected') return () => undefined;
       connection.setState({ status: 'connecting' });
+      // A WalletConnect session is restored by its controller, which reports either way.
+      if (walletToRestore === WALLET_CONNECT_CONNECTOR_ID) return () => undefined;
       const timer = setTimeout(() => {
         // Still waiting, with no attempt under way: the wallet is gone (uninstalled, disabled).
         if (walletToRestore && !connection.getState().activeConnectorId) forgetRestoredWallet();
@@ -380,6 +404,9 @@ export function createConnectionController({
     },
   };
 }
+
+/** What storage remembers of the connected wallet: its reverse-DNS id, else the connector id. */
+const restoreKey = (connector: Connector) => connector.rdns || connector.id;
 
 /** EIP-3085 `wallet_addEthereumChain` parameters for a network the host configured. */
 function addChainParameters(network: Network, chainId: string) {

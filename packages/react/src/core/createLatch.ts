@@ -23,6 +23,7 @@ import { createCatalogueClient, type CatalogueClient } from './catalogue.js';
 import { createWalletList, type WalletListController, type WalletListOptions } from './walletList.js';
 import { createStore, type Store } from './store.js';
 import type { Network } from './types.js';
+import { createWalletConnect, type WalletConnectController, type WalletConnectOptions } from './walletConnect.js';
 
 export interface ThemeState {
   themeMode: ThemeMode;
@@ -65,6 +66,11 @@ export interface LatchOptions extends WalletListOptions {
   disableAppend?: boolean;
   /** What survives a reload (the connected wallet, the sign-in token); defaults to `localStorage`. */
   storage?: KeyValueStorage;
+  /**
+   * Pairing with any wallet over WalletConnect through the Latch server's relay (QR code, deep
+   * links); on by default. `false` offers installed wallets only.
+   */
+  walletConnect?: WalletConnectOptions | false;
 }
 
 export interface Latch {
@@ -96,6 +102,8 @@ export interface Latch {
   readonly catalogue: CatalogueClient;
   /** Featured, recommended, recent wallets, the paged list and search of the catalogue. */
   readonly walletList: WalletListController;
+  /** Pairing over WalletConnect; absent with `walletConnect: false`. */
+  readonly walletConnect?: WalletConnectController;
   connect(connectorId: string): Promise<void>;
   disconnect(): void;
   refreshBalance(): Promise<void>;
@@ -160,7 +168,20 @@ export function createLatch(options: LatchOptions): Latch {
     toasts,
   });
   const catalogue = createCatalogueClient({ projectId: options.projectId, getServerUrl });
+  const walletConnect =
+    options.walletConnect === false
+      ? undefined
+      : createWalletConnect({
+          projectId: options.projectId,
+          getServerUrl,
+          networks: options.networks,
+          options: options.walletConnect ?? {},
+          modal,
+          connection: connectionController,
+          storage,
+        });
   const walletList = createWalletList({
+    pair: walletConnect?.start,
     catalogue,
     connection: connectionController.connection,
     modal,
@@ -199,6 +220,7 @@ export function createLatch(options: LatchOptions): Latch {
     toasts,
     catalogue,
     walletList,
+    walletConnect,
     connect: connectionController.connect,
     disconnect: connectionController.disconnect,
     refreshBalance: connectionController.refreshBalance,
@@ -209,6 +231,7 @@ export function createLatch(options: LatchOptions): Latch {
       // reports a failure there, so one here needs no handling.
       init().catch(() => undefined);
       const stopRestoring = connectionController.restore();
+      void walletConnect?.restore();
       const stopWatching = watchAnnouncedWallets(target, connectionController.addConnector);
       const stopWalletList = walletList.mount();
       const stopAnalytics =

@@ -5,6 +5,8 @@ import { createStore, type Store } from './store.js';
 export type ViewName =
   | 'Connect'
   | 'ConnectingExternal'
+  | 'ConnectingWalletConnect'
+  | 'ConnectingWalletConnectBasic'
   | 'Account'
   | 'UnsupportedChain'
   | 'SIWXSignMessage'

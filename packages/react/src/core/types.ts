@@ -1,3 +1,5 @@
+import type { CatalogueWallet } from './catalogue.js';
+
 export type ChainNamespace = 'eip155' | 'solana' | 'polkadot' | 'bip122';
 
 /** A CAIP-2 network id such as `eip155:1`. */
@@ -40,12 +42,17 @@ export interface Eip6963ProviderDetail {
   provider: Eip1193Provider;
 }
 
-/** A wallet the user can connect with. Only announced (EIP-6963) wallets exist so far. */
+/** A wallet the user can connect with: announced (EIP-6963) or paired over WalletConnect. */
 export interface Connector {
   id: string;
-  type: 'ANNOUNCED';
+  type: 'ANNOUNCED' | 'WALLET_CONNECT';
   name: string;
   imageUrl: string;
+  /** Empty for a WalletConnect session. */
   rdns: string;
   provider: Eip1193Provider;
+  /** The wallet's catalogue entry, when the pairing started from its row. */
+  catalogueWallet?: CatalogueWallet;
+  /** Ends the session at the wallet (WalletConnect); announced wallets have nothing to end. */
+  disconnect?(): Promise<void>;
 }

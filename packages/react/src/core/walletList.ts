@@ -77,7 +77,7 @@ export interface WalletListController {
   loadNextPage(options?: { retry?: boolean }): Promise<void>;
   /** Sets the search text; the request follows `SEARCH_DEBOUNCE_MS` after the last change. */
   setSearch(query: string): void;
-  /** Shows the page of a catalogue wallet that is not installed. */
+  /** A catalogue wallet that is not installed: its pairing (WalletConnect) or else its page (Downloads). */
   select(wallet: CatalogueWallet): void;
   /** Starts the browser-only part (loading the core); returns the cleanup. */
   mount(): () => void;
@@ -94,6 +94,7 @@ export function createWalletList({
   networks,
   options = {},
   prefetchImage = browserImagePrefetch,
+  pair,
 }: {
   catalogue: CatalogueClient;
   connection: Store<ConnectionState>;
@@ -103,6 +104,8 @@ export function createWalletList({
   options?: WalletListOptions;
   /** Asks the browser to fetch an image into its cache. */
   prefetchImage?: (url: string) => void;
+  /** Pairs with a catalogue wallet over WalletConnect; without it, selecting shows the wallet's page. */
+  pair?: (wallet: CatalogueWallet) => void;
 }): WalletListController {
   const featuredIds = options.featuredWalletIds ?? [];
   const excluded = options.excludeWalletIds ?? [];
@@ -253,7 +256,7 @@ export function createWalletList({
     const connector = connection.getState().connectors.find(({ id }) => id === connectorId);
     if (!connector) return;
     const rdns = connector.rdns || undefined;
-    let wallet = rdns ? knownWallet(rdns) : undefined;
+    let wallet = connector.catalogueWallet ?? (rdns ? knownWallet(rdns) : undefined);
     remember({ name: connector.name, rdns, wallet });
     if (wallet || !rdns) return;
     // Its catalogue entry lets the wallet be offered again after it is uninstalled.
@@ -292,7 +295,8 @@ export function createWalletList({
     setSearch,
     select(wallet) {
       store.setState({ selected: wallet });
-      modal.push('Downloads');
+      if (pair) pair(wallet);
+      else modal.push('Downloads');
     },
     mount() {
       let active = true;

@@ -22,14 +22,17 @@ const input = (overrides: Partial<ConnectListInput> = {}): ConnectListInput => (
   custom: [],
   recommended: [],
   restricted: { rdns: [], names: [] },
+  walletConnect: false,
   ...overrides,
 });
 
 const rows = (entries: ConnectEntry[]) =>
   entries.map((entry) =>
-    entry.type === 'connector'
-      ? `${entry.group}:installed:${entry.connector.name}${entry.recent ? ':recent' : ''}`
-      : `${entry.group}:${entry.wallet.id}${entry.recent ? ':recent' : ''}`,
+    entry.type === 'walletConnect'
+      ? entry.group
+      : entry.type === 'connector'
+        ? `${entry.group}:installed:${entry.connector.name}${entry.recent ? ':recent' : ''}`
+        : `${entry.group}:${entry.wallet.id}${entry.recent ? ':recent' : ''}`,
   );
 
 // The wasm core runs here for real (its Node entry): the order and restriction rules are latch-core's.
@@ -42,15 +45,23 @@ describe('Connect view order', () => {
         featured: [trust],
         custom: [custom],
         recommended: [rainbow],
+        walletConnect: true,
       }),
     );
     expect(rows(entries)).toEqual([
+      'walletConnect',
       'recent:ledger:recent',
       'injected:installed:Test Wallet',
       'featured:trust',
       'custom:host-wallet',
       'recommended:rainbow',
     ]);
+  });
+
+  it('lists a WalletConnect session as no installed wallet, and no WalletConnect row when it is off', () => {
+    const paired = { ...connector('', 'Paired Wallet'), id: 'walletConnect', type: 'WALLET_CONNECT' as const };
+    const entries = connectEntries(input({ connectors: [paired, connector('io.rabby', 'Rabby')] }));
+    expect(rows(entries)).toEqual(['injected:installed:Rabby']);
   });
 
   it('shows an installed wallet once, as installed, however many lists name it (de-duplication by rdns)', () => {

@@ -16,6 +16,7 @@ export type ConnectGroup = 'walletConnect' | 'recent' | 'injected' | 'featured' 
 
 /** One row of the Connect view: an installed wallet (connects directly) or a catalogue wallet. */
 export type ConnectEntry =
+  | { type: 'walletConnect'; group: 'walletConnect'; recent: false }
   | { type: 'connector'; group: ConnectGroup; connector: Connector; recent: boolean }
   | { type: 'wallet'; group: ConnectGroup; wallet: CatalogueWallet; recent: boolean };
 
@@ -27,6 +28,8 @@ export interface ConnectListInput {
   custom: readonly CatalogueWallet[];
   recommended: readonly CatalogueWallet[];
   restricted: RestrictedWallets;
+  /** Offer pairing any wallet by QR code (the `walletConnect` group). */
+  walletConnect: boolean;
 }
 
 const rdnsKey = (rdns: string | null | undefined) => (rdns ? rdns.toLowerCase() : undefined);
@@ -85,8 +88,9 @@ export function connectEntries(input: ConnectListInput): ConnectEntry[] {
   };
 
   const groups: Record<ConnectGroup, () => void> = {
-    // The WalletConnect entry belongs to the WalletConnect engine, which does not exist yet.
-    walletConnect: () => undefined,
+    walletConnect: () => {
+      if (input.walletConnect) entries.push({ type: 'walletConnect', group: 'walletConnect', recent: false });
+    },
     recent: () => {
       for (const item of visible(input.recent, restricted)) {
         const connector = installed.get(rdnsKey(item.rdns) ?? '');
@@ -101,7 +105,9 @@ export function connectEntries(input: ConnectListInput): ConnectEntry[] {
     },
     injected: () => {
       // Announcement order; the connection controller already keeps one connector per rdns.
-      for (const connector of visible(input.connectors, restricted)) addConnector(connector, 'injected', false);
+      for (const connector of visible(input.connectors, restricted)) {
+        if (connector.type === 'ANNOUNCED') addConnector(connector, 'injected', false);
+      }
     },
     featured: () => visible(input.featured, restricted).forEach((wallet) => addWallet(wallet, 'featured')),
     custom: () => visible(input.custom, restricted).forEach((wallet) => addWallet(wallet, 'custom')),

@@ -1,6 +1,6 @@
 import { currentView, type ViewName } from '../core/modal.js';
 import type { LatchEvent } from '../core/events.js';
-import type { Eip1193Provider, Network } from '../core/types.js';
+import type { Connector, Eip1193Provider, Network } from '../core/types.js';
 import type { ThemeMode, ThemeVariables } from '../themes/index.js';
 import { useLatchInstance } from '../context.js';
 import { useStore } from './useStore.js';
@@ -83,7 +83,7 @@ export function useWalletInfo(): { walletInfo?: WalletInfo } {
  */
 export function useLatchProvider(namespace: string = 'eip155'): {
   walletProvider?: Eip1193Provider;
-  walletProviderType?: 'ANNOUNCED';
+  walletProviderType?: Connector['type'];
 } {
   const latch = useLatchInstance();
   const { status, connectors, activeConnectorId } = useStore(latch.connection);

@@ -18,12 +18,15 @@ export function useConnectEntries(): ConnectEntry[] {
   const latch = useLatchInstance();
   const { connectors } = useStore(latch.connection);
   const { coreReady, recent, featured, custom, recommended, restricted } = useWalletList();
+  const walletConnect = latch.walletConnect !== undefined;
   return useMemo(
     () =>
       coreReady
-        ? connectEntries({ connectors, recent, featured, custom, recommended, restricted })
-        : connectors.map((connector) => ({ type: 'connector', group: 'injected', connector, recent: false })),
-    [coreReady, connectors, recent, featured, custom, recommended, restricted],
+        ? connectEntries({ connectors, recent, featured, custom, recommended, restricted, walletConnect })
+        : connectors
+            .filter(({ type }) => type === 'ANNOUNCED')
+            .map((connector) => ({ type: 'connector', group: 'injected', connector, recent: false })),
+    [coreReady, connectors, recent, featured, custom, recommended, restricted, walletConnect],
   );
 }
 

@@ -6,6 +6,10 @@ import { AllWalletsView } from './AllWallets/AllWalletsView.js';
 import { DownloadsView } from './Downloads/DownloadsView.js';
 import { ConnectView } from './Connect/ConnectView.js';
 import { ConnectingExternalView } from './ConnectingExternal/ConnectingExternalView.js';
+import {
+  ConnectingWalletConnectBasicView,
+  ConnectingWalletConnectView,
+} from './ConnectingWalletConnect/ConnectingWalletConnectView.js';
 import { NetworksView } from './Networks/NetworksView.js';
 import { SIWXSignMessageView } from './SIWXSignMessage/SIWXSignMessageView.js';
 import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js';
@@ -14,6 +18,8 @@ import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js
 export const views: Record<ViewName, { title: MessageKey; Component: ComponentType }> = {
   Connect: { title: 'connectTitle', Component: ConnectView },
   ConnectingExternal: { title: 'connectingTitle', Component: ConnectingExternalView },
+  ConnectingWalletConnect: { title: 'connectingTitle', Component: ConnectingWalletConnectView },
+  ConnectingWalletConnectBasic: { title: 'walletConnect', Component: ConnectingWalletConnectBasicView },
   Account: { title: 'accountTitle', Component: AccountView },
   UnsupportedChain: { title: 'unsupportedChainTitle', Component: UnsupportedChainView },
   SIWXSignMessage: { title: 'signInTitle', Component: SIWXSignMessageView },

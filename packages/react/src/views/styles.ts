@@ -6,6 +6,8 @@ import { accountViewStyles } from './Account/AccountView.styles.js';
 import { allWalletsViewStyles } from './AllWallets/AllWalletsView.styles.js';
 import { connectViewStyles } from './Connect/ConnectView.styles.js';
 import { connectingExternalViewStyles } from './ConnectingExternal/ConnectingExternalView.styles.js';
+import { pairingQrStyles } from '../components/PairingQr/PairingQr.styles.js';
+import { connectingWalletConnectViewStyles } from './ConnectingWalletConnect/ConnectingWalletConnectView.styles.js';
 import { downloadsViewStyles } from './Downloads/DownloadsView.styles.js';
 import { networksViewStyles } from './Networks/NetworksView.styles.js';
 import { siwxSignMessageViewStyles } from './SIWXSignMessage/SIWXSignMessageView.styles.js';
@@ -23,4 +25,6 @@ export const modalViewStyles = [
   virtualListStyles,
   allWalletsViewStyles,
   downloadsViewStyles,
+  pairingQrStyles,
+  connectingWalletConnectViewStyles,
 ].join('');

@@ -7,11 +7,11 @@ import { WALLET_ROW_HEIGHT } from './AllWalletsView.js';
 
 // `fetch` stands in for the Latch server's `/getWallets` (unit tests have no server) and the
 // wallet is an EIP-1193 test double; the end-to-end tests scroll, search and connect for real.
-function openAllWallets() {
+function openAllWallets(options: Parameters<typeof createTestLatch>[0] = {}) {
   const server = catalogueServer(testCatalogue());
   stubGateway(undefined, { wallets: server.respond });
   installWallet(createTestProvider());
-  const latch = createTestLatch();
+  const latch = createTestLatch(options);
   renderWithLatch(latch);
   fireEvent.click(screen.getByTestId('connect-button'));
   fireEvent.click(screen.getByTestId('all-wallets'));
@@ -55,8 +55,8 @@ describe('AllWalletsView', () => {
     expect(screen.getByRole('dialog', { name: 'Connecting' })).toBeTruthy();
   });
 
-  it('opens the page of a wallet that is not installed', async () => {
-    openAllWallets();
+  it('opens the page of a wallet that is not installed (WalletConnect off)', async () => {
+    openAllWallets({ walletConnect: false });
     fireEvent.click(await screen.findByTestId('all-wallets-item-wallet-3'));
     expect(screen.getByRole('dialog', { name: 'Get a wallet' }).textContent).toContain('Wallet 3');
   });

@@ -58,6 +58,7 @@ describe('ConnectView with the wallet catalogue', () => {
     openWithCatalogue({ featuredWalletIds: ['wallet-12', 'wallet-11'] });
     await screen.findByTestId('wallet-selector-wallet-12');
     expect(rows()).toEqual([
+      'walletConnect:WalletConnectQR code',
       'injected:Test WalletInstalled',
       'featured:Wallet 12',
       'featured:Wallet 11',
@@ -89,15 +90,19 @@ describe('ConnectView with the wallet catalogue', () => {
     );
     openConnectView();
     await screen.findByTestId('wallet-selector-wallet-5');
-    expect(rows().slice(0, 2)).toEqual(['recent:Wallet 5Recent', 'injected:Test WalletInstalled']);
+    expect(rows().slice(0, 3)).toEqual([
+      'walletConnect:WalletConnectQR code',
+      'recent:Wallet 5Recent',
+      'injected:Test WalletInstalled',
+    ]);
   });
 
-  it('opens the page of a catalogue wallet that is not installed, with its links and why it cannot pair', async () => {
-    openWithCatalogue();
+  it('opens the page of a catalogue wallet with its links and why it cannot pair when WalletConnect is off', async () => {
+    openWithCatalogue({ walletConnect: false });
     fireEvent.click(await screen.findByTestId('wallet-selector-wallet-1'));
     const page = screen.getByRole('dialog', { name: 'Get a wallet' });
     expect(screen.getByTestId('walletconnect-unavailable').textContent).toBe(
-      'Wallet 1 connects through WalletConnect, and WalletConnect pairing is not available yet.',
+      'Wallet 1 connects through WalletConnect, which this site has switched off.',
     );
     const links = within(within(page).getByRole('list', { name: 'Get Wallet 1' })).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('target')])).toEqual([
@@ -115,7 +120,7 @@ describe('ConnectView with the wallet catalogue', () => {
       catalogueWallet('odd', 'Odd Wallet', { homepage: 'javascript:alert(1)', app_store: 'not a url' }),
     ]);
     stubGateway(undefined, { wallets: server.respond });
-    openConnectView();
+    openConnectView(createTestProvider(), createTestLatch({ walletConnect: false }));
     fireEvent.click(await screen.findByTestId('wallet-selector-odd'));
     expect(screen.queryAllByRole('link')).toEqual([]);
     expect(screen.getByText('The catalogue lists no download for Odd Wallet.')).toBeTruthy();

@@ -4,6 +4,11 @@ import { useStore } from '../../hooks/useStore.js';
 import { useConnectEntries, useWalletList } from '../../hooks/useWalletList.js';
 import type { ConnectEntry } from '../../core/walletOrder.js';
 
+/** A QR-code glyph for the WalletConnect row (the protocol's own logo is a trademark). */
+const WALLET_CONNECT_ICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#4c63f0"/><path fill="#fff" d="M5 5h6v6H5zm2 2v2h2V7zm6-2h6v6h-6zm2 2v2h2V7zM5 13h6v6H5zm2 2v2h2v-2zm6-2h2v2h-2zm2 2h2v2h-2zm2-2h2v2h-2zm0 4h2v2h-2zm-4 0h2v2h-2z"/></svg>',
+)}`;
+
 /**
  * The wallets in the spec's connector order (installed wallets connect at once; catalogue wallets
  * open their page), then the entry to the whole catalogue.
@@ -35,7 +40,17 @@ export function ConnectView() {
       )}
       <ul className="latch-wallet-list" aria-label={latch.t('wallets')}>
         {entries.map((entry) =>
-          entry.type === 'connector' ? (
+          entry.type === 'walletConnect' ? (
+            <li key="walletConnect" data-group={entry.group}>
+              <WalletButton
+                name={latch.t('walletConnect')}
+                imageUrl={WALLET_CONNECT_ICON}
+                tags={[latch.t('walletConnectTag')]}
+                testId="wallet-selector-walletconnect"
+                onClick={() => latch.walletConnect?.start()}
+              />
+            </li>
+          ) : entry.type === 'connector' ? (
             <li key={`connector-${entry.connector.id}`} data-group={entry.group}>
               <WalletButton
                 name={entry.connector.name}

@@ -24,9 +24,9 @@ function webLink(value: unknown): string | undefined {
 }
 
 /**
- * The page of a catalogue wallet that is not installed. A production kit pairs such a wallet
- * through WalletConnect, which Latch does not have yet: the page says so and offers the wallet's
- * own links from the catalogue (store pages, web app, homepage).
+ * The page of a catalogue wallet that is not installed: the wallet's own links from the catalogue
+ * (store pages, web app, homepage). Reached from its pairing view, or directly when the host
+ * switched WalletConnect off (the page then says the wallet cannot pair).
  */
 export function DownloadsView() {
   const latch = useLatchInstance();
@@ -45,9 +45,11 @@ export function DownloadsView() {
         {imageUrl ? <img className="latch-downloads-icon" src={imageUrl} alt="" /> : null}
         <p className="latch-downloads-name">{wallet.name}</p>
       </div>
-      <p className="latch-message" data-testid="walletconnect-unavailable">
-        {latch.t('walletConnectUnavailable', values)}
-      </p>
+      {latch.walletConnect ? null : (
+        <p className="latch-message" data-testid="walletconnect-unavailable">
+          {latch.t('walletConnectUnavailable', values)}
+        </p>
+      )}
       {wallet.rdns || wallet.chrome_store ? <p className="latch-message">{latch.t('walletInstallHint', values)}</p> : null}
       {links.length ? (
         <ul className="latch-wallet-list latch-downloads-links" aria-label={latch.t('walletLinks', values)}>
