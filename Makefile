@@ -18,6 +18,8 @@ build-wasm:
 build-web: build-wasm
 	npm run build -w @latch/react
 	npm run build -w @latch/demo
+	# Into apps/demo/dist/devwallet/ (served at /devwallet/), after the demo's build empties dist/.
+	npm run build -w @latch/devwallet
 
 build-server:
 	cargo build -p latch-server
@@ -40,6 +42,7 @@ lint:
 	cargo clippy -p latch-wasm --features walletconnect --all-targets --quiet -- -D warnings
 	npm run typecheck -w @latch/react
 	npm run typecheck -w @latch/demo
+	npm run typecheck -w @latch/devwallet
 	npm run typecheck -w @latch/e2e
 
 # The store's shared test story also runs on a throw-away PostgreSQL.
