@@ -27,7 +27,7 @@ export function App({ wallet }: { wallet: DevWallet }) {
           accounts. Never send real assets to them.
         </p>
       </header>
-      <p role="status" className="notice">
+      <p role="status" aria-label="Wallet status" className="notice">
         {state.status === 'starting' ? `Connecting to the relay at ${wallet.config.relayUrl}…` : state.notice}
       </p>
       {state.error && (
@@ -90,7 +90,7 @@ function AccountSection({
   const [target, setTarget] = useState(chain);
   return (
     <section aria-labelledby="account-heading">
-      <h2 id="account-heading">Account</h2>
+      <h2 id="account-heading">Account and chain</h2>
       <div className="row">
         <label htmlFor="account">Account</label>
         <select id="account" value={accountIndex} onChange={(e) => wallet.selectAccount(Number(e.target.value))}>
@@ -223,7 +223,7 @@ function RequestDetails({ request }: { request: PendingRequestTypes.Struct }) {
             <dd>{address}</dd>
             <dt>Message</dt>
             <dd>
-              <pre aria-label="Message">{decoded.text}</pre>
+              <textarea aria-label="Message" readOnly rows={Math.min(8, Math.max(2, decoded.text.split('\n').length))} value={decoded.text} />
             </dd>
           </dl>
         );
