@@ -15,10 +15,11 @@ setup:
 build-wasm:
 	scripts/build-wasm
 
+# The dev wallet builds into apps/demo/dist/devwallet/ (served at /devwallet/, and cleaned with
+# the demo's dist), so it comes after the demo, whose build empties dist/.
 build-web: build-wasm
 	npm run build -w @latch/react
 	npm run build -w @latch/demo
-	# Into apps/demo/dist/devwallet/ (served at /devwallet/), after the demo's build empties dist/.
 	npm run build -w @latch/devwallet
 
 build-server:
@@ -55,6 +56,7 @@ test-wasm:
 
 test-web:
 	npm test -w @latch/react
+	npm test -w @latch/devwallet
 
 # The committed 0.8 creation code (ERC-6492 validator, account factory) must match its source.
 test-devnet:

@@ -45,22 +45,23 @@ function propose(dapp: Page) {
   });
 }
 
-/** Starts a request on the dapp (it waits in `window.pending`) without waiting for the answer. */
-function startRequest(dapp: Page, topic: string, chainId: string, method: string, params: unknown) {
+/** Starts a request on the dapp without waiting for the answer (it waits in `window.pending[key]`). */
+function startRequest(dapp: Page, topic: string, chainId: string, method: string, params: unknown, key = 'last') {
   return dapp.evaluate(
-    ({ topic, chainId, method, params }) => {
+    ({ topic, chainId, method, params, key }) => {
       const w = window as any;
-      w.pending = w.client.request({ topic, chainId, request: { method, params } }).then(
+      w.pending ??= {};
+      w.pending[key] = w.client.request({ topic, chainId, request: { method, params } }).then(
         (result: unknown) => ({ result }),
         (error: any) => ({ error: { message: error.message, code: error.code } }),
       );
     },
-    { topic, chainId, method, params },
+    { topic, chainId, method, params, key },
   );
 }
 
-function answer(dapp: Page): Promise<{ result?: unknown; error?: { message: string; code: string } }> {
-  return dapp.evaluate(() => (window as any).pending);
+function answer(dapp: Page, key = 'last'): Promise<{ result?: unknown; error?: { message: string; code: string } }> {
+  return dapp.evaluate((key) => (window as any).pending[key], key);
 }
 
 /** The dapp's session events so far, as `[name, chainId, data]`. */
@@ -115,27 +116,36 @@ test('the dev wallet pairs with the wasm dapp, signs, sends on the devnet, switc
   );
   expect(await axeViolations(wallet.locator('body')), 'with a session, still axe-clean').toEqual([]);
 
-  // personal_sign: the wallet shows the decoded text; the signature recovers to the account.
+  // Two requests at once: both wait in the wallet's queue.
   const text = 'Sign in to the Latch e2e';
-  await startRequest(dapp, topic, 'eip155:31337', 'personal_sign', [stringToHex(text), ACCOUNT]);
+  await startRequest(dapp, topic, 'eip155:31337', 'personal_sign', [stringToHex(text), ACCOUNT], 'sign');
+  await startRequest(
+    dapp,
+    topic,
+    'eip155:31337',
+    'eth_sendTransaction',
+    [{ from: ACCOUNT, to: RECIPIENT, value: '0x2386f26fc10000' }],
+    'send',
+  );
   const signCard = wallet.getByRole('article', { name: `personal_sign request from ${DAPP}` });
+  const txCard = wallet.getByRole('article', { name: `eth_sendTransaction request from ${DAPP}` });
+  await expect(signCard).toBeVisible();
+  await expect(txCard).toBeVisible();
+  expect(await axeViolations(wallet.locator('body')), 'with requests, still axe-clean').toEqual([]);
+
+  // personal_sign: the wallet shows the decoded text; the signature recovers to the account.
   await expect(signCard.getByLabel('Message')).toHaveValue(text);
-  expect(await axeViolations(wallet.locator('body')), 'with a request, still axe-clean').toEqual([]);
   await signCard.getByRole('button', { name: 'Approve' }).click();
-  const signed = await answer(dapp);
+  const signed = await answer(dapp, 'sign');
   expect(signed.error).toBeUndefined();
   expect(await verifyMessage({ address: ACCOUNT, message: text, signature: signed.result as Hex })).toBe(true);
   await expect(signCard).toHaveCount(0);
 
   // eth_sendTransaction: sent through the Latch gateway; the hash is mined on anvil.
-  await startRequest(dapp, topic, 'eip155:31337', 'eth_sendTransaction', [
-    { from: ACCOUNT, to: RECIPIENT, value: '0x2386f26fc10000' },
-  ]);
-  const txCard = wallet.getByRole('article', { name: `eth_sendTransaction request from ${DAPP}` });
   await expect(txCard).toContainText(RECIPIENT);
   await expect(txCard).toContainText('0.01 ETH');
   await txCard.getByRole('button', { name: 'Approve' }).click();
-  const sent = await answer(dapp);
+  const sent = await answer(dapp, 'send');
   expect(sent.error).toBeUndefined();
   expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/);
   const receipt = await createPublicClient({ transport: http(E2E_RPC_URL) }).waitForTransactionReceipt({
@@ -144,6 +154,7 @@ test('the dev wallet pairs with the wasm dapp, signs, sends on the devnet, switc
   expect(receipt.status).toBe('success');
   expect(receipt.from.toLowerCase()).toBe(ACCOUNT.toLowerCase());
   expect(receipt.to?.toLowerCase()).toBe(RECIPIENT.toLowerCase());
+  await expect(wallet.getByText('No requests waiting.')).toBeVisible();
 
   // A refusal: the dapp hears the wallet's `User rejected.`.
   await startRequest(dapp, topic, 'eip155:31337', 'personal_sign', [stringToHex('no'), ACCOUNT]);

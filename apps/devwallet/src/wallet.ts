@@ -81,6 +81,8 @@ export class DevWallet {
         customStoragePrefix: STORAGE_PREFIX,
         // Nothing leaves for the vendor's telemetry endpoint.
         telemetryEnabled: false,
+        // Every request shows at once (the queue would hold back all but the first until it is answered).
+        signConfig: { disableRequestQueue: true },
         metadata: {
           name: 'Latch dev wallet',
           description: "A development wallet with anvil's public test keys",
