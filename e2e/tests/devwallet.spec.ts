@@ -2,7 +2,7 @@
 // driven by role and label like a person, and the Rust WalletConnect engine in the browser as
 // the dapp (fixtures/wasm-dapp.ts), through the real relay; transactions land on the devnet.
 import { expect, type Page } from '@playwright/test';
-import { createPublicClient, http, stringToHex, verifyMessage, type Hex } from 'viem';
+import { createPublicClient, http, stringToHex, verifyMessage, verifyTypedData, type Hex } from 'viem';
 import { axeViolations } from '../fixtures/axe.js';
 import { E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
 import { createWasmClient, openWasmPage, test } from '../fixtures/wasm-dapp.js';
@@ -155,6 +155,34 @@ test('the dev wallet pairs with the wasm dapp, signs, sends on the devnet, switc
   expect(receipt.from.toLowerCase()).toBe(ACCOUNT.toLowerCase());
   expect(receipt.to?.toLowerCase()).toBe(RECIPIENT.toLowerCase());
   await expect(wallet.getByText('No requests waiting.')).toBeVisible();
+
+  // eth_signTypedData_v4 as dapps send it (JSON text, EIP712Domain listed): the signature verifies.
+  const typedData = {
+    domain: { name: 'Latch e2e', version: '1', chainId: 31337 },
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+      ],
+      Greeting: [
+        { name: 'to', type: 'address' },
+        { name: 'text', type: 'string' },
+      ],
+    },
+    primaryType: 'Greeting',
+    message: { to: RECIPIENT, text: 'gm' },
+  } as const;
+  await startRequest(dapp, topic, 'eip155:31337', 'eth_signTypedData_v4', [ACCOUNT, JSON.stringify(typedData)]);
+  const typedCard = wallet.getByRole('article', { name: `eth_signTypedData_v4 request from ${DAPP}` });
+  await expect(typedCard).toContainText('Greeting');
+  await typedCard.getByRole('button', { name: 'Approve' }).click();
+  const typedSigned = await answer(dapp);
+  expect(typedSigned.error).toBeUndefined();
+  const { EIP712Domain: _domainType, ...types } = typedData.types;
+  expect(
+    await verifyTypedData({ ...typedData, types, address: ACCOUNT, signature: typedSigned.result as Hex }),
+  ).toBe(true);
 
   // A refusal: the dapp hears the wallet's `User rejected.`.
   await startRequest(dapp, topic, 'eip155:31337', 'personal_sign', [stringToHex('no'), ACCOUNT]);
