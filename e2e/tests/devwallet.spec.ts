@@ -93,8 +93,12 @@ async function openBoth(page: Page, wasmPageUrl: string) {
   await openWasmPage(page, wasmPageUrl);
   await createWasmClient(page, DAPP);
   const wallet = await page.context().newPage();
+  // Everything the wallet page fetches or opens, to check it talks only to the Latch server.
+  const contacted: string[] = [];
+  wallet.on('request', (request) => contacted.push(request.url()));
+  wallet.on('websocket', (socket) => contacted.push(socket.url()));
   await openWallet(wallet);
-  return { dapp: page, wallet };
+  return { dapp: page, wallet, contacted };
 }
 
 test('the dev wallet pairs with the wasm dapp, signs, sends on the devnet, switches chain, refuses, survives a reload and disconnects', async ({
@@ -102,7 +106,7 @@ test('the dev wallet pairs with the wasm dapp, signs, sends on the devnet, switc
   wasmPageUrl,
 }) => {
   test.setTimeout(120_000);
-  const { dapp, wallet } = await openBoth(page, wasmPageUrl);
+  const { dapp, wallet, contacted } = await openBoth(page, wasmPageUrl);
   await expect(wallet.getByRole('note')).toContainText('public test keys');
   await expect(wallet.getByLabel('Account', { exact: true })).toHaveValue('1');
   expect(await axeViolations(wallet.locator('body')), 'the wallet page is axe-clean').toEqual([]);
@@ -239,6 +243,11 @@ test('the dev wallet pairs with the wasm dapp, signs, sends on the devnet, switc
     .toEqual({ topic, params: { code: 6000, message: 'User disconnected.' } });
   await expect(wallet.getByText('No active sessions.')).toBeVisible();
   expect(await dapp.evaluate(() => (window as any).client.sessions())).toEqual([]);
+
+  // No telemetry, verify or other vendor host: only the serving Latch server (page, relay, gateway).
+  const server = new URL(E2E_SERVER_URL).host;
+  expect(contacted.filter((url) => new URL(url).host !== server)).toEqual([]);
+  expect(contacted.some((url) => url.startsWith(`ws://${server}/relay?`))).toBe(true);
 });
 
 test('a rejected proposal reaches the dapp, and a dapp-side disconnect empties the wallet', async ({ page, wasmPageUrl }) => {

@@ -106,7 +106,6 @@ export function decodeMessage(message: string): { text: string; isHex: boolean }
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(fromHex(message as Hex, 'bytes'));
     // Control characters other than line breaks and tabs mean binary data.
-    // eslint-disable-next-line no-control-regex
     if (!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return { text, isHex: true };
   } catch {
     // Not UTF-8: show the bytes.

@@ -90,6 +90,10 @@ export class DevWallet {
           icons: [],
         },
       });
+      // The sign-client asks the vendor's hosted Verify API about every proposal and request
+      // (by message hash). This wallet talks only to its Latch server: no attestation, so each
+      // request's verify context stays UNKNOWN (the client handles `undefined` as "none").
+      client.core.verify.resolve = (async () => undefined) as unknown as typeof client.core.verify.resolve;
       this.client = client;
       client.on('session_proposal', () => this.refresh('A dapp asks to connect.'));
       client.on('session_request', ({ params }) => this.refresh(`New request: ${params.request.method}.`));
