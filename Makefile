@@ -15,9 +15,12 @@ setup:
 build-wasm:
 	scripts/build-wasm
 
+# The dev wallet builds into apps/demo/dist/devwallet/ (served at /devwallet/, and cleaned with
+# the demo's dist), so it comes after the demo, whose build empties dist/.
 build-web: build-wasm
 	npm run build -w @latch/react
 	npm run build -w @latch/demo
+	npm run build -w @latch/devwallet
 
 build-server:
 	cargo build -p latch-server
@@ -40,6 +43,7 @@ lint:
 	cargo clippy -p latch-wasm --features walletconnect --all-targets --quiet -- -D warnings
 	npm run typecheck -w @latch/react
 	npm run typecheck -w @latch/demo
+	npm run typecheck -w @latch/devwallet
 	npm run typecheck -w @latch/e2e
 
 # The store's shared test story also runs on a throw-away PostgreSQL.
@@ -54,6 +58,7 @@ test-wasm:
 
 test-web:
 	npm test -w @latch/react
+	npm test -w @latch/devwallet
 
 # The committed 0.8 creation code (ERC-6492 validator, account factory) must match its source.
 test-devnet:

@@ -1,75 +1,12 @@
-// The Rust WalletConnect engine as the browser runs it: the built @latch/wasm
-// (its WalletConnectClient over the browser's WebSocket, setTimeout and
-// IndexedDB) in Chromium, paired through the real `latch serve` relay with
-// the official wallet client (@walletconnect/sign-client 2.21.8) in Node.
-// The page is nothing but the package, served by a plain HTTP server on
-// loopback (a page Playwright fulfils itself counts as a public origin, which
-// Chromium's local-network checks then forbid to open a loopback socket).
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_SERVER_URL, REPO_ROOT } from '../fixtures/stack.js';
+// The Rust WalletConnect engine as the browser runs it (fixtures/wasm-dapp.ts:
+// the built @latch/wasm in a page of its own) in Chromium, paired through the
+// real `latch serve` relay with the official wallet client
+// (@walletconnect/sign-client 2.21.8) in Node.
+import { expect, type Page } from '@playwright/test';
+import { createWasmClient as createClient, openWasmPage, RELAY_URL, test } from '../fixtures/wasm-dapp.js';
 import { OfficialWallet, WALLET_ACCOUNT, WALLET_SIGNATURE } from '../fixtures/wc-wallet.js';
 
-const RELAY_URL = `${E2E_SERVER_URL.replace('http', 'ws')}/relay`;
-// The second module scripts/build-wasm makes: @latch/wasm with the WalletConnect engine.
-const PACKAGE = join(REPO_ROOT, 'packages/wasm-walletconnect');
 const ADDRESS = WALLET_ACCOUNT.split(':')[2]!;
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
-
-const HTML = `<!doctype html><title>@latch/wasm WalletConnect</title>
-<script type="module">
-  import * as wasm from './pkg/index.js';
-  await wasm.init();
-  Object.assign(window, { wasm, events: [], wcReady: true });
-</script>`;
-
-/** `/` is the page; `/pkg/…` is packages/wasm. */
-let server: Server;
-let pageUrl: string;
-test.beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const path = new URL(request.url ?? '/', 'http://x').pathname;
-    const file = normalize(join(PACKAGE, path.replace(/^\/pkg\//, '')));
-    if (path === '/') {
-      response.writeHead(200, { 'content-type': TYPES['.html'] }).end(HTML);
-    } else if (path.startsWith('/pkg/') && file.startsWith(PACKAGE)) {
-      const body = await readFile(file).catch(() => undefined);
-      if (body) response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
-      else response.writeHead(404).end();
-    } else {
-      response.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-});
-test.afterAll(async () => {
-  await new Promise((done) => server.close(done));
-});
-
-/** Opens the page that loads @latch/wasm. */
-async function openPage(page: Page) {
-  await page.goto(pageUrl);
-  await page.waitForFunction(() => (window as any).wcReady === true);
-}
-
-/** Creates the client on the page (IndexedDB storage) and records its events in `window.events`. */
-function createClient(page: Page) {
-  return page.evaluate(async (relayUrl) => {
-    const w = window as any;
-    w.client = await w.wasm.WalletConnectClient.create({
-      relayUrl,
-      metadata: { name: 'latch wasm dapp', description: 'the Rust engine in Chromium', url: location.origin, icons: [] },
-    });
-    for (const name of ['session_connect', 'session_event', 'session_update', 'session_delete', 'relay_error']) {
-      w.client.on(name, (payload: unknown) => w.events.push({ name, payload }));
-    }
-    return { clientId: w.client.clientId as string, sessions: w.client.sessions() as Array<{ topic: string }> };
-  }, RELAY_URL);
-}
 
 /** The text the page's IndexedDB holds under `key`, read with the plain IndexedDB API. */
 function readIndexedDb(page: Page, key: string) {
@@ -130,9 +67,10 @@ test.afterEach(async () => {
 
 test('the wasm engine pairs with the official wallet, signs, survives a reload from IndexedDB and hears the wallet disconnect', async ({
   page,
+  wasmPageUrl,
 }) => {
   test.setTimeout(90_000);
-  await openPage(page);
+  await openWasmPage(page, wasmPageUrl);
   const first = await createClient(page);
   expect(first.clientId).toMatch(/^did:key:z6Mk/);
   expect(first.sessions).toEqual([]);
@@ -214,8 +152,8 @@ test('the wasm engine pairs with the official wallet, signs, survives a reload f
   expect(await page.evaluate(() => (window as any).events.filter((e: any) => e.name === 'relay_error'))).toEqual([]);
 });
 
-test('bad options are LatchErrors, and a closed client says Sign Client not initialized', async ({ page }) => {
-  await openPage(page);
+test('bad options are LatchErrors, and a closed client says Sign Client not initialized', async ({ page, wasmPageUrl }) => {
+  await openWasmPage(page, wasmPageUrl);
   const errors = await page.evaluate(async (relayUrl) => {
     const w = window as any;
     const caught = async (run: () => Promise<unknown>) => {
