@@ -71,6 +71,36 @@ pub enum Error {
     /// provider without a Sign client.
     #[error("Sign Client not initialized")]
     Closed,
+    /// A provider `request()` with no session (spec §8 Sessions).
+    #[error("Please call connect() before request()")]
+    RequestBeforeConnect,
+    /// A provider `enable()` (or `eth_requestAccounts`) with no session (spec §8 Sessions).
+    #[error("Please call connect() before enable()")]
+    EnableBeforeConnect,
+    /// A chain whose namespace neither the session nor the connect() config has (spec §8 Sessions).
+    #[error("Namespace '{0}' is not configured. Please call connect() first with namespace config.")]
+    NamespaceNotConfigured(String),
+    /// An HTTP JSON-RPC call for a chain (CAIP-2) the session does not include (spec §8 Sessions).
+    #[error("JSON-RPC provider for {0} not found")]
+    NoJsonRpcProvider(String),
+    /// An HTTP JSON-RPC call for a chain with neither an rpcMap entry nor a
+    /// gateway; the id is the CAIP-2 reference, as the official provider says it (spec §8 Sessions).
+    #[error("No RPC url provided for chainId: {0}")]
+    NoRpcUrl(String),
+    /// A provider with no default chain, and none given (spec §8 Sessions).
+    #[error("ChainId not found")]
+    ChainIdNotFound,
+    /// The HTTP JSON-RPC call failed: no answer, or a non-2xx status (`HTTP status code: 502`).
+    #[error("{0}")]
+    Http(String),
+    /// The RPC node (rpcMap URL or the Latch gateway) answered with a JSON-RPC error.
+    #[error("{message}")]
+    Rpc {
+        /// JSON-RPC error code.
+        code: i64,
+        /// Its message, verbatim.
+        message: String,
+    },
 }
 
 impl Error {
@@ -94,6 +124,23 @@ impl Error {
             Error::NotAllowed(_) => "WC_NOT_ALLOWED",
             Error::SessionEnded(_) => "WC_SESSION_ENDED",
             Error::Closed => "WC_CLOSED",
+            Error::RequestBeforeConnect => "WC_REQUEST_BEFORE_CONNECT",
+            Error::EnableBeforeConnect => "WC_ENABLE_BEFORE_CONNECT",
+            Error::NamespaceNotConfigured(_) => "WC_NAMESPACE_NOT_CONFIGURED",
+            Error::NoJsonRpcProvider(_) => "WC_NO_JSON_RPC_PROVIDER",
+            Error::NoRpcUrl(_) => "WC_NO_RPC_URL",
+            Error::ChainIdNotFound => "WC_CHAIN_ID_NOT_FOUND",
+            Error::Http(_) => "WC_HTTP",
+            Error::Rpc { .. } => "WC_RPC",
+        }
+    }
+
+    /// The JSON-RPC error code of a wallet's or an RPC node's refusal
+    /// (`5000 User rejected.`, `4001`, `-32000`…), so callers can tell a user rejection.
+    pub fn rpc_code(&self) -> Option<i64> {
+        match self {
+            Error::Peer { code, .. } | Error::Rpc { code, .. } => Some(*code),
+            _ => None,
         }
     }
 }
@@ -131,6 +178,17 @@ mod tests {
             Error::NotAllowed(String::new()),
             Error::SessionEnded(String::new()),
             Error::Closed,
+            Error::RequestBeforeConnect,
+            Error::EnableBeforeConnect,
+            Error::NamespaceNotConfigured(String::new()),
+            Error::NoJsonRpcProvider(String::new()),
+            Error::NoRpcUrl(String::new()),
+            Error::ChainIdNotFound,
+            Error::Http(String::new()),
+            Error::Rpc {
+                code: -32000,
+                message: String::new(),
+            },
         ];
         let codes: std::collections::BTreeSet<_> = all.iter().map(Error::code).collect();
         assert_eq!(codes.len(), all.len());
@@ -139,5 +197,26 @@ mod tests {
         assert_eq!(Error::Closed.to_string(), "Sign Client not initialized");
         // A wallet's refusal is shown as the wallet said it.
         assert_eq!(all[10].to_string(), "User rejected.");
+        assert_eq!(all[10].rpc_code(), Some(5000));
+        assert_eq!(all[24].rpc_code(), Some(-32000));
+        assert_eq!(Error::Closed.rpc_code(), None);
+        // The provider's messages, verbatim (§8 Sessions).
+        let spec = [
+            (Error::RequestBeforeConnect, "Please call connect() before request()"),
+            (Error::EnableBeforeConnect, "Please call connect() before enable()"),
+            (
+                Error::NamespaceNotConfigured("solana".into()),
+                "Namespace 'solana' is not configured. Please call connect() first with namespace config.",
+            ),
+            (
+                Error::NoJsonRpcProvider("eip155:10".into()),
+                "JSON-RPC provider for eip155:10 not found",
+            ),
+            (Error::NoRpcUrl("10".into()), "No RPC url provided for chainId: 10"),
+            (Error::ChainIdNotFound, "ChainId not found"),
+        ];
+        for (error, text) in spec {
+            assert_eq!(error.to_string(), text);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! What the client needs from its platform, as traits: a WebSocket
-//! ([`Transport`]), a clock and timers ([`Clock`]), and key-value
-//! persistence ([`Storage`]). Natively (feature `native`) tokio provides
+//! ([`Transport`]), a clock and timers ([`Clock`]), key-value
+//! persistence ([`Storage`]) and, for the provider's calls to RPC nodes,
+//! HTTP ([`Http`]). Natively (feature `native`) tokio provides
 //! them; in the browser `web-sys` does. Futures are not `Send`: the browser
 //! has one thread, and native users run the client on a `LocalSet`.
 
@@ -60,6 +61,23 @@ pub trait Storage {
     fn set(&self, key: &str, value: String) -> LocalBoxFuture<'static, Result<()>>;
     /// Removes `key` (absent keys are fine).
     fn remove(&self, key: &str) -> LocalBoxFuture<'static, Result<()>>;
+}
+
+/// How a JSON-RPC body is labelled on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    /// `application/json`: RPC nodes (rpcMap URLs).
+    Json,
+    /// `text/plain`: the Latch gateway reads JSON whatever the label, and a
+    /// "simple" request spares the browser a CORS preflight.
+    PlainText,
+}
+
+/// HTTP POST, for the provider's JSON-RPC calls that do not go to the wallet.
+pub trait Http {
+    /// POSTs `body` to `url` and returns the response body of a 2xx answer;
+    /// other statuses are [`crate::Error::Http`] `HTTP status code: N`.
+    fn post(&self, url: &str, body: String, kind: BodyKind) -> LocalBoxFuture<'static, Result<String>>;
 }
 
 /// Storage in memory: tests, and a fallback where nothing persists. Clones share the map.

@@ -8,6 +8,8 @@
 //! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
 //! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
 //!   update, extend, ping, delete, expirer, persistence).
+//! - [`provider`]: an EIP-1193 provider over the engine (default chain,
+//!   local answers, wallet or HTTP JSON-RPC routing, the spec's messages).
 //!
 //! Architecture invariant: no IO of its own. Sockets, storage, clocks and
 //! timers come in through traits, so the same engine runs under tokio in
@@ -20,6 +22,7 @@ mod error;
 pub mod io;
 #[cfg(feature = "native")]
 pub mod native;
+pub mod provider;
 pub mod relay;
 pub mod sign;
 pub mod uri;

@@ -1,11 +1,12 @@
-//! The native platform (feature `native`): tokio-tungstenite sockets and tokio timers.
+//! The native platform (feature `native`): tokio-tungstenite sockets, tokio
+//! timers and reqwest for HTTP.
 
 use futures_channel::mpsc;
 use futures_util::future::LocalBoxFuture;
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::io::{Clock, Incoming, Socket, Transport};
+use crate::io::{BodyKind, Clock, Http, Incoming, Socket, Transport};
 use crate::{Error, Result};
 
 /// WebSockets through tokio-tungstenite; each socket runs two tokio tasks (reader and writer).
@@ -71,5 +72,33 @@ impl Clock for TokioClock {
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
         Box::pin(tokio::time::sleep(std::time::Duration::from_millis(ms)))
+    }
+}
+
+/// HTTP through reqwest (one connection pool per value; clones share it).
+#[derive(Debug, Clone, Default)]
+pub struct ReqwestHttp {
+    client: reqwest::Client,
+}
+
+impl Http for ReqwestHttp {
+    fn post(&self, url: &str, body: String, kind: BodyKind) -> LocalBoxFuture<'static, Result<String>> {
+        let content_type = match kind {
+            BodyKind::Json => "application/json",
+            BodyKind::PlainText => "text/plain",
+        };
+        let request = self
+            .client
+            .post(url)
+            .header(reqwest::header::CONTENT_TYPE, content_type)
+            .body(body);
+        Box::pin(async move {
+            let response = request.send().await.map_err(|e| Error::Http(e.to_string()))?;
+            let status = response.status();
+            if !status.is_success() {
+                return Err(Error::Http(format!("HTTP status code: {}", status.as_u16())));
+            }
+            response.text().await.map_err(|e| Error::Http(e.to_string()))
+        })
     }
 }

@@ -100,7 +100,7 @@ pub struct SessionNamespace {
 
 impl SessionNamespace {
     /// Whether `chain` is granted: listed in `chains` or in an account.
-    fn has_chain(&self, chain: &str) -> bool {
+    pub fn has_chain(&self, chain: &str) -> bool {
         self.chains.iter().flatten().any(|c| c == chain)
             || self
                 .accounts
@@ -475,6 +475,29 @@ impl SignClient {
             self.forget_proposal(id);
             let _ = self.inner.relay.unsubscribe(&topic).await;
         }
+    }
+
+    /// Forgets every pairing whose proposal is not settled yet (their
+    /// approvals fail with `session ended: pairing removed`) and stops
+    /// listening to them: what the provider does before a new `connect()` and
+    /// when a session ends, so no stale pairing outlives it.
+    pub async fn remove_pending_pairings(&self) {
+        let pending: Vec<u64> = self.inner.state.borrow().proposals.keys().copied().collect();
+        for id in pending {
+            let Some(mut proposal) = self.forget_proposal(id) else {
+                continue;
+            };
+            self.inner.state.borrow_mut().settling.retain(|_, p| *p != id);
+            if let Some(done) = proposal.done.take() {
+                let _ = done.send(Err(Error::SessionEnded("pairing removed".into())));
+            }
+            let _ = self.inner.relay.unsubscribe(&proposal.pairing_topic).await;
+        }
+    }
+
+    /// How many pairings await their proposal's answer.
+    pub fn pending_pairings(&self) -> usize {
+        self.inner.state.borrow().proposals.len()
     }
 
     fn forget_proposal(&self, id: u64) -> Option<Proposal> {

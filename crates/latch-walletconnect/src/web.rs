@@ -1,5 +1,5 @@
 //! The browser platform (feature `web`): a `WebSocket` transport, a clock on
-//! `Date.now()` and `setTimeout`, and IndexedDB storage under the names the
+//! `Date.now()` and `setTimeout`, HTTP through `fetch`, and IndexedDB storage under the names the
 //! official JS client uses (database `WALLET_CONNECT_V2_INDEXED_DB`, version 1,
 //! store `keyvaluestorage`, values JSON text), so a browser profile looks the
 //! same whichever client wrote it.
@@ -21,7 +21,7 @@ use web_sys::{
     CloseEvent, IdbDatabase, IdbFactory, IdbOpenDbRequest, IdbRequest, IdbTransactionMode, MessageEvent, WebSocket,
 };
 
-use crate::io::{Clock, Incoming, Socket, Storage, Transport};
+use crate::io::{BodyKind, Clock, Http, Incoming, Socket, Storage, Transport};
 use crate::{Error, Result};
 
 /// The official client's IndexedDB database and store (SPEC §3).
@@ -36,6 +36,10 @@ extern "C" {
     /// The global `setTimeout` (window, worker or Node).
     #[wasm_bindgen(js_name = setTimeout)]
     fn set_timeout(handler: &Function, ms: f64) -> JsValue;
+
+    /// The global `fetch` (window, worker or Node).
+    #[wasm_bindgen(js_name = fetch)]
+    fn fetch_with_init(input: &str, init: &web_sys::RequestInit) -> Promise;
 }
 
 /// A JS exception as text (its `message` when it is an `Error`).
@@ -148,6 +152,42 @@ impl Transport for WebSocketTransport {
                 handlers.detach();
             });
             Ok(Socket { outgoing, incoming })
+        })
+    }
+}
+
+/// HTTP through the global `fetch`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FetchHttp;
+
+impl Http for FetchHttp {
+    fn post(&self, url: &str, body: String, kind: BodyKind) -> LocalBoxFuture<'static, Result<String>> {
+        let init = web_sys::RequestInit::new();
+        init.set_method("POST");
+        init.set_body(&JsValue::from_str(&body));
+        let content_type = match kind {
+            BodyKind::Json => "application/json",
+            BodyKind::PlainText => "text/plain",
+        };
+        let headers = js_sys::Object::new();
+        let _ = Reflect::set(&headers, &"content-type".into(), &content_type.into());
+        init.set_headers(&headers);
+        let promise = fetch_with_init(url, &init);
+        Box::pin(async move {
+            let http_error = |e: JsValue| Error::Http(js_text(&e));
+            let response: web_sys::Response = JsFuture::from(promise)
+                .await
+                .map_err(http_error)?
+                .dyn_into()
+                .map_err(|_| Error::Http("fetch did not give a Response".into()))?;
+            if !response.ok() {
+                return Err(Error::Http(format!("HTTP status code: {}", response.status())));
+            }
+            let text = JsFuture::from(response.text().map_err(http_error)?)
+                .await
+                .map_err(http_error)?;
+            text.as_string()
+                .ok_or_else(|| Error::Http("response body is not text".into()))
         })
     }
 }

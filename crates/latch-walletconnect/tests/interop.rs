@@ -7,11 +7,10 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::process::Stdio;
 use std::rc::Rc;
 use std::time::Duration;
 
-use common::{root, Latch};
+use common::{Latch, Wallet};
 use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
 use latch_walletconnect::io::{MemoryStorage, Storage};
@@ -19,79 +18,11 @@ use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, ProposalNamespace, SignClient, SignEvent, SignOptions};
 use latch_walletconnect::Error;
-use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use serde_json::json;
+use tokio::io::AsyncWriteExt;
 
 const ACCOUNT: &str = "eip155:1:0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
-const SIGNATURE_BYTE: &str = "ab";
-
-/// The official wallet client in a Node process.
-struct Wallet {
-    _child: Child,
-    stdin: ChildStdin,
-    lines: Lines<BufReader<ChildStdout>>,
-}
-
-impl Wallet {
-    async fn start(relay_url: &str) -> Wallet {
-        let sdk = root().join("node_modules/@walletconnect/sign-client/package.json");
-        assert!(
-            sdk.exists(),
-            "{} is missing: run `npm ci` (scripts/setup does)",
-            sdk.display()
-        );
-        let script = root().join("crates/latch-walletconnect/tests/wallet.mjs");
-        let mut child = Command::new("node")
-            .arg(script)
-            .arg(relay_url)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("node runs (installed by scripts/setup)");
-        let stdin = child.stdin.take().unwrap();
-        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut wallet = Wallet {
-            _child: child,
-            stdin,
-            lines,
-        };
-        wallet.expect("ready").await;
-        wallet
-    }
-
-    /// The next line whose `event` is `name` (failing on a reported error).
-    async fn expect(&mut self, name: &str) -> Value {
-        tokio::time::timeout(Duration::from_secs(30), async {
-            loop {
-                let line = self.lines.next_line().await.unwrap().expect("the wallet is running");
-                let Ok(event) = serde_json::from_str::<Value>(&line) else {
-                    continue; // a library's own console output
-                };
-                assert_ne!(event["event"], "error", "wallet: {event}");
-                if event["event"] == name {
-                    return event;
-                }
-            }
-        })
-        .await
-        .unwrap_or_else(|_| panic!("wallet: no {name} within 30 s"))
-    }
-
-    /// Runs a command and waits until the wallet reports it done.
-    async fn run(&mut self, command: &str) {
-        self.stdin.write_all(format!("{command}\n").as_bytes()).await.unwrap();
-        let cmd = command.split(' ').next().unwrap();
-        loop {
-            let done = self.expect("done").await;
-            if done["cmd"] == cmd {
-                return;
-            }
-        }
-    }
-}
+const ADDRESS: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 async fn next_event(events: &mut UnboundedReceiver<SignEvent>) -> SignEvent {
     tokio::time::timeout(Duration::from_secs(30), events.next())
@@ -140,7 +71,7 @@ async fn dapp(url: &str, storage: &MemoryStorage) -> (SignClient, UnboundedRecei
 async fn the_rust_dapp_and_the_official_wallet_client() {
     let latch = Latch::start().await;
     let url = latch.relay_url();
-    let mut wallet = Wallet::start(&url).await;
+    let mut wallet = Wallet::start(&url, None).await;
     let storage = MemoryStorage::default();
     tokio::task::LocalSet::new()
         .run_until(async {
@@ -164,7 +95,15 @@ async fn the_rust_dapp_and_the_official_wallet_client() {
                 session.topic.as_str(),
                 "both sides derived one session topic"
             );
-            assert_eq!(session.namespaces["eip155"].accounts, [ACCOUNT]);
+            // What was asked for first, then the two devnet chains the wallet always adds.
+            assert_eq!(
+                session.namespaces["eip155"].accounts,
+                [
+                    ACCOUNT.to_owned(),
+                    format!("eip155:31337:{ADDRESS}"),
+                    format!("eip155:31338:{ADDRESS}")
+                ]
+            );
             assert_eq!(session.peer.metadata.name, "wallet");
             assert!(session.expiry > 1_700_000_000);
             assert_eq!(
@@ -184,12 +123,15 @@ async fn the_rust_dapp_and_the_official_wallet_client() {
                 )
                 .await
                 .unwrap();
-            assert_eq!(signed, json!(format!("0x{}", SIGNATURE_BYTE.repeat(65))));
+            // A real signature: it recovers to the wallet's account.
+            let signer = latch_core::siwx::recover_personal_sign_address("hello", signed.as_str().unwrap()).unwrap();
+            assert_eq!(signer, ADDRESS);
             let seen = wallet.expect("request").await;
             assert_eq!(
                 (seen["method"].as_str(), seen["chainId"].as_str()),
                 (Some("personal_sign"), Some("eip155:1"))
             );
+            // This wallet has no RPC URL for eip155:1: it refuses to send.
             let rejected = dapp
                 .request(&topic, "eip155:1", "eth_sendTransaction", json!([{}]), Some(600))
                 .await;

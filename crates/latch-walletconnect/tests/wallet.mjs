@@ -1,17 +1,51 @@
 // The official Apache-2.0 wallet client (@walletconnect/sign-client 2.21.8, as
 // pinned by relay-conformance) driven line by line from stdin, for the Rust
-// interop test (tests/interop.rs). Usage: node wallet.mjs <relayUrl>
-// Prints one JSON object per line for everything that happens. It approves
-// every proposal with an eip155 namespace and answers personal_sign with a
-// fixed signature, anything else with "5000 User rejected.".
+// interop tests (tests/interop.rs, tests/provider.rs) and the e2e fixture.
+//
+// Usage: node wallet.mjs <relayUrl> [rpc]
+//   rpc (or $WALLET_RPC): where eth_sendTransaction goes: one URL for every
+//   chain, or `eip155:31337=http://…,eip155:31338=http://…`.
+//
+// Prints one JSON object per line for everything that happens. It signs with
+// anvil's account 1 (viem): approves every proposal with an eip155 namespace
+// for the chains asked for among eip155:1, 31337 and 31338, plus the two
+// devnet chains; answers personal_sign with a real signature and
+// eth_sendTransaction with the hash of a transaction sent to the chain's RPC
+// URL. Anything else, a transaction for a chain without an RPC URL, and every
+// request in `reject` mode get "5000 User rejected.".
 import { createInterface } from "node:readline";
 
-import { ACCOUNT, client, shut } from "../../../relay-conformance/lib/harness.mjs";
+import { createWalletClient, http, isHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 
-export const SIGNATURE = "0x" + "ab".repeat(65);
+import { client, shut } from "../../../relay-conformance/lib/harness.mjs";
+
+const KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+const account = privateKeyToAccount(KEY);
+const address = account.address; // 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+const SUPPORTED = ["eip155:1", "eip155:31337", "eip155:31338"];
+const DEVNET = ["eip155:31337", "eip155:31338"];
+
 const relayUrl = process.argv[2];
+const rpcArg = process.argv[3] ?? process.env.WALLET_RPC ?? "";
+/** CAIP-2 → RPC URL (`*` for a single URL given for every chain). */
+const rpcUrls = Object.fromEntries(
+  rpcArg
+    .split(",")
+    .filter(Boolean)
+    .map((entry) => (entry.includes("=") ? entry.split("=", 2) : ["*", entry])),
+);
 const out = (object) => process.stdout.write(JSON.stringify(object) + "\n");
-const address = ACCOUNT.split(":")[2];
+const USER_REJECTED = { code: 5000, message: "User rejected." };
+
+/** The requested chains the wallet supports, in the dapp's order, then the devnet chains. */
+function approvedChains(params) {
+  const asked = [params.requiredNamespaces, params.optionalNamespaces]
+    .flatMap((namespaces) => Object.entries(namespaces ?? {}))
+    .flatMap(([key, namespace]) => (key.includes(":") ? [key] : (namespace.chains ?? [])));
+  return [...new Set([...asked.filter((chain) => SUPPORTED.includes(chain)), ...DEVNET])];
+}
+
 const namespaces = (chains) => ({
   eip155: {
     chains,
@@ -21,13 +55,35 @@ const namespaces = (chains) => ({
   },
 });
 
+async function sign(method, params, chainId) {
+  if (method === "personal_sign") {
+    const [message] = params;
+    return account.signMessage({ message: isHex(message) ? { raw: message } : message });
+  }
+  if (method === "eth_sendTransaction") {
+    const url = rpcUrls[chainId] ?? rpcUrls["*"];
+    if (!url) return undefined;
+    const [tx] = params;
+    const wallet = createWalletClient({ account, transport: http(url) });
+    return wallet.sendTransaction({
+      chain: null,
+      to: tx.to,
+      data: tx.data,
+      value: tx.value === undefined ? undefined : BigInt(tx.value),
+      gas: tx.gas === undefined ? undefined : BigInt(tx.gas),
+    });
+  }
+  return undefined;
+}
+
 const wallet = await client("wallet", relayUrl);
 let topic;
+let rejecting = false;
 
 wallet.on("session_proposal", async ({ id, params }) => {
   out({ event: "proposal", id, requiredNamespaces: params.requiredNamespaces, proposer: params.proposer.metadata });
   try {
-    const approved = await wallet.approve({ id, namespaces: namespaces(["eip155:1"]) });
+    const approved = await wallet.approve({ id, namespaces: namespaces(approvedChains(params)) });
     topic = approved.topic;
     await approved.acknowledged();
     out({ event: "approved", topic });
@@ -38,9 +94,15 @@ wallet.on("session_proposal", async ({ id, params }) => {
 wallet.on("session_request", async ({ id, topic, params }) => {
   const { method } = params.request;
   out({ event: "request", method, params: params.request.params, chainId: params.chainId });
-  const response =
-    method === "personal_sign" ? { result: SIGNATURE } : { error: { code: 5000, message: "User rejected." } };
+  let response;
+  try {
+    const result = rejecting ? undefined : await sign(method, params.request.params, params.chainId);
+    response = result === undefined ? { error: USER_REJECTED } : { result };
+  } catch (error) {
+    response = { error: { code: -32603, message: error?.shortMessage ?? error?.message ?? String(error) } };
+  }
   await wallet.respond({ topic, response: { id, jsonrpc: "2.0", ...response } });
+  out({ event: "responded", method, ...response });
 });
 wallet.on("session_delete", ({ topic }) => out({ event: "deleted", topic }));
 wallet.on("session_ping", ({ topic }) => out({ event: "pinged", topic }));
@@ -48,8 +110,20 @@ wallet.on("session_ping", ({ topic }) => out({ event: "pinged", topic }));
 const commands = {
   pair: async (uri) => wallet.pair({ uri }),
   accounts: async () =>
-    wallet.emit({ topic, chainId: "eip155:1", event: { name: "accountsChanged", data: [ACCOUNT] } }),
+    wallet.emit({ topic, chainId: "eip155:1", event: { name: "accountsChanged", data: [`eip155:1:${address}`] } }),
   chain: async () => wallet.emit({ topic, chainId: "eip155:1", event: { name: "chainChanged", data: 1 } }),
+  // The wallet's user switches network: chainChanged, then that chain's accounts.
+  switch: async (chainId = "eip155:31338") => {
+    const reference = Number(chainId.split(":")[1]);
+    await wallet.emit({ topic, chainId, event: { name: "chainChanged", data: reference } });
+    await wallet.emit({ topic, chainId, event: { name: "accountsChanged", data: [`${chainId}:${address}`] } });
+  },
+  reject: async () => {
+    rejecting = true;
+  },
+  accept: async () => {
+    rejecting = false;
+  },
   update: async () => (await wallet.update({ topic, namespaces: namespaces(["eip155:1", "eip155:137"]) })).acknowledged(),
   extend: async () => (await wallet.extend({ topic })).acknowledged(),
   ping: async () => wallet.ping({ topic }),
@@ -60,7 +134,7 @@ const commands = {
   },
 };
 
-out({ event: "ready", clientId: await wallet.core.crypto.getClientId() });
+out({ event: "ready", clientId: await wallet.core.crypto.getClientId(), address });
 for await (const line of createInterface({ input: process.stdin })) {
   const [cmd, arg] = line.trim().split(" ");
   try {

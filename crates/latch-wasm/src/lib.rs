@@ -22,6 +22,8 @@ pub mod siwx;
 pub mod validate;
 #[cfg(feature = "walletconnect")]
 pub mod walletconnect;
+#[cfg(feature = "walletconnect")]
+pub mod wc_provider;
 
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {

@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::io::{MemoryStorage, Storage};
@@ -110,9 +111,9 @@ enum StorageKind {
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Options {
+pub(crate) struct Options {
     relay_url: String,
-    project_id: Option<String>,
+    pub(crate) project_id: Option<String>,
     metadata: Metadata,
     storage: Option<StorageKind>,
     request_timeout_ms: Option<u64>,
@@ -139,14 +140,14 @@ struct TopicArgs {
     topic: String,
 }
 
-type Listeners = Rc<RefCell<Vec<(String, Function)>>>;
+pub(crate) type Listeners = Rc<RefCell<Vec<(String, Function)>>>;
 
 // Values cross the boundary as JSON text (`JSON.stringify` / `JSON.parse`):
 // the engine's types already go through serde_json, and a second serde
 // backend (serde-wasm-bindgen) would add their code to the module again.
 
 /// Reads `value` as `T`; a wrong shape throws `Invalid {what}: …` naming the field.
-fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
+pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
     let text = js_sys::JSON::stringify(value)
         .ok()
         .and_then(|text| text.as_string())
@@ -160,17 +161,17 @@ fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T
 }
 
 /// `value` as a plain JS value.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
     js_sys::JSON::parse(&text)
 }
 
-fn wc_error(err: latch_walletconnect::Error) -> JsValue {
+pub(crate) fn wc_error(err: latch_walletconnect::Error) -> JsValue {
     latch_error(&err.to_string(), err.code())
 }
 
 /// The event name and listener argument the official client uses for `event`.
-fn event_to_js(event: SignEvent) -> (&'static str, Value) {
+pub(crate) fn event_to_js(event: SignEvent) -> (&'static str, Value) {
     match event {
         SignEvent::SessionConnected(session) => ("session_connect", json!({ "session": session })),
         SignEvent::SessionEvent {
@@ -198,7 +199,7 @@ fn event_to_js(event: SignEvent) -> (&'static str, Value) {
 }
 
 /// Calls every listener of `name` with `payload`; a throwing listener does not stop the others.
-fn dispatch(listeners: &Listeners, name: &str, payload: &Value) {
+pub(crate) fn dispatch(listeners: &Listeners, name: &str, payload: &Value) {
     // A copy, so listeners may call on()/off() while being called.
     let called: Vec<Function> = listeners
         .borrow()
@@ -213,10 +214,38 @@ fn dispatch(listeners: &Listeners, name: &str, payload: &Value) {
 }
 
 /// A promise of `future`'s value as JS (or its error as a `LatchError`).
-fn promise<T: serde::Serialize>(
+pub(crate) fn promise<T: serde::Serialize>(
     future: impl std::future::Future<Output = latch_walletconnect::Result<T>> + 'static,
 ) -> Promise {
     future_to_promise(async move { to_js(&future.await.map_err(wc_error)?) })
+}
+
+/// A Sign client on the browser's platform for `options`, its events, and its storage.
+pub(crate) async fn sign_client(
+    options: Options,
+) -> Result<(SignClient, UnboundedReceiver<SignEvent>, Rc<dyn Storage>), JsValue> {
+    let storage: Rc<dyn Storage> = match options.storage.unwrap_or(StorageKind::IndexedDb) {
+        StorageKind::IndexedDb => Rc::new(IndexedDbStorage::open().await.map_err(wc_error)?),
+        StorageKind::Memory => Rc::new(MemoryStorage::default()),
+    };
+    let mut relay = RelayOptions::new(options.relay_url);
+    relay.project_id = options.project_id;
+    if let Some(ms) = options.request_timeout_ms {
+        relay.request_timeout_ms = ms;
+    }
+    let sign_options = SignOptions {
+        relay,
+        metadata: options.metadata,
+    };
+    let (client, events) = SignClient::new(
+        sign_options,
+        Rc::new(WebSocketTransport),
+        storage.clone(),
+        Rc::new(BrowserClock),
+    )
+    .await
+    .map_err(wc_error)?;
+    Ok((client, events, storage))
 }
 
 /// The dapp side of WalletConnect Sign v2: pair with a wallet, send it
@@ -235,27 +264,7 @@ impl WalletConnectClient {
         #[wasm_bindgen(unchecked_param_type = "WalletConnectOptions")] options: JsValue,
     ) -> Result<WalletConnectClient, JsValue> {
         let options: Options = from_js("WalletConnect options", &options)?;
-        let storage: Rc<dyn Storage> = match options.storage.unwrap_or(StorageKind::IndexedDb) {
-            StorageKind::IndexedDb => Rc::new(IndexedDbStorage::open().await.map_err(wc_error)?),
-            StorageKind::Memory => Rc::new(MemoryStorage::default()),
-        };
-        let mut relay = RelayOptions::new(options.relay_url);
-        relay.project_id = options.project_id;
-        if let Some(ms) = options.request_timeout_ms {
-            relay.request_timeout_ms = ms;
-        }
-        let sign_options = SignOptions {
-            relay,
-            metadata: options.metadata,
-        };
-        let (client, mut events) = SignClient::new(
-            sign_options,
-            Rc::new(WebSocketTransport),
-            storage,
-            Rc::new(BrowserClock),
-        )
-        .await
-        .map_err(wc_error)?;
+        let (client, mut events, _) = sign_client(options).await?;
         let listeners = Listeners::default();
         let runner = client.clone();
         let on_error = listeners.clone();

@@ -12,8 +12,9 @@ use std::time::Duration;
 
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::{Relay, RelayMessage, RelayOptions};
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 /// The workspace root.
 pub fn root() -> PathBuf {
@@ -35,18 +36,46 @@ fn latch_binary() -> PathBuf {
 pub struct Latch {
     pub port: u16,
     data_dir: tempfile::TempDir,
+    /// `--dev` with this configuration file (chains), or a plain relay.
+    config: Option<PathBuf>,
     child: Option<Child>,
 }
 
 impl Latch {
     pub async fn start() -> Latch {
+        Self::start_with(None).await
+    }
+
+    /// `latch serve --dev` (which creates the `demo` project) serving `chains`
+    /// (CAIP-2 → upstream URL) through its RPC gateway.
+    pub async fn start_dev(chains: &[(&str, &str)]) -> Latch {
+        let data_dir = tempfile::tempdir().unwrap();
+        let config = data_dir.path().join("latch.toml");
+        let tables: String = chains
+            .iter()
+            .map(|(id, url)| format!("[[chains]]\nid = \"{id}\"\nupstreams = [\"{url}\"]\n"))
+            .collect();
+        std::fs::write(&config, tables).unwrap();
+        let mut latch = Self::start_with(Some((data_dir, config))).await;
+        latch.spawn().await;
+        latch
+    }
+
+    async fn start_with(dev: Option<(tempfile::TempDir, PathBuf)>) -> Latch {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let (data_dir, config) = match dev {
+            Some((dir, config)) => (dir, Some(config)),
+            None => (tempfile::tempdir().unwrap(), None),
+        };
         let mut latch = Latch {
             port,
-            data_dir: tempfile::tempdir().unwrap(),
+            data_dir,
+            config,
             child: None,
         };
-        latch.spawn().await;
+        if latch.config.is_none() {
+            latch.spawn().await;
+        }
         latch
     }
 
@@ -54,9 +83,17 @@ impl Latch {
         format!("ws://127.0.0.1:{}/relay", self.port)
     }
 
+    pub fn http_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
     async fn spawn(&mut self) {
-        let mut child = Command::new(latch_binary())
-            .args(["serve", "--port", &self.port.to_string()])
+        let mut command = Command::new(latch_binary());
+        command.args(["serve", "--port", &self.port.to_string()]);
+        if let Some(config) = &self.config {
+            command.arg("--dev").env("LATCH_CONFIG", config);
+        }
+        let mut child = command
             .env("LATCH_DATA_DIR", self.data_dir.path())
             .env("LATCH_LOG", "warn")
             .stdout(Stdio::piped())
@@ -120,4 +157,119 @@ pub async fn next<T>(stream: &mut futures_channel::mpsc::UnboundedReceiver<T>, s
         .await
         .expect("an item in time")
         .expect("stream open")
+}
+
+/// A bare anvil (no contracts) with chain id `chain_id`, killed when dropped.
+pub struct Anvil {
+    pub url: String,
+    _child: Child,
+}
+
+impl Anvil {
+    pub async fn start(chain_id: u64) -> Anvil {
+        // The binary the root `npm ci` installs (@foundry-rs/anvil), else PATH.
+        let bundled = root().join("node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
+        let binary = std::env::var_os("ANVIL_PATH")
+            .map(PathBuf::from)
+            .or_else(|| bundled.exists().then_some(bundled))
+            .unwrap_or_else(|| "anvil".into());
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(&binary)
+            .args(["--port", &port.to_string(), "--host", "127.0.0.1", "--silent"])
+            .args(["--chain-id", &chain_id.to_string()])
+            .stdout(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {} failed ({e}); run `npm ci`", binary.display()));
+        let url = format!("http://127.0.0.1:{port}");
+        for _ in 0..400 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+                return Anvil { url, _child: child };
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("anvil did not listen on {url}");
+    }
+
+    /// A JSON-RPC call straight to the node (bypassing what is under test).
+    pub async fn rpc(&self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        use latch_walletconnect::io::{BodyKind, Http};
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let text = latch_walletconnect::native::ReqwestHttp::default()
+            .post(&self.url, body.to_string(), BodyKind::Json)
+            .await
+            .unwrap();
+        let reply: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(reply.get("error").is_none(), "{method}: {reply}");
+        reply["result"].clone()
+    }
+}
+
+/// The official wallet client in a Node process.
+pub struct Wallet {
+    _child: Child,
+    pub stdin: ChildStdin,
+    lines: Lines<BufReader<ChildStdout>>,
+}
+
+impl Wallet {
+    /// `rpc`: where it sends transactions (see wallet.mjs).
+    pub async fn start(relay_url: &str, rpc: Option<&str>) -> Wallet {
+        let sdk = root().join("node_modules/@walletconnect/sign-client/package.json");
+        assert!(
+            sdk.exists(),
+            "{} is missing: run `npm ci` (scripts/setup does)",
+            sdk.display()
+        );
+        let script = root().join("crates/latch-walletconnect/tests/wallet.mjs");
+        let mut child = Command::new("node")
+            .arg(script)
+            .arg(relay_url)
+            .args(rpc)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("node runs (installed by scripts/setup)");
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut wallet = Wallet {
+            _child: child,
+            stdin,
+            lines,
+        };
+        wallet.expect("ready").await;
+        wallet
+    }
+
+    /// The next line whose `event` is `name` (failing on a reported error).
+    pub async fn expect(&mut self, name: &str) -> Value {
+        tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                let line = self.lines.next_line().await.unwrap().expect("the wallet is running");
+                let Ok(event) = serde_json::from_str::<Value>(&line) else {
+                    continue; // a library's own console output
+                };
+                assert_ne!(event["event"], "error", "wallet: {event}");
+                if event["event"] == name {
+                    return event;
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("wallet: no {name} within 30 s"))
+    }
+
+    /// Runs a command and waits until the wallet reports it done.
+    pub async fn run(&mut self, command: &str) {
+        self.stdin.write_all(format!("{command}\n").as_bytes()).await.unwrap();
+        let cmd = command.split(' ').next().unwrap();
+        loop {
+            let done = self.expect("done").await;
+            if done["cmd"] == cmd {
+                return;
+            }
+        }
+    }
 }
