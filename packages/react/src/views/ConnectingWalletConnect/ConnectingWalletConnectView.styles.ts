@@ -16,7 +16,8 @@ export const connectingWalletConnectViewStyles = `
   border: 0;
   background: none;
   padding: calc(var(--latch-font-size-master) * 0.4);
-  color: var(--latch-accent);
+  /* The theme's text colour: the accent is too faint on the dark ground for small text. */
+  color: var(--latch-color-foreground);
   font: inherit;
   cursor: pointer;
   text-decoration: underline;
