@@ -110,3 +110,34 @@ test.describe('on a phone', () => {
     await expect(open).toHaveAttribute('href', `rainbow://wc?uri=${encodeURIComponent(uri)}`);
   });
 });
+
+test('the demo pairs with the dev wallet in a second tab, follows its chain and its disconnect', async ({
+  page,
+  context,
+}) => {
+  const devWallet = await context.newPage();
+  await devWallet.goto(`${E2E_SERVER_URL}/devwallet/`);
+  await expect(devWallet.getByRole('button', { name: 'Switch chain' })).toBeEnabled();
+
+  await page.goto('/');
+  const uri = await copiedLink(page);
+  await devWallet.getByLabel('WalletConnect URI').fill(uri);
+  await devWallet.getByRole('button', { name: 'Pair' }).click();
+  await devWallet
+    .getByRole('article', { name: 'Connection request from Latch demo' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31337:${ADDRESS}`);
+  await expect(page.getByTestId('state-balance')).not.toHaveText('—');
+
+  // The wallet moves to the devnet's second chain: the page follows (chainChanged through the relay).
+  await devWallet.getByLabel('Switch to').selectOption('eip155:31338');
+  await devWallet.getByRole('button', { name: 'Switch chain' }).click();
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31338:${ADDRESS}`);
+
+  await devWallet
+    .getByRole('listitem', { name: 'Session with Latch demo' })
+    .getByRole('button', { name: 'Disconnect' })
+    .click();
+  await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+});
