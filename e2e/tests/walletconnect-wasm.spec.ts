@@ -4,6 +4,7 @@
 // (@walletconnect/sign-client 2.21.8) in Node.
 import { expect, type Page } from '@playwright/test';
 import { verifyMessage } from 'viem';
+import { E2E_RPC_URL, E2E_SECOND_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
 import { createWasmClient as createClient, openWasmPage, RELAY_URL, test } from '../fixtures/wasm-dapp.js';
 import { OfficialWallet, WALLET_ACCOUNT, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 
@@ -65,7 +66,8 @@ function refusal(page: Page, topic: string, method: string) {
 
 let wallet: OfficialWallet;
 test.beforeEach(async () => {
-  wallet = await OfficialWallet.start(RELAY_URL);
+  // Transactions would go to the devnet; these tests send none (tests/provider.rs in the crate does).
+  wallet = await OfficialWallet.start(RELAY_URL, `eip155:31337=${E2E_RPC_URL},eip155:31338=${E2E_SECOND_RPC_URL}`);
 });
 test.afterEach(async () => {
   await wallet.stop();
@@ -190,4 +192,144 @@ test('bad options are LatchErrors, and a closed client says Sign Client not init
   expect(errors.noMetadata).toMatchObject({ isLatchError: true, code: 'INVALID_INPUT' });
   expect(errors.noMetadata!.message).toContain('metadata');
   expect(errors.closed).toEqual({ isLatchError: true, message: 'Sign Client not initialized', code: 'WC_CLOSED' });
+});
+
+/** Creates the EIP-1193 provider on the page (IndexedDB) and records its events in `window.events`. */
+function createProvider(page: Page) {
+  return page.evaluate(
+    async ({ relayUrl, gatewayUrl, secondRpc }) => {
+      const w = window as any;
+      w.provider = await w.wasm.WalletConnectProvider.create({
+        relayUrl,
+        projectId: 'demo',
+        metadata: { name: 'latch wasm provider', description: 'the Rust provider in Chromium', url: location.origin, icons: [] },
+        gatewayUrl,
+        rpcMap: { 'eip155:31338': secondRpc },
+      });
+      for (const name of ['connect', 'accountsChanged', 'chainChanged', 'disconnect', 'session_event', 'relay_error']) {
+        w.provider.on(name, (payload: unknown) => w.events.push({ name, payload }));
+      }
+      return { topic: w.provider.session?.topic as string | undefined, chainId: w.provider.chainId as string | undefined };
+    },
+    { relayUrl: RELAY_URL, gatewayUrl: E2E_SERVER_URL, secondRpc: E2E_SECOND_RPC_URL },
+  );
+}
+
+/** `provider.request(args, chainId)`: its result, or what it threw as plain data. */
+function providerRequest(page: Page, method: string, params: unknown[] = [], chainId?: string) {
+  return page.evaluate(
+    async ({ method, params, chainId }) => {
+      const w = window as any;
+      try {
+        return { result: await w.provider.request({ method, params }, chainId) };
+      } catch (error: any) {
+        return { error: { isLatchError: error instanceof w.wasm.LatchError, message: error.message, code: error.code } };
+      }
+    },
+    { method, params, chainId },
+  );
+}
+
+function eventsNamed(page: Page, name: string) {
+  return page.evaluate((name) => (window as any).events.filter((e: any) => e.name === name).map((e: any) => e.payload), name);
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return ((await response.json()) as { result: unknown }).result;
+}
+
+test('the wasm provider: connect, local answers, wallet and HTTP routing, chain switch kept across a reload, wallet disconnect', async ({
+  page,
+  wasmPageUrl,
+}) => {
+  test.setTimeout(90_000);
+  await openWasmPage(page, wasmPageUrl);
+  expect(await createProvider(page)).toEqual({ topic: undefined, chainId: undefined });
+
+  // Before connect(): the spec's messages.
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({
+    error: { isLatchError: true, message: 'Please call connect() before request()', code: 'WC_REQUEST_BEFORE_CONNECT' },
+  });
+  expect(
+    await page.evaluate(() => (window as any).provider.enable().catch((e: any) => ({ message: e.message, code: e.code }))),
+  ).toEqual({ message: 'Please call connect() before enable()', code: 'WC_ENABLE_BEFORE_CONNECT' });
+
+  // Connect: the wallet grants both devnet chains; 31337, asked for first, is the default.
+  const uri = await page.evaluate(async () => {
+    const w = window as any;
+    const namespace = (chain: string) => ({
+      chains: [chain],
+      methods: ['personal_sign', 'eth_sendTransaction'],
+      events: ['accountsChanged', 'chainChanged'],
+    });
+    const connecting = await w.provider.connect({
+      requiredNamespaces: { eip155: namespace('eip155:31337') },
+      optionalNamespaces: { eip155: namespace('eip155:31338') },
+    });
+    w.approval = connecting.approval;
+    return connecting.uri as string;
+  });
+  await wallet.run(`pair ${uri}`);
+  const session = await page.evaluate(() => (window as any).approval);
+  expect((await wallet.expect('approved')).topic).toBe(session.topic);
+  await expect.poll(() => eventsNamed(page, 'connect')).toEqual([{ session }]);
+  expect(await page.evaluate(() => (window as any).provider.chainId)).toBe('eip155:31337');
+
+  // Local answers, then the wallet (personal_sign, verified), then HTTP (gateway and rpcMap).
+  expect(await providerRequest(page, 'eth_chainId')).toEqual({ result: '0x7a69' });
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [WALLET_ADDRESS] });
+  const signed = await providerRequest(page, 'personal_sign', ['0x68656c6c6f', WALLET_ADDRESS]);
+  expect(await signedByWallet(signed.result)).toBe(true);
+  expect(await wallet.expect('request')).toMatchObject({ method: 'personal_sign', chainId: 'eip155:31337' });
+  const block = await providerRequest(page, 'eth_blockNumber');
+  expect(block.result, 'through the Latch gateway').toBe(await rpc(E2E_RPC_URL, 'eth_blockNumber'));
+  const balance = await providerRequest(page, 'eth_getBalance', [WALLET_ADDRESS, 'latest'], 'eip155:31338');
+  expect(balance.result, 'through the rpcMap').toBe(await rpc(E2E_SECOND_RPC_URL, 'eth_getBalance', [WALLET_ADDRESS, 'latest']));
+  expect(await providerRequest(page, 'eth_blockNumber', [], 'eip155:10')).toEqual({
+    error: { isLatchError: true, message: 'JSON-RPC provider for eip155:10 not found', code: 'WC_NO_JSON_RPC_PROVIDER' },
+  });
+  expect(await providerRequest(page, 'getSlot', [], 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')).toEqual({
+    error: {
+      isLatchError: true,
+      message: "Namespace 'solana' is not configured. Please call connect() first with namespace config.",
+      code: 'WC_NAMESPACE_NOT_CONFIGURED',
+    },
+  });
+
+  // A user rejection keeps the wallet's numeric code.
+  await wallet.run('reject');
+  expect(await providerRequest(page, 'personal_sign', ['0x00', WALLET_ADDRESS])).toEqual({
+    error: { isLatchError: true, message: 'User rejected.', code: 5000 },
+  });
+  expect(await wallet.expect('request')).toMatchObject({ method: 'personal_sign', chainId: 'eip155:31337' });
+  await wallet.run('accept');
+
+  // The wallet switches to 31338: chainChanged (hex), then that chain's accounts.
+  await wallet.run('switch eip155:31338');
+  await expect.poll(() => eventsNamed(page, 'chainChanged')).toEqual(['0x7a6a']);
+  await expect.poll(() => eventsNamed(page, 'accountsChanged')).toContainEqual([WALLET_ADDRESS]);
+  expect(await page.evaluate(() => (window as any).provider.chainId)).toBe('eip155:31338');
+
+  // Reload: the session and the switched chain come back from IndexedDB, no new pairing.
+  await page.reload();
+  await page.waitForFunction(() => (window as any).wcReady === true);
+  expect(await createProvider(page)).toEqual({ topic: session.topic, chainId: 'eip155:31338' });
+  expect(await providerRequest(page, 'eth_chainId')).toEqual({ result: '0x7a6a' });
+  expect(await signedByWallet((await providerRequest(page, 'personal_sign', ['0x68656c6c6f', WALLET_ADDRESS])).result)).toBe(true);
+  expect(await wallet.expect('request')).toMatchObject({ method: 'personal_sign', chainId: 'eip155:31338' });
+
+  // The wallet disconnects: `disconnect`, and the provider is back to before connect().
+  await wallet.run('delete');
+  await expect.poll(() => eventsNamed(page, 'disconnect')).toEqual([{ code: 6000, message: 'User disconnected.' }]);
+  expect(await page.evaluate(() => (window as any).provider.session)).toBeUndefined();
+  expect(await providerRequest(page, 'eth_chainId')).toEqual({
+    error: { isLatchError: true, message: 'Please call connect() before request()', code: 'WC_REQUEST_BEFORE_CONNECT' },
+  });
+  expect(await readIndexedDb(page, 'wc@2:universal_provider:/defaultChain')).toMatchObject({ value: undefined });
+  expect(await eventsNamed(page, 'relay_error')).toEqual([]);
 });

@@ -1,9 +1,10 @@
-//! The dapp client's inputs from the network: pairing URIs (pasted or scanned)
-//! and envelopes from the relay. None may panic; what parses formats back to
-//! something that parses to the same value.
+//! The dapp client's inputs from the network: pairing URIs (pasted or scanned),
+//! envelopes from the relay and the data of a wallet's session events. None
+//! may panic; what parses formats back to something that parses to the same value.
 #![no_main]
 
 use latch_walletconnect::crypto::{self, Envelope, SymKey};
+use latch_walletconnect::provider::{addresses_of_event, chain_id_for_events, chain_of_event};
 use latch_walletconnect::uri::PairingUri;
 use libfuzzer_sys::fuzz_target;
 
@@ -17,4 +18,10 @@ fuzz_target!(|data: &[u8]| {
         let _ = envelope.open(&SymKey([0; 32]));
     }
     let _ = crypto::decrypt(&SymKey([1; 32]), text);
+    // A session event's chain, then its data: `eip155:1\n0x7a69`.
+    let (chain, data) = text.split_once('\n').unwrap_or((text, "null"));
+    if let Ok(data) = serde_json::from_str(data) {
+        let _ = chain_id_for_events(&chain_of_event(chain, &data));
+        let _ = addresses_of_event(chain, &data);
+    }
 });

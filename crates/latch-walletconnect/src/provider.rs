@@ -193,7 +193,7 @@ pub fn chain_id_for_events(chain: &str) -> String {
 
 /// The chain a `chainChanged` event moves to: its data (a number, hex, or
 /// CAIP-2) in the event's namespace, else the event's own chain.
-fn chain_of_event(event_chain: &str, data: &Value) -> String {
+pub fn chain_of_event(event_chain: &str, data: &Value) -> String {
     let namespace = namespace_of(event_chain);
     let reference = match data {
         Value::Number(n) => n.as_u64().map(|n| n.to_string()),
@@ -205,8 +205,8 @@ fn chain_of_event(event_chain: &str, data: &Value) -> String {
     reference.map_or_else(|| event_chain.to_owned(), |r| format!("{namespace}:{r}"))
 }
 
-/// Addresses from an `accountsChanged` event (CAIP-10 or plain).
-fn addresses_of_event(chain: &str, data: &Value) -> Vec<String> {
+/// Addresses from an `accountsChanged` event (CAIP-10 or plain) on `chain`.
+pub fn addresses_of_event(chain: &str, data: &Value) -> Vec<String> {
     let namespace = namespace_of(chain);
     data.as_array()
         .into_iter()
@@ -647,4 +647,422 @@ async fn load<T: serde::de::DeserializeOwned + Default>(storage: &dyn Storage, k
         .await?
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default())
+}
+
+/// Pure routing: which answer is local, which URL a call goes to, what is
+/// stored, what is emitted. The wallet side needs a relay and is covered by
+/// `tests/provider.rs` with the official client; here the Sign client is
+/// restored from storage and never connects (its transport refuses), and HTTP
+/// is a recording stand-in — the only test doubles, as no real node is needed
+/// to see which URL was chosen.
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use futures_util::future::LocalBoxFuture;
+
+    use super::*;
+    use crate::io::{Clock, MemoryStorage, Socket, Transport};
+    use crate::relay::RelayOptions;
+    use crate::sign::{Metadata, Peer, SessionNamespace, SignOptions};
+
+    const TOPIC: &str = "1111111111111111111111111111111111111111111111111111111111111111";
+    const LOWER: &str = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+    const ADDRESS: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+    struct NoTransport;
+    impl Transport for NoTransport {
+        fn connect(&self, _: &str) -> LocalBoxFuture<'static, Result<Socket>> {
+            Box::pin(async { Err(Error::Transport("not in unit tests".into())) })
+        }
+    }
+
+    struct FixedClock;
+    impl Clock for FixedClock {
+        fn now_ms(&self) -> u64 {
+            1_800_000_000_000
+        }
+        fn sleep(&self, _: u64) -> LocalBoxFuture<'static, ()> {
+            Box::pin(std::future::pending())
+        }
+    }
+
+    #[derive(Default)]
+    struct RecordingHttp {
+        calls: RefCell<Vec<(String, Value, BodyKind)>>,
+        reply: RefCell<String>,
+    }
+    impl Http for Rc<RecordingHttp> {
+        fn post(&self, url: &str, body: String, kind: BodyKind) -> LocalBoxFuture<'static, Result<String>> {
+            let body: Value = serde_json::from_str(&body).unwrap();
+            self.calls.borrow_mut().push((url.to_owned(), body, kind));
+            let reply = self.reply.borrow().clone();
+            Box::pin(async move { Ok(reply) })
+        }
+    }
+
+    fn session(chains: &[&str]) -> Session {
+        Session {
+            topic: TOPIC.into(),
+            pairing_topic: "22".repeat(32),
+            expiry: 1_900_000_000,
+            namespaces: BTreeMap::from([(
+                "eip155".into(),
+                SessionNamespace {
+                    accounts: chains.iter().map(|c| format!("{c}:{LOWER}")).collect(),
+                    chains: Some(chains.iter().map(|c| (*c).to_owned()).collect()),
+                    methods: vec!["personal_sign".into()],
+                    events: vec!["chainChanged".into(), "accountsChanged".into()],
+                },
+            )]),
+            required_namespaces: BTreeMap::new(),
+            optional_namespaces: BTreeMap::new(),
+            peer: Peer {
+                public_key: "33".repeat(32),
+                metadata: Metadata::default(),
+            },
+            self_public_key: "44".repeat(32),
+        }
+    }
+
+    /// Storage holding `session` as the Sign client persists it.
+    async fn storage_with(session: Option<Session>) -> MemoryStorage {
+        let storage = MemoryStorage::default();
+        if let Some(session) = session {
+            let keychain = json!({ "client_ed25519_seed": "55".repeat(32), TOPIC: "66".repeat(32) });
+            storage
+                .set("wc@2:core:0.3//keychain", keychain.to_string())
+                .await
+                .unwrap();
+            storage
+                .set("wc@2:client:0.3//session", to_json(&vec![session]))
+                .await
+                .unwrap();
+        }
+        storage
+    }
+
+    async fn provider(
+        storage: &MemoryStorage,
+        options: ProviderOptions,
+    ) -> (Provider, mpsc::UnboundedReceiver<ProviderEvent>, Rc<RecordingHttp>) {
+        let sign = SignOptions {
+            relay: RelayOptions::new("ws://127.0.0.1:1/relay"),
+            metadata: Metadata::default(),
+        };
+        let storage: Rc<dyn Storage> = Rc::new(storage.clone());
+        let (client, sign_events) = SignClient::new(sign, Rc::new(NoTransport), storage.clone(), Rc::new(FixedClock))
+            .await
+            .unwrap();
+        let http = Rc::new(RecordingHttp::default());
+        let (provider, events) = Provider::new(client, sign_events, Rc::new(http.clone()), storage, options)
+            .await
+            .unwrap();
+        (provider, events, http)
+    }
+
+    fn gateway() -> ProviderOptions {
+        ProviderOptions {
+            rpc_map: BTreeMap::from([("eip155:31338".into(), "http://node.test/rpc".into())]),
+            gateway_url: Some("http://latch.test/".into()),
+            project_id: Some("demo".into()),
+        }
+    }
+
+    fn drain(events: &mut mpsc::UnboundedReceiver<ProviderEvent>) -> Vec<ProviderEvent> {
+        std::iter::from_fn(|| events.try_recv().ok()).collect()
+    }
+
+    fn block_on<F: std::future::Future>(future: F) -> F::Output {
+        futures_util::FutureExt::now_or_never(Box::pin(future)).expect("no real IO in these tests")
+    }
+
+    #[test]
+    fn before_connect_the_spec_messages() {
+        block_on(async {
+            let storage = storage_with(None).await;
+            let (provider, _, _) = provider(&storage, gateway()).await;
+            assert_eq!(provider.session(), None);
+            assert_eq!(provider.chain_id(), None);
+            assert_eq!(
+                provider.request("eth_chainId", json!([]), None).await,
+                Err(Error::RequestBeforeConnect)
+            );
+            assert_eq!(provider.enable().await, Err(Error::EnableBeforeConnect));
+            // No connect() config yet: no namespace is configured.
+            assert_eq!(
+                provider.set_default_chain("eip155:1").await,
+                Err(Error::NamespaceNotConfigured("eip155".into()))
+            );
+            provider.close();
+            assert_eq!(provider.enable().await, Err(Error::Closed));
+            assert_eq!(
+                provider
+                    .request("eth_chainId", json!([]), None)
+                    .await
+                    .unwrap_err()
+                    .to_string(),
+                "Sign Client not initialized"
+            );
+        });
+    }
+
+    #[test]
+    fn local_answers_and_http_routing() {
+        block_on(async {
+            let storage = storage_with(Some(session(&["eip155:31337", "eip155:31338"]))).await;
+            let (provider, mut events, http) = provider(&storage, gateway()).await;
+            // Restored: the first chain of the first namespace, accounts in EIP-55.
+            assert_eq!(provider.chain_id().as_deref(), Some("eip155:31337"));
+            assert_eq!(
+                provider.request("eth_chainId", json!([]), None).await,
+                Ok(json!("0x7a69"))
+            );
+            assert_eq!(
+                provider.request("eth_accounts", json!([]), None).await,
+                Ok(json!([ADDRESS]))
+            );
+            assert_eq!(provider.enable().await, Ok(vec![ADDRESS.to_owned()]));
+            assert!(http.calls.borrow().is_empty(), "answered locally");
+
+            // No rpcMap entry for 31337: the gateway, as text/plain with the project.
+            *http.reply.borrow_mut() = r#"{"jsonrpc":"2.0","id":1,"result":"0x10"}"#.into();
+            assert_eq!(
+                provider.request("eth_blockNumber", json!([]), None).await,
+                Ok(json!("0x10"))
+            );
+            // An rpcMap entry wins, as JSON.
+            provider
+                .request("eth_getBalance", json!([ADDRESS, "latest"]), Some("eip155:31338"))
+                .await
+                .unwrap();
+            let calls = http.calls.borrow().clone();
+            assert_eq!(calls.len(), 2);
+            assert_eq!(
+                calls[0].0,
+                "http://latch.test/v1/?chainId=eip155%3A31337&projectId=demo"
+            );
+            assert_eq!(calls[0].2, BodyKind::PlainText);
+            assert_eq!(
+                (
+                    calls[0].1["jsonrpc"].as_str(),
+                    calls[0].1["method"].as_str(),
+                    &calls[0].1["params"]
+                ),
+                (Some("2.0"), Some("eth_blockNumber"), &json!([]))
+            );
+            assert_eq!(
+                (calls[1].0.as_str(), calls[1].2),
+                ("http://node.test/rpc", BodyKind::Json)
+            );
+            assert_eq!(calls[1].1["params"], json!([ADDRESS, "latest"]));
+            assert_ne!(calls[0].1["id"], calls[1].1["id"], "each call its own id");
+
+            // The node's error keeps its code; a non-JSON answer is a clear error.
+            *http.reply.borrow_mut() =
+                r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad params"}}"#.into();
+            let error = provider.request("eth_call", json!([]), None).await.unwrap_err();
+            assert_eq!(
+                (error.rpc_code(), error.to_string().as_str()),
+                (Some(-32602), "bad params")
+            );
+            *http.reply.borrow_mut() = "<html>".into();
+            assert!(matches!(
+                provider.request("eth_call", json!([]), None).await,
+                Err(Error::InvalidPayload(_))
+            ));
+
+            // Chains and namespaces the session does not have.
+            assert_eq!(
+                provider.request("eth_blockNumber", json!([]), Some("eip155:10")).await,
+                Err(Error::NoJsonRpcProvider("eip155:10".into()))
+            );
+            assert_eq!(
+                provider.request("getSlot", json!([]), Some("solana:abc")).await,
+                Err(Error::NamespaceNotConfigured("solana".into()))
+            );
+            assert_eq!(
+                provider.request("x", json!([]), Some("nonsense")).await,
+                Err(Error::NamespaceNotConfigured("nonsense".into()))
+            );
+            assert!(drain(&mut events).is_empty());
+
+            // Without rpcMap or gateway: no URL, named by the chain's reference.
+            let (bare, _, _) = provider_without_urls(&storage).await;
+            assert_eq!(
+                bare.request("eth_blockNumber", json!([]), None).await,
+                Err(Error::NoRpcUrl("31337".into()))
+            );
+        });
+    }
+
+    async fn provider_without_urls(
+        storage: &MemoryStorage,
+    ) -> (Provider, mpsc::UnboundedReceiver<ProviderEvent>, Rc<RecordingHttp>) {
+        provider(storage, ProviderOptions::default()).await
+    }
+
+    #[test]
+    fn chain_changes_emit_persist_and_restore() {
+        block_on(async {
+            let storage = storage_with(Some(session(&["eip155:31337", "eip155:31338"]))).await;
+            let (provider, mut events, _) = provider(&storage, gateway()).await;
+            // A local switch to an approved chain.
+            let switched = provider
+                .request("wallet_switchEthereumChain", json!([{ "chainId": "0x7a6a" }]), None)
+                .await;
+            assert_eq!(switched, Ok(Value::Null));
+            assert_eq!(
+                drain(&mut events),
+                [
+                    ProviderEvent::ChainChanged("0x7a6a".into()),
+                    ProviderEvent::AccountsChanged(vec![ADDRESS.into()])
+                ]
+            );
+            assert_eq!(
+                storage.get(STORE_DEFAULT_CHAIN).await.unwrap().as_deref(),
+                Some("\"eip155:31338\"")
+            );
+            // Switching to the chain already in use says nothing.
+            provider.set_default_chain("eip155:31338").await.unwrap();
+            assert!(drain(&mut events).is_empty());
+            // Not approved, and the wallet cannot switch: the official provider's refusal.
+            assert!(matches!(
+                provider.request("wallet_switchEthereumChain", json!([{ "chainId": "0x1" }]), None).await,
+                Err(Error::NotAllowed(m)) if m.contains("'eip155:1'")
+            ));
+            assert!(matches!(
+                provider.request("wallet_switchEthereumChain", json!([{}]), None).await,
+                Err(Error::InvalidPayload(_))
+            ));
+            assert!(matches!(
+                provider
+                    .request("wallet_switchEthereumChain", json!([{ "chainId": "0xzz" }]), None)
+                    .await,
+                Err(Error::InvalidPayload(_))
+            ));
+
+            // A reload restores the stored chain.
+            let (reloaded, _, _) = provider_without_urls(&storage).await;
+            assert_eq!(reloaded.chain_id().as_deref(), Some("eip155:31338"));
+
+            // The wallet's chainChanged (data as a number) and accountsChanged (CAIP-10).
+            provider
+                .on_sign_event(SignEvent::SessionEvent {
+                    topic: TOPIC.into(),
+                    chain_id: "eip155:31338".into(),
+                    name: "chainChanged".into(),
+                    data: json!(31337),
+                })
+                .await;
+            let seen = drain(&mut events);
+            assert_eq!(
+                seen[..2],
+                [
+                    ProviderEvent::ChainChanged("0x7a69".into()),
+                    ProviderEvent::AccountsChanged(vec![ADDRESS.into()])
+                ]
+            );
+            assert!(
+                matches!(&seen[2], ProviderEvent::Sign(SignEvent::SessionEvent { .. })),
+                "passed through last"
+            );
+            assert_eq!(provider.chain_id().as_deref(), Some("eip155:31337"));
+            provider
+                .on_sign_event(SignEvent::SessionEvent {
+                    topic: TOPIC.into(),
+                    chain_id: "eip155:31337".into(),
+                    name: "accountsChanged".into(),
+                    data: json!([format!("eip155:31337:{LOWER}")]),
+                })
+                .await;
+            assert_eq!(
+                drain(&mut events)[0],
+                ProviderEvent::AccountsChanged(vec![ADDRESS.into()])
+            );
+            // Another session's events are not ours.
+            provider
+                .on_sign_event(SignEvent::SessionEvent {
+                    topic: "99".repeat(32),
+                    chain_id: "eip155:31338".into(),
+                    name: "chainChanged".into(),
+                    data: json!(31338),
+                })
+                .await;
+            assert_eq!(provider.chain_id().as_deref(), Some("eip155:31337"));
+            assert!(matches!(drain(&mut events)[..], [ProviderEvent::Sign(_)]));
+        });
+    }
+
+    #[test]
+    fn the_wallet_ending_the_session_clears_everything() {
+        block_on(async {
+            let storage = storage_with(Some(session(&["eip155:31337"]))).await;
+            let (provider, mut events, _) = provider(&storage, gateway()).await;
+            provider.set_default_chain("eip155:31337").await.unwrap();
+            storage.set(STORE_NAMESPACES, "{}".into()).await.unwrap();
+            let reason = Reason {
+                code: 6000,
+                message: "User disconnected.".into(),
+            };
+            provider
+                .on_sign_event(SignEvent::SessionDeleted {
+                    topic: TOPIC.into(),
+                    reason: reason.clone(),
+                })
+                .await;
+            let seen = drain(&mut events);
+            assert_eq!(seen[0], ProviderEvent::Disconnect(reason));
+            assert_eq!(provider.chain_id(), None);
+            for key in [STORE_NAMESPACES, STORE_OPTIONAL_NAMESPACES, STORE_DEFAULT_CHAIN] {
+                assert_eq!(storage.get(key).await.unwrap(), None, "{key}");
+            }
+        });
+    }
+
+    #[test]
+    fn a_session_without_chains_has_no_default_chain() {
+        block_on(async {
+            let storage = storage_with(Some(session(&[]))).await;
+            let (provider, _, _) = provider(&storage, gateway()).await;
+            assert!(provider.session().is_some());
+            assert_eq!(
+                provider.request("eth_chainId", json!([]), None).await,
+                Err(Error::ChainIdNotFound)
+            );
+        });
+    }
+
+    #[test]
+    fn event_data_reads_every_shape() {
+        assert_eq!(chain_of_event("eip155:1", &json!(10)), "eip155:10");
+        assert_eq!(chain_of_event("eip155:1", &json!("0xa")), "eip155:10");
+        assert_eq!(chain_of_event("eip155:1", &json!("eip155:137")), "eip155:137");
+        assert_eq!(chain_of_event("eip155:1", &json!(null)), "eip155:1");
+        assert_eq!(chain_of_event("eip155:1", &json!("0xzz")), "eip155:1");
+        assert_eq!(chain_of_event("solana:abc", &json!("def")), "solana:def");
+        assert_eq!(
+            addresses_of_event("eip155:1", &json!([LOWER, format!("eip155:1:{LOWER}")])),
+            [ADDRESS, ADDRESS]
+        );
+        assert!(addresses_of_event("eip155:1", &json!({"not": "a list"})).is_empty());
+        assert_eq!(chain_id_for_events("eip155:31337"), "0x7a69");
+        assert_eq!(chain_id_for_events("solana:abc"), "abc");
+        assert_eq!(chain_id_for_events("garbage"), "garbage");
+    }
+
+    proptest::proptest! {
+        /// What a wallet sends in events is untrusted: any shape gives an answer, never a panic.
+        #[test]
+        fn event_readers_never_panic(chain in ".{0,40}", text in ".{0,80}", number in proptest::num::u64::ANY) {
+            let values = [json!(text), json!(number), json!([text.clone(), 1, null]), json!({ "x": text })];
+            for data in &values {
+                let moved = chain_of_event(&chain, data);
+                proptest::prop_assert!(!moved.is_empty() || chain.is_empty());
+                let _ = addresses_of_event(&chain, data);
+            }
+            let _ = chain_id_for_events(&chain);
+            let _ = chain_id_for_events(&text);
+        }
+    }
 }

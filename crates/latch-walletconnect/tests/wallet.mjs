@@ -11,7 +11,8 @@
 // for the chains asked for among eip155:1, 31337 and 31338, plus the two
 // devnet chains; answers personal_sign with a real signature and
 // eth_sendTransaction with the hash of a transaction sent to the chain's RPC
-// URL. Anything else, a transaction for a chain without an RPC URL, and every
+// URL, wallet_switchEthereumChain by adding the chain to the session (4902
+// for chains it does not know). Anything else, a transaction for a chain without an RPC URL, and every
 // request in `reject` mode get "5000 User rejected.".
 import { createInterface } from "node:readline";
 
@@ -50,15 +51,26 @@ const namespaces = (chains) => ({
   eip155: {
     chains,
     accounts: chains.map((chain) => `${chain}:${address}`),
-    methods: ["personal_sign", "eth_sendTransaction"],
+    methods: ["personal_sign", "eth_sendTransaction", "wallet_switchEthereumChain"],
     events: ["accountsChanged", "chainChanged"],
   },
 });
 
-async function sign(method, params, chainId) {
+async function sign(method, params, chainId, topic) {
   if (method === "personal_sign") {
     const [message] = params;
     return account.signMessage({ message: isHex(message) ? { raw: message } : message });
+  }
+  if (method === "wallet_switchEthereumChain") {
+    // As a wallet does for a chain the session lacks: add it (session update), switch, answer null.
+    const target = `eip155:${parseInt(params[0].chainId, 16)}`;
+    if (!SUPPORTED.includes(target)) return { error: { code: 4902, message: `Unrecognized chain ${target}` } };
+    const granted = wallet.session.get(topic).namespaces.eip155.chains;
+    if (!granted.includes(target)) {
+      await (await wallet.update({ topic, namespaces: namespaces([...granted, target]) })).acknowledged();
+    }
+    await wallet.emit({ topic, chainId: target, event: { name: "chainChanged", data: Number(target.split(":")[1]) } });
+    return null;
   }
   if (method === "eth_sendTransaction") {
     const url = rpcUrls[chainId] ?? rpcUrls["*"];
@@ -96,8 +108,8 @@ wallet.on("session_request", async ({ id, topic, params }) => {
   out({ event: "request", method, params: params.request.params, chainId: params.chainId });
   let response;
   try {
-    const result = rejecting ? undefined : await sign(method, params.request.params, params.chainId);
-    response = result === undefined ? { error: USER_REJECTED } : { result };
+    const result = rejecting ? undefined : await sign(method, params.request.params, params.chainId, topic);
+    response = result === undefined ? { error: USER_REJECTED } : result?.error ? result : { result };
   } catch (error) {
     response = { error: { code: -32603, message: error?.shortMessage ?? error?.message ?? String(error) } };
   }
