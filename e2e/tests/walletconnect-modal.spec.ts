@@ -21,6 +21,16 @@ test.afterEach(async () => {
   await wallet.stop();
 });
 
+/** What the host's backend asks the Latch server: is this sign-in token a live session? */
+async function verifyOnServer(token: string) {
+  const response = await fetch(`${E2E_SERVER_URL}/v1/siwx/verify?projectId=demo`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  return { status: response.status };
+}
+
 /** Opens the plain QR code and returns the pairing link the copy button puts on the clipboard. */
 async function copiedLink(page: Page): Promise<string> {
   await page.getByTestId('connect-button').click();
@@ -50,11 +60,15 @@ test('pairs from the copied link, signs in, survives a reload and ends when the 
   // trip through the relay that the Latch server verifies.
   await expect(page.getByTestId('state-status')).toHaveText('connected');
   await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31337:${ADDRESS}`);
-  await expect(page.getByTestId('siwx-sign-message')).toBeVisible();
+  // A WalletConnect wallet signs in on ConnectingSiwe (spec §2): the request goes to its app.
+  await expect(page.getByTestId('connecting-siwe')).toContainText('have the app at hand');
+  expect(await axeViolations(modal), 'ConnectingSiwe is axe-clean').toEqual([]);
   await page.getByTestId('siwx-sign').click();
   await expect(page.getByTestId('siwx-status')).toHaveText('authenticated');
   await expect(page.getByTestId('siwx-account')).toHaveText(`eip155:31337:${ADDRESS}`);
   await expect(modal).toBeHidden();
+  const token = (await page.evaluate(() => localStorage.getItem('@latch/siwx-token/demo')))!;
+  expect((await verifyOnServer(token)).status, 'the host backend sees the session').toBe(200);
 
   // A reload restores the persisted session: no new pairing, no new signature.
   await page.reload();
@@ -63,9 +77,11 @@ test('pairs from the copied link, signs in, survives a reload and ends when the 
   await expect(page.getByTestId('siwx-status')).toHaveText('authenticated');
   await expect(modal).toBeHidden();
 
-  // The wallet ends the session: the page is disconnected and the modal offers Connect again.
+  // The wallet ends the session: the page is disconnected (and signed out on the server), and the
+  // modal offers Connect again.
   await wallet.run('delete');
   await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+  await expect.poll(async () => (await verifyOnServer(token)).status).toBe(401);
   await page.getByTestId('connect-button').click();
   await expect(page.getByRole('dialog', { name: 'Connect a wallet' })).toBeVisible();
 });

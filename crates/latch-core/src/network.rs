@@ -512,6 +512,17 @@ pub fn is_add_chain_trigger(code: f64) -> bool {
     ADD_CHAIN_TRIGGER_CODES.iter().any(|&trigger| trigger as f64 == code)
 }
 
+/// Wallet error codes that mean the user declined: EIP-1193's 4001, and the
+/// WalletConnect SDK's 5000 (request), 5001 (chains) and 5002 (methods).
+pub const USER_REJECTION_CODES: [i64; 4] = [4001, 5000, 5001, 5002];
+
+/// Whether a wallet error `code` says the user declined (a choice to respect,
+/// not a failure to report). Outside a network switch, where 5000 triggers an
+/// add-chain request first (§4).
+pub fn is_user_rejection(code: f64) -> bool {
+    USER_REJECTION_CODES.iter().any(|&rejection| rejection as f64 == code)
+}
+
 /// The kinds of account a namespace can hold (§3 Account entity).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -806,6 +817,22 @@ mod tests {
             (0.0, false),
         ] {
             assert_eq!(is_add_chain_trigger(code), yes, "{code}");
+        }
+    }
+
+    #[test]
+    fn user_rejection_codes() {
+        for (code, yes) in [
+            (4001.0, true),
+            (5000.0, true),
+            (5001.0, true),
+            (5002.0, true),
+            (4902.0, false),
+            (-32603.0, false),
+            (4001.5, false),
+            (f64::NAN, false),
+        ] {
+            assert_eq!(is_user_rejection(code), yes, "{code}");
         }
     }
 

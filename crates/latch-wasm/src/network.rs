@@ -74,6 +74,13 @@ pub fn is_add_chain_trigger(code: f64) -> bool {
     network::is_add_chain_trigger(code)
 }
 
+/// Whether a wallet error code says the user declined (4001, or
+/// WalletConnect's 5000, 5001, 5002).
+#[wasm_bindgen(js_name = isUserRejection)]
+pub fn is_user_rejection(code: f64) -> bool {
+    network::is_user_rejection(code)
+}
+
 /// The default account type of a namespace; `undefined` for unknown namespaces.
 #[wasm_bindgen(js_name = defaultAccountType, unchecked_return_type = "AccountType | undefined")]
 pub fn default_account_type(namespace: &str) -> JsValue {

@@ -14,11 +14,12 @@ import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createStore, type Store } from './store.js';
 import type { CaipAddress, CaipNetworkId, Connector, Eip1193Provider, Network } from './types.js';
 import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
+import { declinedByUser } from './walletErrors.js';
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
 
 export interface ConnectionError {
-  /** `rejected`: the user declined in the wallet (EIP-1193 code 4001); `failed`: anything else. */
+  /** `rejected`: the user declined in the wallet (4001, or WalletConnect's 5000–5002); `failed`: anything else. */
   kind: 'rejected' | 'failed';
   cause: unknown;
 }
@@ -106,7 +107,10 @@ const EMPTY_ACCOUNT: AccountState = {
   balanceError: undefined,
 };
 
-/** EIP-1193: the user rejected the request. */
+/**
+ * EIP-1193: the user rejected the request. A network switch checks this code alone: WalletConnect's
+ * 5000 triggers an add-chain request there (spec §4).
+ */
 const USER_REJECTED_REQUEST = 4001;
 
 export function createConnectionController({
@@ -280,7 +284,7 @@ export function createConnectionController({
       if (attempt !== connectAttempt) return;
       account.setState(EMPTY_ACCOUNT);
       if (silent) return forgetRestoredWallet();
-      const rejected = (cause as { code?: unknown } | null)?.code === USER_REJECTED_REQUEST;
+      const rejected = declinedByUser(cause);
       const message = cause instanceof Error ? cause.message : String(cause);
       events.emit({ type: 'CONNECT_ERROR', data: { ...reported, message, rejected } });
       connection.setState({ status: 'disconnected', error: { kind: rejected ? 'rejected' : 'failed', cause } });

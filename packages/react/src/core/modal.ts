@@ -10,6 +10,7 @@ export type ViewName =
   | 'Account'
   | 'UnsupportedChain'
   | 'SIWXSignMessage'
+  | 'ConnectingSiwe'
   | 'Networks'
   | 'AllWallets'
   | 'Downloads';

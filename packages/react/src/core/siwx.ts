@@ -2,6 +2,7 @@ import { parseCaipAddress, parseCaipNetworkId } from '@latch/wasm';
 import type { ConnectionController } from './connection.js';
 import type { EventBus } from './events.js';
 import { currentView, type ModalController, type ViewName } from './modal.js';
+import { declinedByUser } from './walletErrors.js';
 import { createStore, type Store } from './store.js';
 import type { ToastController } from './toasts.js';
 import type { CaipAddress, CaipNetworkId, Network } from './types.js';
@@ -110,10 +111,8 @@ export interface SiwxController {
 }
 
 /** Views that belong to sign-in; in required mode they cannot be closed without a session. */
-export const SIGN_IN_VIEWS: readonly ViewName[] = ['SIWXSignMessage'];
+export const SIGN_IN_VIEWS: readonly ViewName[] = ['SIWXSignMessage', 'ConnectingSiwe'];
 
-/** EIP-1193: the user rejected the request. */
-const USER_REJECTED_REQUEST = 4001;
 
 /** A refusal with one of the spec's messages (§8 sign-in). */
 export class SiwxError extends Error {
@@ -205,9 +204,17 @@ export function createSiwxController({
   const isConnected = () => connection.connection.getState().status === 'connected';
   const required = () => adapter !== undefined && options.required === true;
 
+  /** Spec §2: a wallet paired over WalletConnect signs in on ConnectingSiwe (the request goes to its app). */
+  function signInView(): ViewName {
+    const { connectors, activeConnectorId } = connection.connection.getState();
+    const connector = connectors.find(({ id }) => id === activeConnectorId);
+    return connector?.type === 'WALLET_CONNECT' ? 'ConnectingSiwe' : 'SIWXSignMessage';
+  }
+
   function showSignIn() {
-    if (modal.store.getState().open) modal.reset('SIWXSignMessage');
-    else modal.open({ view: 'SIWXSignMessage' });
+    const view = signInView();
+    if (modal.store.getState().open) modal.reset(view);
+    else modal.open({ view });
   }
 
   /** Spec §4: after connecting to a supported network without a session, SIWXSignMessage opens. */
@@ -265,7 +272,7 @@ export function createSiwxController({
     store.setState({ signing: false, error });
     events.emit({ type: 'SIWX_AUTH_ERROR', data: { message } });
     // Spec §4: failure reopens the view and shows the error.
-    if (currentView(modal.store.getState()) !== 'SIWXSignMessage' || !modal.store.getState().open) showSignIn();
+    if (!SIGN_IN_VIEWS.includes(currentView(modal.store.getState())) || !modal.store.getState().open) showSignIn();
   }
 
   async function signIn() {
@@ -306,7 +313,7 @@ export function createSiwxController({
       signature = await connection.signMessage(message);
     } catch (cause) {
       if (run !== attempt) return;
-      const rejected = (cause as { code?: unknown } | null)?.code === USER_REJECTED_REQUEST;
+      const rejected = declinedByUser(cause);
       if (rejected) toasts.show({ variant: 'error', message: 'signatureDeclined' });
       fail(rejected ? 'signatureDeclined' : 'signInFailed', reason(cause));
       return;

@@ -81,6 +81,8 @@ export const de: Messages = {
   unsupportedChainBody: 'Dieses Netzwerk wird nicht unterstützt. Wechseln Sie in Ihrer Wallet zu {network}.',
   cancel: 'Abbrechen',
   signInTitle: 'Anmelden',
+  signInWalletApp: 'Die Anmeldung bittet {wallet} um eine Signatur: Halten Sie die App bereit.',
+  signInInWalletApp: 'Öffnen Sie {wallet} und bestätigen Sie die Signaturanfrage.',
   signInBody: '{app} bittet Sie, mit Ihrer Wallet eine Nachricht zu signieren, um zu zeigen, dass dieses Konto Ihnen gehört. Das Signieren ist kostenlos und sendet keine Transaktion.',
   signIn: 'Signieren',
   signInWaiting: 'Warte auf Signatur…',

@@ -80,6 +80,8 @@ export const en = {
   unsupportedChainBody: 'This network is not supported. Switch your wallet to {network}.',
   cancel: 'Cancel',
   signInTitle: 'Sign in',
+  signInWalletApp: 'Signing asks {wallet} for a signature: have the app at hand.',
+  signInInWalletApp: 'Open {wallet} and approve the signature request.',
   signInBody: '{app} asks you to sign a message with your wallet to prove this account is yours. Signing is free and sends no transaction.',
   signIn: 'Sign',
   signInWaiting: 'Waiting for signature…',

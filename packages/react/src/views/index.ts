@@ -11,7 +11,7 @@ import {
   ConnectingWalletConnectView,
 } from './ConnectingWalletConnect/ConnectingWalletConnectView.js';
 import { NetworksView } from './Networks/NetworksView.js';
-import { SIWXSignMessageView } from './SIWXSignMessage/SIWXSignMessageView.js';
+import { ConnectingSiweView, SIWXSignMessageView } from './SIWXSignMessage/SIWXSignMessageView.js';
 import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js';
 
 /** Every router view with the message key of its header title. */
@@ -23,6 +23,7 @@ export const views: Record<ViewName, { title: MessageKey; Component: ComponentTy
   Account: { title: 'accountTitle', Component: AccountView },
   UnsupportedChain: { title: 'unsupportedChainTitle', Component: UnsupportedChainView },
   SIWXSignMessage: { title: 'signInTitle', Component: SIWXSignMessageView },
+  ConnectingSiwe: { title: 'signInTitle', Component: ConnectingSiweView },
   Networks: { title: 'networksTitle', Component: NetworksView },
   AllWallets: { title: 'allWalletsTitle', Component: AllWalletsView },
   Downloads: { title: 'downloadsTitle', Component: DownloadsView },

@@ -2,15 +2,11 @@ import { Button } from '../Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
 import type { WalletConnectController } from '../../core/walletConnect.js';
+import { declinedByUser } from '../../core/walletErrors.js';
 
 /** The quiet zone a scanner needs around a QR code, in modules. */
 const QUIET_ZONE = 4;
 
-/** EIP-1193 / WalletConnect: the user declined (the wallet's "reject"). */
-const declined = (error: unknown) => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 4001 || code === 5000 || code === 5001 || code === 5002;
-};
 
 /**
  * The pairing link of a WalletConnect proposal as a QR code, with a copy button; while it is
@@ -34,7 +30,7 @@ export function PairingQr({ walletConnect }: { walletConnect: WalletConnectContr
     return (
       <div className="latch-pairing">
         <p role="alert" className="latch-message latch-message--error" data-testid="wc-error">
-          {latch.t(declined(error) ? 'walletConnectDeclined' : 'walletConnectFailed')}
+          {latch.t(declinedByUser(error) ? 'walletConnectDeclined' : 'walletConnectFailed')}
         </p>
         <Button variant="primary" data-testid="wc-retry" onClick={() => walletConnect.retry()}>
           {latch.t('retry')}

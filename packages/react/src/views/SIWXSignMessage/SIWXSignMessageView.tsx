@@ -4,6 +4,18 @@ import { useStore } from '../../hooks/useStore.js';
 
 /** Spec §4 "Sign-in": asks the visitor to sign a message proving they own the connected account. */
 export function SIWXSignMessageView() {
+  return <SignIn testId="siwx-sign-message" />;
+}
+
+/**
+ * Spec §2 ConnectingSiwe: the same sign-in for a wallet paired over WalletConnect, whose request
+ * arrives in the wallet's app (often on another device), so the view says where to look.
+ */
+export function ConnectingSiweView() {
+  return <SignIn testId="connecting-siwe" inWalletApp />;
+}
+
+function SignIn({ testId, inWalletApp = false }: { testId: string; inWalletApp?: boolean }) {
   const latch = useLatchInstance();
   const { signing, error } = useStore(latch.siwx.store);
   const { connectors, activeConnectorId } = useStore(latch.connection);
@@ -12,13 +24,18 @@ export function SIWXSignMessageView() {
   const app = globalThis.location.host;
 
   return (
-    <div className="latch-view latch-siwx" data-testid="siwx-sign-message">
+    <div className="latch-view latch-siwx" data-testid={testId}>
       {wallet ? (
         <div className="latch-connecting-icon" data-waiting={signing}>
           <img src={wallet.imageUrl} alt={wallet.name} />
         </div>
       ) : null}
       <p className="latch-message">{latch.t('signInBody', { app })}</p>
+      {inWalletApp && wallet ? (
+        <p className="latch-message" aria-live="polite">
+          {latch.t(signing ? 'signInInWalletApp' : 'signInWalletApp', { wallet: wallet.name })}
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="latch-message latch-message--error" data-testid="siwx-error">
           {latch.t(error)}
