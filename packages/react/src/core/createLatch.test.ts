@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CHECKSUMMED_ACCOUNT,
   createTestLatch,
@@ -29,6 +29,24 @@ describe('createLatch', () => {
 
   it('requires a project id', () => {
     expect(() => createTestLatch({ projectId: '' })).toThrow('Project ID Not Configured');
+  });
+
+  it('without EIP-6963 discovery opens on the QR code on a desktop and on the wallet list on a phone (spec §2)', () => {
+    installWallet(createTestProvider());
+    const latch = createTestLatch({ enableEIP6963: false, walletConnect: { relayUrl: 'ws://127.0.0.1:9/relay' } });
+    cleanups.push(latch.mount(window));
+    expect(latch.connection.getState().connectors).toEqual([]);
+    latch.modal.open();
+    expect(currentView(latch.modal.store.getState())).toBe('ConnectingWalletConnectBasic');
+    latch.modal.close();
+    const agent = vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (iPhone) Mobile');
+    cleanups.push(() => agent.mockRestore());
+    latch.modal.open();
+    expect(currentView(latch.modal.store.getState())).toBe('AllWallets');
+    // With discovery on (the default) it is the Connect view.
+    const usual = createTestLatch();
+    usual.modal.open();
+    expect(currentView(usual.modal.store.getState())).toBe('Connect');
   });
 
   it('keeps two instances independent', () => {

@@ -22,6 +22,7 @@ import { createToasts, type ToastController } from './toasts.js';
 import { createCatalogueClient, type CatalogueClient } from './catalogue.js';
 import { createWalletList, type WalletListController, type WalletListOptions } from './walletList.js';
 import { createStore, type Store } from './store.js';
+import { isMobileBrowser } from './platform.js';
 import type { Network } from './types.js';
 import { createWalletConnect, type WalletConnectController, type WalletConnectOptions } from './walletConnect.js';
 
@@ -68,9 +69,17 @@ export interface LatchOptions extends WalletListOptions {
   storage?: KeyValueStorage;
   /**
    * Pairing with any wallet over WalletConnect through the Latch server's relay (QR code, deep
-   * links); on by default. `false` offers installed wallets only.
+   * links); default true. False offers installed wallets only.
    */
-  walletConnect?: WalletConnectOptions | false;
+  enableWalletConnect?: boolean;
+  /** WalletConnect settings: the metadata wallets show, another relay. */
+  walletConnect?: WalletConnectOptions;
+  /**
+   * Discover browser wallets announced through EIP-6963; default true. Without them (and with
+   * WalletConnect on), opening goes straight to the QR code on a desktop and to the wallet list on a
+   * phone (spec §2 "no adapters").
+   */
+  enableEIP6963?: boolean;
 }
 
 export interface Latch {
@@ -102,7 +111,7 @@ export interface Latch {
   readonly catalogue: CatalogueClient;
   /** Featured, recommended, recent wallets, the paged list and search of the catalogue. */
   readonly walletList: WalletListController;
-  /** Pairing over WalletConnect; absent with `walletConnect: false`. */
+  /** Pairing over WalletConnect; absent with `enableWalletConnect: false`. */
   readonly walletConnect?: WalletConnectController;
   connect(connectorId: string): Promise<void>;
   disconnect(): void;
@@ -140,6 +149,14 @@ export function createLatch(options: LatchOptions): Latch {
     isConnected: () => connectionController.connection.getState().status === 'connected',
     mayClose: () => siwx.mayClose(),
     embedded: options.embedded === true,
+    // Spec §2: with no wallet adapter but WalletConnect, a phone lists wallets and a desktop
+    // shows the QR code at once.
+    disconnectedView: () =>
+      options.enableEIP6963 === false && options.enableWalletConnect !== false
+        ? isMobileBrowser()
+          ? 'AllWallets'
+          : 'ConnectingWalletConnectBasic'
+        : 'Connect',
   });
   const connectionController = createConnectionController({
     modal,
@@ -169,7 +186,7 @@ export function createLatch(options: LatchOptions): Latch {
   });
   const catalogue = createCatalogueClient({ projectId: options.projectId, getServerUrl });
   const walletConnect =
-    options.walletConnect === false
+    options.enableWalletConnect === false
       ? undefined
       : createWalletConnect({
           projectId: options.projectId,
@@ -232,7 +249,10 @@ export function createLatch(options: LatchOptions): Latch {
       init().catch(() => undefined);
       const stopRestoring = connectionController.restore();
       void walletConnect?.restore();
-      const stopWatching = watchAnnouncedWallets(target, connectionController.addConnector);
+      const stopWatching =
+        options.enableEIP6963 === false
+          ? () => undefined
+          : watchAnnouncedWallets(target, connectionController.addConnector);
       const stopWalletList = walletList.mount();
       const stopAnalytics =
         options.analytics === false

@@ -60,6 +60,7 @@ export function createModalController({
   isConnected,
   mayClose = () => true,
   embedded = false,
+  disconnectedView = () => 'Connect',
 }: {
   events: EventBus;
   isConnected: () => boolean;
@@ -67,6 +68,8 @@ export function createModalController({
   embedded?: boolean;
   /** Spec §2: when sign-in is required, sign-in views cannot be closed until a session exists. */
   mayClose?: () => boolean;
+  /** The first view when not connected (spec §2: Connect, or without adapters AllWallets / the QR code). */
+  disconnectedView?: () => ViewName;
 }): ModalController {
   const store = createStore<ModalState>({
     open: embedded,
@@ -98,7 +101,7 @@ export function createModalController({
     open(options = {}) {
       const connected = isConnected();
       const wasOpen = store.getState().open;
-      store.setState({ open: true, history: [options.view ?? (connected ? 'Account' : 'Connect')] });
+      store.setState({ open: true, history: [options.view ?? (connected ? 'Account' : disconnectedView())] });
       if (!wasOpen) events.emit({ type: 'MODAL_OPEN', data: { connected } });
     },
     close,

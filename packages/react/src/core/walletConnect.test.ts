@@ -144,6 +144,15 @@ describe('WalletConnect pairing', () => {
     expect(walletConnect.store.getState().pairingExpiry).toBe(NOW + 230_000 + 240_000);
   });
 
+  it('makes a link when the modal opens on the QR code view directly', async () => {
+    const { modal, walletConnect, engine } = setup();
+    modal.open({ view: 'ConnectingWalletConnectBasic' });
+    expect(walletConnect.store.getState().status).toBe('loading');
+    await settle();
+    expect(walletConnect.store.getState().status).toBe('ready');
+    expect(engine.provider.connect).toHaveBeenCalledTimes(1);
+  });
+
   it('resets the link when the modal closes (spec §2)', async () => {
     const { modal, connection, walletConnect, engine } = setup();
     modal.open();

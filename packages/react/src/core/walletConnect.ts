@@ -215,9 +215,12 @@ export function createWalletConnect({
     );
   }
 
-  // Spec §2 "Closing: the pairing link is reset": a later opening starts a new proposal.
   modal.store.subscribe(() => {
-    if (modal.store.getState().open || store.getState().status === 'idle') return;
+    const { status } = store.getState();
+    // A pairing view shown without a link (opened directly, e.g. with no wallet adapter) makes one.
+    if (isShowing() && status === 'idle') return void pair();
+    // Spec §2 "Closing: the pairing link is reset": a later opening starts a new proposal.
+    if (modal.store.getState().open || status === 'idle') return;
     attempt++;
     clearTimeout(renewTimer);
     store.setState({ status: 'idle', uri: undefined, qr: undefined, pairingExpiry: undefined, error: undefined });
@@ -227,6 +230,7 @@ export function createWalletConnect({
     store,
     start(wallet) {
       store.setState({ wallet });
+      // Showing the view makes a link when there is none (the subscription above).
       modal.push(wallet ? 'ConnectingWalletConnect' : 'ConnectingWalletConnectBasic');
       const { status, pairingExpiry: expiry } = store.getState();
       const usable =

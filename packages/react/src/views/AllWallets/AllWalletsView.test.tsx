@@ -56,7 +56,7 @@ describe('AllWalletsView', () => {
   });
 
   it('opens the page of a wallet that is not installed (WalletConnect off)', async () => {
-    openAllWallets({ walletConnect: false });
+    openAllWallets({ enableWalletConnect: false });
     fireEvent.click(await screen.findByTestId('all-wallets-item-wallet-3'));
     expect(screen.getByRole('dialog', { name: 'Get a wallet' }).textContent).toContain('Wallet 3');
   });

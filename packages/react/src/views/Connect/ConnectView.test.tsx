@@ -98,7 +98,7 @@ describe('ConnectView with the wallet catalogue', () => {
   });
 
   it('opens the page of a catalogue wallet with its links and why it cannot pair when WalletConnect is off', async () => {
-    openWithCatalogue({ walletConnect: false });
+    openWithCatalogue({ enableWalletConnect: false });
     fireEvent.click(await screen.findByTestId('wallet-selector-wallet-1'));
     const page = screen.getByRole('dialog', { name: 'Get a wallet' });
     expect(screen.getByTestId('walletconnect-unavailable').textContent).toBe(
@@ -120,7 +120,7 @@ describe('ConnectView with the wallet catalogue', () => {
       catalogueWallet('odd', 'Odd Wallet', { homepage: 'javascript:alert(1)', app_store: 'not a url' }),
     ]);
     stubGateway(undefined, { wallets: server.respond });
-    openConnectView(createTestProvider(), createTestLatch({ walletConnect: false }));
+    openConnectView(createTestProvider(), createTestLatch({ enableWalletConnect: false }));
     fireEvent.click(await screen.findByTestId('wallet-selector-odd'));
     expect(screen.queryAllByRole('link')).toEqual([]);
     expect(screen.getByText('The catalogue lists no download for Odd Wallet.')).toBeTruthy();
