@@ -67,6 +67,9 @@ test('connects a Wallet Standard Solana wallet: Account shows the base58 address
   await expect(page.getByTestId('state-balance')).toHaveText('1000 SOL');
   expect(gatewayCalls).toContain(caipNetworkId);
   expect(wallet.requests).toEqual(['standard:connect']);
+  // Tokens come from the server's chain data for the Solana chain: SOL and the fixture USDC.
+  await expect(page.getByTestId('token-SOL')).toContainText('1,000.00 SOL');
+  await expect(page.getByTestId('token-USDC')).toContainText('10,000.00 USDC');
   expect(await axeViolations(modal), 'Account view for a Solana account is axe-clean').toEqual([]);
   await modal.screenshot({ path: testInfo.outputPath('solana-account-dark.png') });
 
