@@ -5,6 +5,7 @@ import {
   init,
   isAddChainTrigger,
   isValidAddress,
+  parseCaipNetworkId,
   toChecksumAddress,
   validateCaipAddress,
 } from '@latch/wasm';
@@ -175,7 +176,7 @@ export function createConnectionController({
     const written = eip155 ? toChecksumAddress(address) : address;
     const caipAddress: CaipAddress = `${caipNetworkId}:${written}`;
     validateCaipAddress(caipAddress);
-    if (!eip155 && !isValidAddress(caipNetworkId.slice(0, caipNetworkId.indexOf(':')), written)) {
+    if (!eip155 && !isValidAddress(parseCaipNetworkId(caipNetworkId).namespace, written)) {
       throw new Error(`Invalid address: ${written}`);
     }
     account.setState({ address: written, caipAddress, caipNetworkId });

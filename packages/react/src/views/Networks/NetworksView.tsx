@@ -1,3 +1,4 @@
+import { parseCaipNetworkId } from '@latch/wasm';
 import { useState } from 'react';
 import { useLatchInstance } from '../../context.js';
 import { NetworkSwitchError } from '../../core/connection.js';
@@ -20,7 +21,7 @@ export function NetworksView() {
   const { caipNetworkId } = useStore(latch.account);
   const { status } = useStore(latch.connection);
   // A wallet signs for one namespace: other namespaces' networks are not offered while connected.
-  const namespace = status === 'connected' ? caipNetworkId?.slice(0, caipNetworkId.indexOf(':')) : undefined;
+  const namespace = status === 'connected' && caipNetworkId ? parseCaipNetworkId(caipNetworkId).namespace : undefined;
   const networks = namespace ? latch.networks.filter((network) => network.chainNamespace === namespace) : latch.networks;
   const hidden = networks.length < latch.networks.length;
   const [pending, setPending] = useState<string>();
