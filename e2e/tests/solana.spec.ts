@@ -100,6 +100,21 @@ test('connects a Wallet Standard Solana wallet: Account shows the base58 address
   await expect(page.getByTestId('state-status')).toHaveText('disconnected');
 });
 
+test('revoking the site in the wallet (standard:events change, no accounts) disconnects the page', async ({ page }) => {
+  const wallet = await installSolanaTestWallet(page, { account: solana().accounts[3]! });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(SOLANA_TEST_WALLET_SELECTOR).click();
+  await expect(page.getByTestId('state-status')).toHaveText('connected');
+  await wallet.revoke();
+  await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+  await expect(page.getByTestId('state-caip-address')).toHaveText('—');
+  // Forgotten: a reload does not reconnect.
+  await page.reload();
+  await page.waitForTimeout(1_200);
+  await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+});
+
 test('the Connect and Account views with a Solana wallet are axe-clean in the light theme', async ({ page }) => {
   await installSolanaTestWallet(page, { account: solana().accounts[1]! });
   await page.goto('/?theme=light');
