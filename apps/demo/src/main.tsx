@@ -18,6 +18,19 @@ function devnetChain(id: number, name: string, port: number): Network {
 const latchDevnet = devnetChain(31337, 'Latch Devnet', 8545);
 const latchDevnetB = devnetChain(31338, 'Latch Devnet B', 8546);
 
+/**
+ * The local Solana devnet `make demo` runs (`scripts/solana-devnet`): its genesis hash is fixed,
+ * so its CAIP-2 id is too. Solana wallets (Wallet Standard) connect on it.
+ */
+const solanaDevnet: Network = {
+  id: '62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh',
+  caipNetworkId: 'solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh',
+  chainNamespace: 'solana',
+  name: 'Latch Solana Devnet',
+  nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
+};
+
 const query = new URLSearchParams(window.location.search);
 /** `?signIn=optional|required` turns on sign-in with the wallet against this Latch server. */
 const signInMode = query.get('signIn');
@@ -25,7 +38,7 @@ const signInMode = query.get('signIn');
 const latch = createLatch({
   // `?projectId=` tries the page with another project of the same server.
   projectId: query.get('projectId') ?? 'demo',
-  networks: [latchDevnet, latchDevnetB],
+  networks: [latchDevnet, latchDevnetB, solanaDevnet],
   // `?theme=light` shows the light theme (the default is dark).
   themeMode: query.get('theme') === 'light' ? 'light' : undefined,
   // Unset in production, where the Latch server serves this page and the API on one origin;
@@ -94,7 +107,8 @@ function App() {
       <h1>Latch demo</h1>
       <p>
         A host page using <code>@latch/react</code>. Connect a browser wallet on the Latch Devnet
-        (eip155:31337); the native balance is read through the Latch server's chain gateway.
+        (eip155:31337), or a Solana wallet on the Latch Solana Devnet; the native balance is read
+        through the Latch server's chain gateway.
       </p>
       <ConnectButton />
       <LatchState />

@@ -1,5 +1,16 @@
 export { createLatch, type Latch, type LatchOptions, type ThemeState } from './core/createLatch.js';
-export type { Network, Connector, CaipAddress, CaipNetworkId, ChainNamespace, Eip1193Provider } from './core/types.js';
+export type {
+  Network,
+  Connector,
+  Eip155Connector,
+  SolanaConnector,
+  StandardWallet,
+  StandardWalletAccount,
+  CaipAddress,
+  CaipNetworkId,
+  ChainNamespace,
+  Eip1193Provider,
+} from './core/types.js';
 export type { ModalController, ModalState, OpenOptions, ViewName } from './core/modal.js';
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export { NetworkSwitchError } from './core/connection.js';

@@ -4,6 +4,8 @@ import {
   formatUnits,
   init,
   isAddChainTrigger,
+  isValidAddress,
+  parseCaipNetworkId,
   toChecksumAddress,
   validateCaipAddress,
 } from '@latch/wasm';
@@ -12,9 +14,25 @@ import type { Gateway } from './gateway.js';
 import type { ModalController } from './modal.js';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createStore, type Store } from './store.js';
-import type { CaipAddress, CaipNetworkId, Connector, Eip1193Provider, Network } from './types.js';
+import {
+  connectorNamespace,
+  type CaipAddress,
+  type CaipNetworkId,
+  type Connector,
+  type Eip155Connector,
+  type Eip1193Provider,
+  type Network,
+  type SolanaConnector,
+} from './types.js';
 import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
 import { declinedByUser } from './walletErrors.js';
+import {
+  feature,
+  toBase58,
+  type SolanaSignMessageFeature,
+  type StandardConnectFeature,
+  type StandardEventsFeature,
+} from './walletStandard.js';
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
 
@@ -26,7 +44,7 @@ export interface ConnectionError {
 
 export interface ConnectionState {
   status: ConnectionStatus;
-  /** Wallets discovered through EIP-6963, in announcement order. */
+  /** Wallets discovered (EIP-6963, Wallet Standard) or paired, in announcement order. */
   connectors: readonly Connector[];
   /** The connector being connected or connected. */
   activeConnectorId?: string;
@@ -37,7 +55,7 @@ export interface ConnectionState {
 export type BalanceStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export interface AccountState {
-  /** EIP-55 checksummed address. */
+  /** EIP-55 checksummed for eip155, base58 for solana. */
   address?: string;
   caipAddress?: CaipAddress;
   caipNetworkId?: CaipNetworkId;
@@ -63,11 +81,16 @@ export interface ConnectionController {
   abandonRestore(): void;
   disconnect(): void;
   refreshBalance(): Promise<void>;
-  /** Asks the connected wallet to sign `message` (EIP-191 `personal_sign`); resolves to the signature. */
+  /**
+   * Asks the connected wallet to sign `message`: EIP-191 `personal_sign` for eip155 (a hex
+   * signature), `solana:signMessage` for solana (a base58 ed25519 signature), as the sign-in
+   * verifier takes them.
+   */
   signMessage(message: string): Promise<string>;
   /**
    * Asks the wallet to switch to `network` (spec §4 "Networks"), adding it first when the wallet
-   * answers that it does not know it. Throws `NetworkSwitchError`.
+   * answers that it does not know it. A Solana wallet is not asked: the app picks its Solana
+   * network. Another namespace's network is `unsupported`. Throws `NetworkSwitchError`.
    */
   switchNetwork(network: Network): Promise<void>;
   /**
@@ -148,11 +171,19 @@ export function createConnectionController({
   const findNetwork = (caipNetworkId: CaipNetworkId | undefined) =>
     networks.find((network) => network.caipNetworkId === caipNetworkId);
 
+  /** The first of the host's Solana networks: Wallet Standard wallets connect on the app's choice. */
+  const solanaNetwork = networks.find((network) => network.chainNamespace === 'solana');
+
+  /** Sets the account, written as its namespace writes it; throws for an address latch-core refuses. */
   function setAccount(address: string, caipNetworkId: CaipNetworkId) {
-    const checksummed = toChecksumAddress(address);
-    const caipAddress: CaipAddress = `${caipNetworkId}:${checksummed}`;
+    const eip155 = caipNetworkId.startsWith('eip155:');
+    const written = eip155 ? toChecksumAddress(address) : address;
+    const caipAddress: CaipAddress = `${caipNetworkId}:${written}`;
     validateCaipAddress(caipAddress);
-    account.setState({ address: checksummed, caipAddress, caipNetworkId });
+    if (!eip155 && !isValidAddress(parseCaipNetworkId(caipNetworkId).namespace, written)) {
+      throw new Error(`Invalid address: ${written}`);
+    }
+    account.setState({ address: written, caipAddress, caipNetworkId });
   }
 
   /**
@@ -171,6 +202,27 @@ export function createConnectionController({
     }
     if (open) modal.reset('Account');
     await refreshBalance();
+  }
+
+  function watch(connector: Connector) {
+    return connector.namespace === 'solana' ? watchSolanaWallet(connector) : watchProvider(connector.provider);
+  }
+
+  /** `standard:events` `change`: a new first account is followed, none left ends the session. */
+  function watchSolanaWallet({ wallet }: SolanaConnector) {
+    const events = feature<StandardEventsFeature>(wallet, 'standard:events', 'on');
+    if (!events) return () => undefined;
+    return events.on('change', (properties) => {
+      if (!properties || !('accounts' in properties)) return;
+      const [first] = properties.accounts ?? [];
+      const { caipNetworkId, address } = account.getState();
+      if (!first || !caipNetworkId) return disconnect();
+      if (first.address === address) return;
+      followWallet(() => {
+        setAccount(first.address, caipNetworkId);
+        void refreshBalance();
+      });
+    });
   }
 
   function watchProvider(provider: Eip1193Provider) {
@@ -239,7 +291,11 @@ export function createConnectionController({
     const request = ++balanceRequest;
     account.setState({ balanceStatus: 'loading', balanceError: undefined });
     try {
-      const result = await gateway.request(network.caipNetworkId, 'eth_getBalance', [address, 'latest']);
+      // Solana's `getBalance` answers `{ context, value }` in lamports; eip155's a hex wei amount.
+      const solana = network.chainNamespace === 'solana';
+      const result = solana
+        ? ((await gateway.request(network.caipNetworkId, 'getBalance', [address])) as { value?: unknown } | null)?.value
+        : await gateway.request(network.caipNetworkId, 'eth_getBalance', [address, 'latest']);
       if (request !== balanceRequest) return;
       account.setState({
         balance: formatUnits(String(result), network.nativeCurrency.decimals),
@@ -268,18 +324,16 @@ export function createConnectionController({
     }
     try {
       await init();
-      // A paired wallet approved its accounts in the pairing; asking again would prompt twice.
-      const method = silent || paired ? 'eth_accounts' : 'eth_requestAccounts';
-      const accounts = (await connector.provider.request({ method })) as string[];
+      const found =
+        connector.namespace === 'solana'
+          ? await solanaAccount(connector, silent)
+          : await eip155Account(connector, silent || paired, () => attempt !== connectAttempt);
       if (attempt !== connectAttempt) return;
-      const [address] = accounts;
-      if (!address) {
+      if (!found) {
         if (silent) return forgetRestoredWallet();
         throw new Error('The wallet returned no account');
       }
-      const chainId = (await connector.provider.request({ method: 'eth_chainId' })) as string;
-      if (attempt !== connectAttempt) return;
-      setAccount(address, toCaipNetworkId(chainId));
+      setAccount(found.address, found.caipNetworkId);
     } catch (cause) {
       if (attempt !== connectAttempt) return;
       account.setState(EMPTY_ACCOUNT);
@@ -294,7 +348,7 @@ export function createConnectionController({
       if (rejected) modal.reset('Connect');
       return;
     }
-    stopWatchingProvider = watchProvider(connector.provider);
+    stopWatchingProvider = watch(connector);
     storage.setItem(STORAGE_KEYS.connectedWallet, restoreKey(connector));
     connection.setState({ status: 'connected' });
     const { address, caipNetworkId } = account.getState();
@@ -303,6 +357,29 @@ export function createConnectionController({
     }
     modal.setLoading(false);
     await showNetworkState();
+  }
+
+  /**
+   * The EVM wallet's first account and its chain. `authorised`: only accounts already authorised
+   * (`eth_accounts`, no prompt): a reload's reconnect, or a paired wallet, which approved its
+   * accounts in the pairing (asking again would prompt twice).
+   */
+  async function eip155Account(connector: Eip155Connector, authorised: boolean, abandoned: () => boolean) {
+    const method = authorised ? 'eth_accounts' : 'eth_requestAccounts';
+    const [address] = (await connector.provider.request({ method })) as string[];
+    if (!address || abandoned()) return undefined;
+    const chainId = (await connector.provider.request({ method: 'eth_chainId' })) as string;
+    return { address, caipNetworkId: toCaipNetworkId(chainId) };
+  }
+
+  /** The Solana wallet's first account, on the host's Solana network (`silent`: no prompt). */
+  async function solanaAccount({ wallet }: SolanaConnector, silent: boolean) {
+    if (!solanaNetwork) throw new Error('No Solana network is configured');
+    const connectFeature = feature<StandardConnectFeature>(wallet, 'standard:connect', 'connect');
+    if (!connectFeature) throw new Error(`${wallet.name} cannot connect (no standard:connect)`);
+    const { accounts } = await connectFeature.connect(silent ? { silent: true } : undefined);
+    const [first] = accounts ?? [];
+    return first && { address: first.address, caipNetworkId: solanaNetwork.caipNetworkId };
   }
 
   /** The wallet connected last no longer answers with an account: start over as disconnected. */
@@ -325,11 +402,22 @@ export function createConnectionController({
     const connector = connectors.find(({ id }) => id === activeConnectorId);
     const { address } = account.getState();
     if (status !== 'connected' || !connector || !address) throw new Error('No ConnectionController client found');
-    return { provider: connector.provider, address };
+    return { connector, address };
   }
 
   async function switchNetwork(network: Network) {
-    const { provider, address } = connected();
+    const { connector, address } = connected();
+    if (network.chainNamespace !== connectorNamespace(connector)) {
+      throw new NetworkSwitchError('unsupported', new Error(`The connected wallet does not sign for ${network.chainNamespace}`));
+    }
+    if (connector.namespace === 'solana') {
+      // Wallet Standard wallets sign for any Solana cluster: the app's choice is the network.
+      if (network.caipNetworkId === account.getState().caipNetworkId) return;
+      setAccount(address, network.caipNetworkId);
+      await showNetworkState();
+      return;
+    }
+    const { provider } = connector;
     const chainId = eip155ChainIdHex(network.caipNetworkId);
     const codeOf = (cause: unknown) => (cause as { code?: unknown } | null)?.code;
     const switchTo = () => provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] });
@@ -357,10 +445,23 @@ export function createConnectionController({
   }
 
   async function signMessage(message: string): Promise<string> {
-    const { provider, address } = connected();
+    const { connector, address } = connected();
+    const bytes = new TextEncoder().encode(message);
+    if (connector.namespace === 'solana') return signSolanaMessage(connector, address, bytes);
     // EIP-1193 wallets take the message as hex of its UTF-8 bytes.
-    const hex = `0x${Array.from(new TextEncoder().encode(message), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
-    return (await provider.request({ method: 'personal_sign', params: [hex, address] })) as string;
+    const hex = `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+    return (await connector.provider.request({ method: 'personal_sign', params: [hex, address] })) as string;
+  }
+
+  async function signSolanaMessage({ wallet }: SolanaConnector, address: string, message: Uint8Array) {
+    const signer = feature<SolanaSignMessageFeature>(wallet, 'solana:signMessage', 'signMessage');
+    // The wallet wants its own account object back, not a copy.
+    const walletAccount = wallet.accounts.find((candidate) => candidate.address === address);
+    if (!signer || !walletAccount) throw new Error(`${wallet.name} cannot sign for ${address}`);
+    const [output] = await signer.signMessage({ account: walletAccount, message });
+    // A wallet may sign a prefixed message; the verifier checks the bytes the user was shown.
+    if (!output || !sameBytes(output.signedMessage, message)) throw new Error(`${wallet.name} signed a different message`);
+    return toBase58(output.signature);
   }
 
   return {
@@ -408,6 +509,9 @@ export function createConnectionController({
     },
   };
 }
+
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) =>
+  a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /** What storage remembers of the connected wallet: its reverse-DNS id, else the connector id. */
 const restoreKey = (connector: Connector) => connector.rdns || connector.id;

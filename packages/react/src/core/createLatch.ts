@@ -3,6 +3,7 @@ import { createTranslate, resolveMessages, type Locale, type Messages, type Tran
 import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.js';
 import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
 import { watchAnnouncedWallets } from './eip6963.js';
+import { watchStandardWallets } from './walletStandard.js';
 import { startAnalytics } from './analytics.js';
 import { createEventBus, type LatchEvent, type LatchEventListener } from './events.js';
 import { createGateway } from './gateway.js';
@@ -253,6 +254,10 @@ export function createLatch(options: LatchOptions): Latch {
         options.enableEIP6963 === false
           ? () => undefined
           : watchAnnouncedWallets(target, connectionController.addConnector);
+      // Solana wallets are offered only to a host with a Solana network to connect them on.
+      const stopWatchingSolana = options.networks.some((network) => network.chainNamespace === 'solana')
+        ? watchStandardWallets(target, connectionController.addConnector)
+        : undefined;
       const stopWalletList = walletList.mount();
       const stopAnalytics =
         options.analytics === false
@@ -261,6 +266,7 @@ export function createLatch(options: LatchOptions): Latch {
       return () => {
         stopRestoring();
         stopWatching();
+        stopWatchingSolana?.();
         stopWalletList();
         stopAnalytics?.();
       };

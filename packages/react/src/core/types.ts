@@ -42,17 +42,62 @@ export interface Eip6963ProviderDetail {
   provider: Eip1193Provider;
 }
 
-/** A wallet the user can connect with: announced (EIP-6963) or paired over WalletConnect. */
-export interface Connector {
+/**
+ * A Wallet Standard wallet (wallet-standard 1.0), as registered through the
+ * `wallet-standard:register-wallet` / `wallet-standard:app-ready` window events.
+ */
+export interface StandardWallet {
+  readonly version: '1.0.0';
+  readonly name: string;
+  /** A data URI. */
+  readonly icon: string;
+  /** Chain ids the wallet supports, e.g. `solana:mainnet` or `solana:localnet`. */
+  readonly chains: readonly string[];
+  /** Features by name (`standard:connect`, `solana:signMessage`, …). */
+  readonly features: Readonly<Record<string, unknown>>;
+  /** The accounts the app is authorised to use. */
+  readonly accounts: readonly StandardWalletAccount[];
+}
+
+export interface StandardWalletAccount {
+  /** The account's address as the chain writes it: base58 for Solana. */
+  readonly address: string;
+  readonly publicKey: Uint8Array;
+  readonly chains: readonly string[];
+  readonly features: readonly string[];
+  readonly label?: string;
+  readonly icon?: string;
+}
+
+interface ConnectorBase {
   id: string;
-  type: 'ANNOUNCED' | 'WALLET_CONNECT';
   name: string;
   imageUrl: string;
-  /** Empty for a WalletConnect session. */
+  /** Empty for a WalletConnect session and for Wallet Standard wallets (they have none). */
   rdns: string;
-  provider: Eip1193Provider;
   /** The wallet's catalogue entry, when the pairing started from its row. */
   catalogueWallet?: CatalogueWallet;
-  /** Ends the session at the wallet (WalletConnect); announced wallets have nothing to end. */
+  /** Ends the session at the wallet (WalletConnect, `standard:disconnect`); EIP-6963 wallets have nothing to end. */
   disconnect?(): Promise<void>;
 }
+
+/** An EVM wallet: announced through EIP-6963 or paired over WalletConnect. */
+export interface Eip155Connector extends ConnectorBase {
+  type: 'ANNOUNCED' | 'WALLET_CONNECT';
+  /** Absent means `eip155`, the namespace of every connector before Solana. */
+  namespace?: 'eip155';
+  provider: Eip1193Provider;
+}
+
+/** A Solana wallet registered through the Wallet Standard. */
+export interface SolanaConnector extends ConnectorBase {
+  type: 'ANNOUNCED';
+  namespace: 'solana';
+  wallet: StandardWallet;
+}
+
+/** A wallet the user can connect with; `namespace` says which kind of chain it signs for. */
+export type Connector = Eip155Connector | SolanaConnector;
+
+/** The namespace a connector connects in. */
+export const connectorNamespace = (connector: Connector): 'eip155' | 'solana' => connector.namespace ?? 'eip155';

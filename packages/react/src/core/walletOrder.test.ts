@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueWallet } from '../test/catalogue.js';
 import { createTestProvider } from '../test/fixtures.js';
-import type { Connector } from './types.js';
+import type { Eip155Connector } from './types.js';
 import { connectEntries, type ConnectEntry, type ConnectListInput } from './walletOrder.js';
 
-function connector(rdns: string, name: string): Connector {
+function connector(rdns: string, name: string): Eip155Connector {
   return { id: `uuid-${rdns}`, type: 'ANNOUNCED', name, imageUrl: 'data:,', rdns, provider: createTestProvider() };
 }
 

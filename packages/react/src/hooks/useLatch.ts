@@ -22,7 +22,7 @@ export interface LatchAccount extends AccountState {
 
 /**
  * The connected account. With `namespace`, an account in another namespace reads as
- * disconnected (only `eip155` connects so far).
+ * disconnected (`eip155` or `solana`).
  */
 export function useLatchAccount({ namespace }: { namespace?: string } = {}): LatchAccount {
   const latch = useLatchInstance();

@@ -1,6 +1,6 @@
 import { currentView, type ViewName } from '../core/modal.js';
 import type { LatchEvent } from '../core/events.js';
-import type { Connector, Eip1193Provider, Network } from '../core/types.js';
+import type { Connector, Eip1193Provider, Network, StandardWallet } from '../core/types.js';
 import type { ThemeMode, ThemeVariables } from '../themes/index.js';
 import { useLatchInstance } from '../context.js';
 import { useStore } from './useStore.js';
@@ -78,11 +78,24 @@ export function useWalletInfo(): { walletInfo?: WalletInfo } {
 }
 
 /**
- * The EIP-1193 provider of the connection in `namespace` (only `eip155` connects so far), for
- * libraries such as viem or ethers; undefined while not connected.
+ * The wallet of the connection in `namespace`, for chain libraries: the EIP-1193 provider for
+ * `eip155` (viem, ethers), the Wallet Standard wallet for `solana`; undefined while not connected
+ * in that namespace.
  */
-export function useLatchProvider(namespace: string = 'eip155'): {
+export function useLatchProvider(namespace?: 'eip155'): {
   walletProvider?: Eip1193Provider;
+  walletProviderType?: Connector['type'];
+};
+export function useLatchProvider(namespace: 'solana'): {
+  walletProvider?: StandardWallet;
+  walletProviderType?: Connector['type'];
+};
+export function useLatchProvider(namespace: string): {
+  walletProvider?: Eip1193Provider | StandardWallet;
+  walletProviderType?: Connector['type'];
+};
+export function useLatchProvider(namespace: string = 'eip155'): {
+  walletProvider?: Eip1193Provider | StandardWallet;
   walletProviderType?: Connector['type'];
 } {
   const latch = useLatchInstance();
@@ -90,5 +103,6 @@ export function useLatchProvider(namespace: string = 'eip155'): {
   const { caipNetworkId } = useStore(latch.account);
   const connector = connectors.find(({ id }) => id === activeConnectorId);
   if (status !== 'connected' || !connector || !caipNetworkId?.startsWith(`${namespace}:`)) return {};
-  return { walletProvider: connector.provider, walletProviderType: connector.type };
+  const walletProvider = connector.namespace === 'solana' ? connector.wallet : connector.provider;
+  return { walletProvider, walletProviderType: connector.type };
 }

@@ -10,6 +10,7 @@ export const de: Messages = {
   connectionRejected: 'Die Verbindungsanfrage wurde abgelehnt.',
   wallets: 'Wallets',
   walletInstalled: 'Installiert',
+  walletSolanaTag: 'Solana',
   walletRecent: 'Zuletzt verwendet',
   allWallets: 'Alle Wallets',
   allWalletsCount: '{count}+',
@@ -98,4 +99,5 @@ export const de: Messages = {
   chainNotSupported: 'Chain wird nicht unterstützt',
   networkSwitchRejected: 'Der Netzwerkwechsel wurde abgelehnt.',
   networkSwitchFailed: 'Die Wallet konnte das Netzwerk nicht wechseln.',
+  networksOtherNamespace: 'Netzwerke anderer Chains sind ausgeblendet: Diese Wallet verbindet sich nur mit {namespace}-Netzwerken.',
 };

@@ -9,6 +9,7 @@ export const en = {
   connectionRejected: 'The connection request was rejected.',
   wallets: 'Wallets',
   walletInstalled: 'Installed',
+  walletSolanaTag: 'Solana',
   walletRecent: 'Recent',
   allWallets: 'All wallets',
   allWalletsCount: '{count}+',
@@ -97,6 +98,7 @@ export const en = {
   chainNotSupported: 'Chain is not supported',
   networkSwitchRejected: 'The network switch was declined.',
   networkSwitchFailed: 'The wallet could not switch networks.',
+  networksOtherNamespace: 'Networks of other chains are hidden: this wallet connects to {namespace} networks only.',
 };
 
 export type MessageKey = keyof typeof en;

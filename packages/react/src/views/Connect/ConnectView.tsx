@@ -23,6 +23,8 @@ export function ConnectView() {
   function tags(entry: ConnectEntry): string[] {
     const list = entry.recent ? [latch.t('walletRecent')] : [];
     if (entry.type === 'connector') list.push(latch.t('walletInstalled'));
+    // A wallet may register for Solana and announce itself for EVM too: the rows differ by chain.
+    if (entry.type === 'connector' && entry.connector.namespace === 'solana') list.push(latch.t('walletSolanaTag'));
     return list;
   }
 

@@ -1,3 +1,4 @@
+import { parseCaipNetworkId } from '@latch/wasm';
 import { useState } from 'react';
 import { useLatchInstance } from '../../context.js';
 import { NetworkSwitchError } from '../../core/connection.js';
@@ -11,10 +12,18 @@ const FAILURE_MESSAGES: Record<NetworkSwitchError['kind'], MessageKey> = {
   failed: 'networkSwitchFailed',
 };
 
+/** How the picker names a namespace (chain family names, the same in every language). */
+const NAMESPACE_NAMES: Record<string, string> = { eip155: 'EVM', solana: 'Solana' };
+
 /** The network picker (spec §2): the host's networks; choosing one asks the wallet to switch. */
 export function NetworksView() {
   const latch = useLatchInstance();
   const { caipNetworkId } = useStore(latch.account);
+  const { status } = useStore(latch.connection);
+  // A wallet signs for one namespace: other namespaces' networks are not offered while connected.
+  const namespace = status === 'connected' && caipNetworkId ? parseCaipNetworkId(caipNetworkId).namespace : undefined;
+  const networks = namespace ? latch.networks.filter((network) => network.chainNamespace === namespace) : latch.networks;
+  const hidden = networks.length < latch.networks.length;
   const [pending, setPending] = useState<string>();
   const [failure, setFailure] = useState<MessageKey>();
 
@@ -34,7 +43,7 @@ export function NetworksView() {
   return (
     <div className="latch-view">
       <ul className="latch-rows latch-networks" aria-label={latch.t('networksTitle')} data-testid="network-picker">
-        {latch.networks.map((network) => {
+        {networks.map((network) => {
           const current = network.caipNetworkId === caipNetworkId;
           return (
             <li key={network.caipNetworkId}>
@@ -57,6 +66,11 @@ export function NetworksView() {
           );
         })}
       </ul>
+      {hidden ? (
+        <p className="latch-message" data-testid="networks-other-namespace">
+          {latch.t('networksOtherNamespace', { namespace: NAMESPACE_NAMES[namespace!] ?? namespace! })}
+        </p>
+      ) : null}
       {failure ? (
         <p role="alert" className="latch-message latch-message--error" data-testid="network-error">
           {latch.t(failure)}

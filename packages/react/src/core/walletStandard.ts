@@ -1,0 +1,129 @@
+import type { SolanaConnector, StandardWallet, StandardWalletAccount } from './types.js';
+
+/** Dispatched by a wallet when it is ready; its `detail` is a callback taking the app's `{ register }`. */
+export const REGISTER_WALLET_EVENT = 'wallet-standard:register-wallet';
+/** Dispatched by the app when it is ready; wallets already loaded register through its `detail`. */
+export const APP_READY_EVENT = 'wallet-standard:app-ready';
+
+/** What the app hands wallets: `register` returns the wallet's unregister function. */
+export interface WalletStandardApi {
+  register(...wallets: StandardWallet[]): () => void;
+}
+
+/** The Wallet Standard features Latch uses, as wallets implement them. */
+export interface StandardConnectFeature {
+  /** `silent`: only accounts already authorised, no prompt (an empty list when there are none). */
+  connect(input?: { silent?: boolean }): Promise<{ accounts: readonly StandardWalletAccount[] }>;
+}
+export interface StandardDisconnectFeature {
+  disconnect(): Promise<void>;
+}
+export interface StandardEventsFeature {
+  /** Returns the function that stops listening. */
+  on(
+    event: 'change',
+    listener: (properties: { accounts?: readonly StandardWalletAccount[]; chains?: readonly string[] }) => void,
+  ): () => void;
+}
+export interface SolanaSignMessageFeature {
+  signMessage(
+    ...inputs: { account: StandardWalletAccount; message: Uint8Array }[]
+  ): Promise<readonly { signedMessage: Uint8Array; signature: Uint8Array }[]>;
+}
+
+/** A feature object with its method, or undefined when the wallet lacks it (or has it malformed). */
+export function feature<T>(wallet: StandardWallet, name: string, method: keyof T & string): T | undefined {
+  const value = wallet.features[name] as Record<string, unknown> | null | undefined;
+  return value && typeof value[method] === 'function' ? (value as T) : undefined;
+}
+
+/**
+ * Whether Latch can offer `wallet` for Solana: it names a `solana:*` chain and has the features the
+ * connection needs (`standard:connect` to get an account, `solana:signMessage` for sign-in).
+ */
+export function isSolanaWallet(wallet: StandardWallet | null | undefined): wallet is StandardWallet {
+  if (!wallet || typeof wallet.name !== 'string' || !wallet.name || !Array.isArray(wallet.chains)) return false;
+  if (!wallet.features || typeof wallet.features !== 'object') return false;
+  return (
+    wallet.chains.some((chain) => typeof chain === 'string' && chain.startsWith('solana:')) &&
+    feature<StandardConnectFeature>(wallet, 'standard:connect', 'connect') !== undefined &&
+    feature<SolanaSignMessageFeature>(wallet, 'solana:signMessage', 'signMessage') !== undefined
+  );
+}
+
+/** The connector id of a Wallet Standard wallet: wallets have no id of their own, so their name. */
+export const walletStandardConnectorId = (wallet: StandardWallet) => `wallet-standard:${wallet.name}`;
+
+/** `wallet` as a connector of the connection controller. */
+export function solanaConnector(wallet: StandardWallet): SolanaConnector {
+  const disconnect = feature<StandardDisconnectFeature>(wallet, 'standard:disconnect', 'disconnect');
+  return {
+    id: walletStandardConnectorId(wallet),
+    type: 'ANNOUNCED',
+    namespace: 'solana',
+    name: wallet.name,
+    imageUrl: typeof wallet.icon === 'string' ? wallet.icon : '',
+    rdns: '',
+    wallet,
+    // A wallet that already forgot the app may refuse; the app is disconnected either way.
+    disconnect: disconnect ? () => disconnect.disconnect().catch(() => undefined) : undefined,
+  };
+}
+
+/**
+ * Discovers Wallet Standard wallets that can serve Solana (the app side of the standard's window
+ * events): wallets loaded earlier register when the app announces itself, later ones when they
+ * announce themselves. A wallet registering twice is reported once. Returns the cleanup.
+ */
+export function watchStandardWallets(target: Window, onConnector: (connector: SolanaConnector) => void): () => void {
+  const seen = new WeakSet<object>();
+  const api: WalletStandardApi = Object.freeze({
+    register(...wallets: StandardWallet[]) {
+      for (const wallet of wallets) {
+        if (!wallet || typeof wallet !== 'object' || seen.has(wallet)) continue;
+        seen.add(wallet);
+        if (isSolanaWallet(wallet)) onConnector(solanaConnector(wallet));
+      }
+      // Latch keeps a wallet listed until the page reloads, so unregistering has nothing to undo.
+      return () => undefined;
+    },
+  });
+  function onRegister(event: Event) {
+    const callback = (event as CustomEvent<unknown>).detail;
+    if (typeof callback !== 'function') return;
+    try {
+      (callback as (api: WalletStandardApi) => void)(api);
+    } catch {
+      // One broken wallet must not keep the others from registering.
+    }
+  }
+  target.addEventListener(REGISTER_WALLET_EVENT, onRegister);
+  target.dispatchEvent(new CustomEvent(APP_READY_EVENT, { detail: api }));
+  return () => target.removeEventListener(REGISTER_WALLET_EVENT, onRegister);
+}
+
+const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * Base58 (Bitcoin alphabet) of `bytes`: `solana:signMessage` answers with raw signature bytes,
+ * and the sign-in verifier takes base58, as Solana writes signatures.
+ */
+export function toBase58(bytes: Uint8Array): string {
+  // Base-58 digits, least significant first; schoolbook conversion (inputs are 64 bytes).
+  const digits: number[] = [];
+  for (const byte of bytes) {
+    let carry = byte;
+    for (let i = 0; i < digits.length; i++) {
+      carry += digits[i]! << 8;
+      digits[i] = carry % 58;
+      carry = Math.floor(carry / 58);
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = Math.floor(carry / 58);
+    }
+  }
+  let zeros = 0;
+  while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
+  return '1'.repeat(zeros) + digits.reverse().map((digit) => BASE58_ALPHABET[digit]).join('');
+}
