@@ -100,6 +100,22 @@ test('connects a Wallet Standard Solana wallet: Account shows the base58 address
   await expect(page.getByTestId('state-status')).toHaveText('disconnected');
 });
 
+test('opening for Solana lists the Solana wallets only (spec §2 namespace filter)', async ({ page }) => {
+  const { accounts } = solana();
+  await installSolanaTestWallet(page, { account: accounts[1]! });
+  await page.goto('/');
+  await page.getByTestId('connect-solana').click();
+  await expect(page.getByTestId(SOLANA_TEST_WALLET_SELECTOR)).toBeVisible();
+  await expect(page.getByTestId('wallet-selector-walletconnect')).toHaveCount(0);
+  await expect(page.getByTestId('all-wallets')).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Wallets' }).getByRole('listitem')).toHaveCount(1);
+  // The usual button offers every wallet again.
+  await page.keyboard.press('Escape');
+  await page.getByTestId('connect-button').click();
+  await expect(page.getByTestId('wallet-selector-walletconnect')).toBeVisible();
+  await expect(page.getByTestId('all-wallets')).toBeVisible();
+});
+
 test('revoking the site in the wallet (standard:events change, no accounts) disconnects the page', async ({ page }) => {
   const wallet = await installSolanaTestWallet(page, { account: solana().accounts[3]! });
   await page.goto('/');

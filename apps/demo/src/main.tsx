@@ -101,6 +101,17 @@ function SignInState() {
   );
 }
 
+/** `open({ namespace })`: a button that offers Solana wallets only. */
+function ConnectSolana() {
+  const { open, status } = useLatch();
+  if (status === 'connected') return null;
+  return (
+    <button type="button" data-testid="connect-solana" onClick={() => open({ namespace: 'solana' })}>
+      Connect a Solana wallet
+    </button>
+  );
+}
+
 function App() {
   return (
     <main>
@@ -110,7 +121,7 @@ function App() {
         (eip155:31337), or a Solana wallet on the Latch Solana Devnet; the native balance is read
         through the Latch server's chain gateway.
       </p>
-      <ConnectButton />
+      <ConnectButton /> <ConnectSolana />
       <LatchState />
       <SignInState />
     </main>

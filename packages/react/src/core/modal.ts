@@ -23,11 +23,18 @@ export interface ModalState {
   shake: boolean;
   /** The view stack; the last entry is the current view. Never empty. */
   history: readonly ViewName[];
+  /** The namespace the opening asked for: the wallet lists show only its wallets. */
+  namespace?: WalletNamespace;
 }
+
+/** The namespaces a wallet connects in. */
+export type WalletNamespace = 'eip155' | 'solana';
 
 export interface OpenOptions {
   /** Forces the first view instead of Account (connected) or Connect (not connected). */
   view?: ViewName;
+  /** Spec §2: offer only the wallets of this namespace (e.g. a "Connect a Solana wallet" button). */
+  namespace?: WalletNamespace;
 }
 
 export interface ModalController {
@@ -101,7 +108,11 @@ export function createModalController({
     open(options = {}) {
       const connected = isConnected();
       const wasOpen = store.getState().open;
-      store.setState({ open: true, history: [options.view ?? (connected ? 'Account' : disconnectedView())] });
+      store.setState({
+        open: true,
+        history: [options.view ?? (connected ? 'Account' : disconnectedView())],
+        namespace: options.namespace,
+      });
       if (!wasOpen) events.emit({ type: 'MODAL_OPEN', data: { connected } });
     },
     close,

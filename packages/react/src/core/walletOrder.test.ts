@@ -64,6 +64,35 @@ describe('Connect view order', () => {
     expect(rows(entries)).toEqual(['injected:installed:Rabby']);
   });
 
+  it('lists only the namespace the modal was opened for (spec §2 filter by namespace)', () => {
+    const phantom: Connector = {
+      id: 'wallet-standard:Phantom',
+      type: 'ANNOUNCED',
+      namespace: 'solana',
+      name: 'Phantom',
+      imageUrl: 'data:,',
+      rdns: '',
+      wallet: {} as never,
+    };
+    const all = input({
+      connectors: [connector('io.rabby', 'Rabby'), phantom],
+      featured: [trust],
+      walletConnect: true,
+    });
+    expect(rows(connectEntries(all))).toEqual([
+      'walletConnect',
+      'injected:installed:Rabby',
+      'injected:installed:Phantom',
+      'featured:trust',
+    ]);
+    expect(rows(connectEntries({ ...all, namespace: 'solana' }))).toEqual(['injected:installed:Phantom']);
+    expect(rows(connectEntries({ ...all, namespace: 'eip155' }))).toEqual([
+      'walletConnect',
+      'injected:installed:Rabby',
+      'featured:trust',
+    ]);
+  });
+
   it('shows an installed wallet once, as installed, however many lists name it (de-duplication by rdns)', () => {
     const entries = connectEntries(
       input({

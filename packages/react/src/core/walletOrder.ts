@@ -1,6 +1,7 @@
 import { defaultConnectorTypeOrder, filterRestrictedWallets, type RestrictedWallets } from '@latch/wasm';
 import type { CatalogueWallet } from './catalogue.js';
-import type { Connector } from './types.js';
+import type { WalletNamespace } from './modal.js';
+import { connectorNamespace, type Connector } from './types.js';
 
 /** A wallet connected before (spec §3 "recent wallets"), newest first. */
 export interface RecentWallet {
@@ -30,6 +31,17 @@ export interface ConnectListInput {
   restricted: RestrictedWallets;
   /** Offer pairing any wallet by QR code (the `walletConnect` group). */
   walletConnect: boolean;
+  /** Only wallets of this namespace (the modal was opened for it); all when absent. */
+  namespace?: WalletNamespace;
+}
+
+/**
+ * Whether `entry` connects in `namespace`. Catalogue wallets and the QR code pair over
+ * WalletConnect, which Latch proposes for eip155 only.
+ */
+export function entryInNamespace(entry: ConnectEntry, namespace: WalletNamespace | undefined): boolean {
+  if (!namespace) return true;
+  return entry.type === 'connector' ? connectorNamespace(entry.connector) === namespace : namespace === 'eip155';
 }
 
 const rdnsKey = (rdns: string | null | undefined) => (rdns ? rdns.toLowerCase() : undefined);
@@ -117,5 +129,5 @@ export function connectEntries(input: ConnectListInput): ConnectEntry[] {
   };
 
   for (const group of defaultConnectorTypeOrder()) groups[group as ConnectGroup]?.();
-  return entries;
+  return entries.filter((entry) => entryInNamespace(entry, input.namespace));
 }

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { WalletListState } from '../core/walletList.js';
-import { connectEntries, installedByRdns, type ConnectEntry } from '../core/walletOrder.js';
+import { connectEntries, entryInNamespace, installedByRdns, type ConnectEntry } from '../core/walletOrder.js';
 import type { Connector } from '../core/types.js';
 import { useLatchInstance } from '../context.js';
 import { useStore } from './useStore.js';
@@ -19,14 +19,16 @@ export function useConnectEntries(): ConnectEntry[] {
   const { connectors } = useStore(latch.connection);
   const { coreReady, recent, featured, custom, recommended, restricted } = useWalletList();
   const walletConnect = latch.walletConnect !== undefined;
+  const { namespace } = useStore(latch.modal.store);
   return useMemo(
     () =>
       coreReady
-        ? connectEntries({ connectors, recent, featured, custom, recommended, restricted, walletConnect })
+        ? connectEntries({ connectors, recent, featured, custom, recommended, restricted, walletConnect, namespace })
         : connectors
             .filter(({ type }) => type === 'ANNOUNCED')
-            .map((connector) => ({ type: 'connector', group: 'injected', connector, recent: false })),
-    [coreReady, connectors, recent, featured, custom, recommended, restricted, walletConnect],
+            .map((connector): ConnectEntry => ({ type: 'connector', group: 'injected', connector, recent: false }))
+            .filter((entry) => entryInNamespace(entry, namespace)),
+    [coreReady, connectors, recent, featured, custom, recommended, restricted, walletConnect, namespace],
   );
 }
 

@@ -16,6 +16,7 @@ const WALLET_CONNECT_ICON = `data:image/svg+xml,${encodeURIComponent(
 export function ConnectView() {
   const latch = useLatchInstance();
   const { error } = useStore(latch.connection);
+  const { namespace } = useStore(latch.modal.store);
   const { count } = useWalletList();
   const entries = useConnectEntries();
   const anyInstalled = entries.some((entry) => entry.type === 'connector');
@@ -74,34 +75,37 @@ export function ConnectView() {
             </li>
           ),
         )}
-        <li>
-          <button
-            type="button"
-            className="latch-wallet latch-all-wallets"
-            data-testid="all-wallets"
-            onClick={() => latch.modal.push('AllWallets')}
-          >
-            <span className="latch-wallet-icon latch-all-wallets-icon" aria-hidden="true">
-              <svg viewBox="0 0 16 16" width="16" height="16">
-                <path
-                  d="M3 3h4v4H3zm6 0h4v4H9zM3 9h4v4H3zm6 0h4v4H9z"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="1.4"
-                />
-              </svg>
-            </span>
-            <span className="latch-wallet-name">{latch.t('allWallets')}</span>
-            {count >= 10 ? (
-              <span className="latch-wallet-tags">
-                {/* Rounded down to tens, as wallet kits show it: the catalogue grows. */}
-                <span className="latch-wallet-tag">
-                  {latch.t('allWalletsCount', { count: String(Math.floor(count / 10) * 10) })}
-                </span>
+        {/* The catalogue's wallets pair over WalletConnect, eip155 only: not in a Solana-only list. */}
+        {namespace === 'solana' ? null : (
+          <li>
+            <button
+              type="button"
+              className="latch-wallet latch-all-wallets"
+              data-testid="all-wallets"
+              onClick={() => latch.modal.push('AllWallets')}
+            >
+              <span className="latch-wallet-icon latch-all-wallets-icon" aria-hidden="true">
+                <svg viewBox="0 0 16 16" width="16" height="16">
+                  <path
+                    d="M3 3h4v4H3zm6 0h4v4H9zM3 9h4v4H3zm6 0h4v4H9z"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="1.4"
+                  />
+                </svg>
               </span>
-            ) : null}
-          </button>
-        </li>
+              <span className="latch-wallet-name">{latch.t('allWallets')}</span>
+              {count >= 10 ? (
+                <span className="latch-wallet-tags">
+                  {/* Rounded down to tens, as wallet kits show it: the catalogue grows. */}
+                  <span className="latch-wallet-tag">
+                    {latch.t('allWalletsCount', { count: String(Math.floor(count / 10) * 10) })}
+                  </span>
+                </span>
+              ) : null}
+            </button>
+          </li>
+        )}
       </ul>
     </div>
   );
