@@ -15,6 +15,9 @@ import {
   shut,
 } from "../lib/harness.mjs";
 
+// A hung step fails on its own with its name (the runner's file-wide limit would not say which).
+const STEP_TIMEOUT_MS = 60_000;
+
 const postgres = process.env.POSTGRES_TEST_URL;
 
 let redis;
@@ -35,14 +38,14 @@ before(async () => {
   dapp = await client("dapp", nodeA.relayUrl);
   walletStorage = new MemoryStorage();
   wallet = await client("wallet", nodeB.relayUrl, walletStorage);
-});
+}, { timeout: STEP_TIMEOUT_MS });
 
 after(async () => {
   for (const c of [dapp, wallet]) if (c) await shut(c);
   await nodeA?.close();
   await nodeB?.close();
   await redis?.close();
-});
+}, { timeout: STEP_TIMEOUT_MS });
 
 const sign = (text) => ({
   topic,
@@ -50,7 +53,7 @@ const sign = (text) => ({
   request: { method: "personal_sign", params: [`0x${Buffer.from(text).toString("hex")}`, ACCOUNT.split(":")[2]] },
 });
 
-test("a dapp on node A and a wallet on node B complete a session", async () => {
+test("a dapp on node A and a wallet on node B complete a session", { timeout: STEP_TIMEOUT_MS }, async () => {
   const { dappSession, walletSession } = await pairAndApprove(dapp, wallet);
   topic = dappSession.topic;
   assert.equal(walletSession.topic, topic);
@@ -61,7 +64,7 @@ test("a dapp on node A and a wallet on node B complete a session", async () => {
   assert.match(await nodeB.metrics(), /latch_relay_pushed_total [1-9]/);
 });
 
-test("killing node B and reconnecting the wallet to node A loses no pending message", async () => {
+test("killing node B and reconnecting the wallet to node A loses no pending message", { timeout: STEP_TIMEOUT_MS }, async () => {
   await nodeB.kill();
   await shut(wallet);
   const pending = dapp.request(sign("pending"));

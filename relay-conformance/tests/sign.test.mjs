@@ -15,6 +15,9 @@ import {
   shut,
 } from "../lib/harness.mjs";
 
+// A hung step fails on its own with its name (the runner's file-wide limit would not say which).
+const STEP_TIMEOUT_MS = 60_000;
+
 let latch;
 let dapp;
 let wallet;
@@ -26,22 +29,22 @@ before(async () => {
   dapp = await client("dapp", latch.relayUrl);
   walletStorage = new MemoryStorage();
   wallet = await client("wallet", latch.relayUrl, walletStorage);
-});
+}, { timeout: STEP_TIMEOUT_MS });
 
 after(async () => {
   for (const c of [dapp, wallet]) if (c) await shut(c);
   await latch?.close();
-});
+}, { timeout: STEP_TIMEOUT_MS });
 
 
-test("pair and approve", async () => {
+test("pair and approve", { timeout: STEP_TIMEOUT_MS }, async () => {
   const { dappSession, walletSession } = await pairAndApprove(dapp, wallet);
   assert.equal(dappSession.topic, walletSession.topic);
   assert.deepEqual(dappSession.namespaces.eip155.accounts, [ACCOUNT]);
   topic = dappSession.topic;
 });
 
-test("request and response, including a wallet-side error", async () => {
+test("request and response, including a wallet-side error", { timeout: STEP_TIMEOUT_MS }, async () => {
   answerRequests(wallet, ({ params }) =>
     params.request.method === "personal_sign"
       ? { result: `signed:${params.request.params[0]}` }
@@ -59,7 +62,7 @@ test("request and response, including a wallet-side error", async () => {
   );
 });
 
-test("events", async () => {
+test("events", { timeout: STEP_TIMEOUT_MS }, async () => {
   const received = once(dapp, "session_event");
   await wallet.emit({ topic, chainId: "eip155:1", event: { name: "accountsChanged", data: [ACCOUNT] } });
   const { params } = await received;
@@ -67,12 +70,12 @@ test("events", async () => {
   assert.deepEqual(params.event.data, [ACCOUNT]);
 });
 
-test("ping", async () => {
+test("ping", { timeout: STEP_TIMEOUT_MS }, async () => {
   await dapp.ping({ topic });
   await wallet.ping({ topic });
 });
 
-test("a request published while the wallet is offline is delivered when it comes back", async () => {
+test("a request published while the wallet is offline is delivered when it comes back", { timeout: STEP_TIMEOUT_MS }, async () => {
   await shut(wallet);
   const pending = dapp.request({
     topic,
@@ -86,7 +89,7 @@ test("a request published while the wallet is offline is delivered when it comes
   assert.equal(await pending, "signed:0x6f66666c696e65");
 });
 
-test("a pending message survives a relay restart", async () => {
+test("a pending message survives a relay restart", { timeout: STEP_TIMEOUT_MS }, async () => {
   await shut(wallet);
   const pending = dapp.request({
     topic,
@@ -100,7 +103,7 @@ test("a pending message survives a relay restart", async () => {
   assert.equal(await pending, "signed:0x72657374617274");
 });
 
-test("disconnect", async () => {
+test("disconnect", { timeout: STEP_TIMEOUT_MS }, async () => {
   const deleted = once(wallet, "session_delete");
   await dapp.disconnect({ topic, reason: { code: 6000, message: "User disconnected." } });
   assert.equal((await deleted).topic, topic);

@@ -10,15 +10,18 @@ import WebSocket from "ws";
 
 import { Latch } from "../lib/harness.mjs";
 
+// A hung step fails on its own with its name (the runner's file-wide limit would not say which).
+const STEP_TIMEOUT_MS = 60_000;
+
 let latch;
 
 before(async () => {
   latch = await Latch.start();
-});
+}, { timeout: STEP_TIMEOUT_MS });
 
 after(async () => {
   await latch?.close();
-});
+}, { timeout: STEP_TIMEOUT_MS });
 
 const topic = () => randomBytes(32).toString("hex");
 
@@ -63,12 +66,12 @@ async function call(socket, method, params) {
   return answer;
 }
 
-test("refused without a JWT: close 3000 with a reason", async () => {
+test("refused without a JWT: close 3000 with a reason", { timeout: STEP_TIMEOUT_MS }, async () => {
   const socket = await open(latch.relayUrl);
   assert.deepEqual(await socket.closed, { code: 3000, reason: "auth: missing JWT" });
 });
 
-test("refused with a forged JWT: close 3000", async () => {
+test("refused with a forged JWT: close 3000", { timeout: STEP_TIMEOUT_MS }, async () => {
   const genuine = await token();
   const other = await token();
   const forged = `${genuine.slice(0, genuine.lastIndexOf("."))}${other.slice(other.lastIndexOf("."))}`;
@@ -76,7 +79,7 @@ test("refused with a forged JWT: close 3000", async () => {
   assert.deepEqual(await socket.closed, { code: 3000, reason: "auth: invalid signature" });
 });
 
-test("malformed JSON, unknown method, bad topic, zero TTL and an oversized message are answered; the connection keeps working", async () => {
+test("malformed JSON, unknown method, bad topic, zero TTL and an oversized message are answered; the connection keeps working", { timeout: STEP_TIMEOUT_MS }, async () => {
   const socket = await open(`${latch.relayUrl}?auth=${await token()}`);
   socket.send("{this is not json");
   const parse = await socket.next();
