@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, spawn_local};
 
-use crate::walletconnect::{dispatch, event_to_js, from_js, sign_client, to_js, wc_error, Listeners, Options};
+use crate::client::{dispatch, event_to_js, from_js, sign_client, to_js, wc_error, Listeners, Options};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
