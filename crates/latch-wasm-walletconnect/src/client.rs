@@ -146,13 +146,19 @@ pub(crate) type Listeners = Rc<RefCell<Vec<(String, Function)>>>;
 // the engine's types already go through serde_json, and a second serde
 // backend (serde-wasm-bindgen) would add their code to the module again.
 
-/// Reads `value` as `T`; a wrong shape throws `Invalid {what}: …` naming the field.
-pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
-    let text = js_sys::JSON::stringify(value)
+/// `value` as JSON (`null` for what `JSON.stringify` cannot write).
+pub(crate) fn json_of(value: &JsValue) -> Value {
+    js_sys::JSON::stringify(value)
         .ok()
         .and_then(|text| text.as_string())
-        .unwrap_or_else(|| "null".into());
-    serde_json::from_str(&text).map_err(|e| {
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// Reads `value` as `T`; a wrong shape throws `Invalid {what}: …` naming the field.
+/// Through `&Value`, like the engine's own reads (one deserializer per type).
+pub(crate) fn read<T: DeserializeOwned>(what: &'static str, value: &Value) -> Result<T, JsValue> {
+    T::deserialize(value).map_err(|e| {
         js_error(latch_core::Error::InvalidInput {
             what,
             reason: e.to_string(),
@@ -160,9 +166,14 @@ pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) 
     })
 }
 
+/// Reads JS `value` as `T` (see [`read`]).
+pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
+    read(what, &json_of(value))
+}
+
 /// `value` as a plain JS value.
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    let text = latch_walletconnect::json_text(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
     js_sys::JSON::parse(&text)
 }
 

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, spawn_local};
 
-use crate::client::{dispatch, event_to_js, from_js, sign_client, to_js, wc_error, Listeners, Options};
+use crate::client::{dispatch, event_to_js, from_js, json_of, read, sign_client, to_js, wc_error, Listeners, Options};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -49,11 +49,12 @@ export interface WalletConnectProviderEvents {
 }
 "#;
 
+// What the provider adds to the client's options and connect params. Read
+// from the same object as those, rather than with `#[serde(flatten)]`, which
+// would compile every nested type's deserializer a second time.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ProviderOptionsJs {
-    #[serde(flatten)]
-    client: Options,
     #[serde(default)]
     rpc_map: BTreeMap<String, String>,
     gateway_url: Option<String>,
@@ -62,8 +63,6 @@ struct ProviderOptionsJs {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ConnectArgs {
-    #[serde(flatten)]
-    params: ConnectParams,
     default_chain: Option<String>,
 }
 
@@ -115,13 +114,16 @@ impl WalletConnectProvider {
     pub async fn create(
         #[wasm_bindgen(unchecked_param_type = "WalletConnectProviderOptions")] options: JsValue,
     ) -> Result<WalletConnectProvider, JsValue> {
-        let options: ProviderOptionsJs = from_js("WalletConnect provider options", &options)?;
+        const WHAT: &str = "WalletConnect provider options";
+        let options = json_of(&options);
+        let client: Options = read(WHAT, &options)?;
+        let extra: ProviderOptionsJs = read(WHAT, &options)?;
         let provider_options = ProviderOptions {
-            rpc_map: options.rpc_map,
-            gateway_url: options.gateway_url,
-            project_id: options.client.project_id.clone(),
+            rpc_map: extra.rpc_map,
+            gateway_url: extra.gateway_url,
+            project_id: client.project_id.clone(),
         };
-        let (client, sign_events, storage) = sign_client(options.client).await?;
+        let (client, sign_events, storage) = sign_client(client).await?;
         let (provider, mut events) = Provider::new(client, sign_events, Rc::new(FetchHttp), storage, provider_options)
             .await
             .map_err(wc_error)?;
@@ -166,13 +168,12 @@ impl WalletConnectProvider {
         #[wasm_bindgen(unchecked_param_type = "WalletConnectConnectParams & { defaultChain?: string }")]
         params: JsValue,
     ) -> Result<Promise, JsValue> {
-        let args: ConnectArgs = from_js("connect params", &params)?;
+        let params = json_of(&params);
+        let connect: ConnectParams = read("connect params", &params)?;
+        let ConnectArgs { default_chain } = read("connect params", &params)?;
         let provider = self.provider.clone();
         Ok(future_to_promise(async move {
-            let connecting = provider
-                .connect(args.params, args.default_chain)
-                .await
-                .map_err(provider_error)?;
+            let connecting = provider.connect(connect, default_chain).await.map_err(provider_error)?;
             let out = Object::new();
             Reflect::set(&out, &"uri".into(), &connecting.uri.to_string().into())?;
             Reflect::set(&out, &"id".into(), &(connecting.id as f64).into())?;
