@@ -17,9 +17,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, spawn_local};
 
-use crate::{js_error, latch_error};
+use crate::{js_error, latch_error, spawn, to_promise};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -228,7 +227,7 @@ pub(crate) fn dispatch(listeners: &Listeners, name: &str, payload: &Value) {
 pub(crate) fn promise<T: serde::Serialize>(
     future: impl std::future::Future<Output = latch_walletconnect::Result<T>> + 'static,
 ) -> Promise {
-    future_to_promise(async move { to_js(&future.await.map_err(wc_error)?) })
+    to_promise(async move { to_js(&future.await.map_err(wc_error)?) })
 }
 
 /// A Sign client on the browser's platform for `options`, its events, and its storage.
@@ -271,22 +270,29 @@ pub struct WalletConnectClient {
 impl WalletConnectClient {
     /// A client connected to `relayUrl`, with the sessions persisted in its
     /// storage; throws for bad options or an unavailable IndexedDB.
-    pub async fn create(
-        #[wasm_bindgen(unchecked_param_type = "WalletConnectOptions")] options: JsValue,
-    ) -> Result<WalletConnectClient, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Promise<WalletConnectClient>")]
+    pub fn create(#[wasm_bindgen(unchecked_param_type = "WalletConnectOptions")] options: JsValue) -> Promise {
+        to_promise(async move { Ok(Self::start(options).await?.into()) })
+    }
+}
+
+impl WalletConnectClient {
+    // create() returns a Promise by hand rather than being an `async fn`, so
+    // that it shares the boxed promise machinery (see `to_promise`).
+    async fn start(options: JsValue) -> Result<WalletConnectClient, JsValue> {
         let options: Options = from_js("WalletConnect options", &options)?;
         let (client, mut events, _) = sign_client(options).await?;
         let listeners = Listeners::default();
         let runner = client.clone();
         let on_error = listeners.clone();
-        spawn_local(async move {
+        spawn(async move {
             if let Err(error) = runner.run().await {
                 let payload = json!({ "message": error.to_string(), "code": error.code() });
                 dispatch(&on_error, "relay_error", &payload);
             }
         });
         let on_event = listeners.clone();
-        spawn_local(async move {
+        spawn(async move {
             while let Some(event) = events.next().await {
                 let (name, payload) = event_to_js(event);
                 dispatch(&on_event, name, &payload);
@@ -294,7 +300,10 @@ impl WalletConnectClient {
         });
         Ok(WalletConnectClient { client, listeners })
     }
+}
 
+#[wasm_bindgen]
+impl WalletConnectClient {
     /// This client's relay identity (`did:key:z6Mk…`), stable across reloads.
     #[wasm_bindgen(getter, js_name = clientId)]
     pub fn client_id(&self) -> String {
@@ -316,7 +325,7 @@ impl WalletConnectClient {
     ) -> Result<Promise, JsValue> {
         let params: ConnectParams = from_js("connect params", &params)?;
         let client = self.client.clone();
-        Ok(future_to_promise(async move {
+        Ok(to_promise(async move {
             let connecting = client.connect(params).await.map_err(wc_error)?;
             let out = Object::new();
             Reflect::set(&out, &"uri".into(), &connecting.uri.to_string().into())?;

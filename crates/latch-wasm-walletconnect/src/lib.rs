@@ -4,6 +4,10 @@
 //! exports. Like latch-wasm, each export only converts values; errors are the
 //! very `LatchError` class `@latch/wasm` exports.
 
+use std::future::Future;
+use std::pin::Pin;
+
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 pub mod client;
@@ -29,4 +33,18 @@ pub(crate) fn latch_error(message: &str, code: &str) -> JsValue {
 
 pub(crate) fn js_error(err: latch_core::Error) -> JsValue {
     latch_error(&err.to_string(), err.code())
+}
+
+// The futures go to wasm-bindgen-futures boxed: its promise and task
+// machinery is then compiled once, not once per exported method.
+type Task<T> = Pin<Box<dyn Future<Output = T>>>;
+
+/// `future` as a JS `Promise`.
+pub(crate) fn to_promise(future: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
+    wasm_bindgen_futures::future_to_promise(Box::pin(future) as Task<_>)
+}
+
+/// Runs `future` on the browser's event loop.
+pub(crate) fn spawn(future: impl Future<Output = ()> + 'static) {
+    wasm_bindgen_futures::spawn_local(Box::pin(future) as Task<()>)
 }
