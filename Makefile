@@ -40,17 +40,14 @@ test: setup build
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	cargo clippy -p latch-wasm --features walletconnect --all-targets --quiet -- -D warnings
 	npm run typecheck -w @latch/react
 	npm run typecheck -w @latch/demo
 	npm run typecheck -w @latch/devwallet
 	npm run typecheck -w @latch/e2e
 
 # The store's shared test story also runs on a throw-away PostgreSQL.
-# latch-wasm's WalletConnect part (QR codes) is tested with its feature on.
 test-rust:
 	scripts/with-postgres cargo $(NEXTEST) --workspace
-	cargo $(NEXTEST) -p latch-wasm --features walletconnect
 
 # The shared vectors against the built @latch/wasm in plain Node.
 test-wasm:
@@ -80,7 +77,7 @@ test-e2e:
 	npm test -w @latch/e2e
 
 clean:
-	rm -rf target target-wasm packages/wasm/web packages/wasm-walletconnect packages/react/dist apps/demo/dist e2e/test-results
+	rm -rf target target-wasm packages/wasm/web packages/wasm-walletconnect/web packages/react/dist apps/demo/dist e2e/test-results
 
 # Slow suites, outside `make test`.
 .PHONY: fuzz fuzz-api bench-gateway

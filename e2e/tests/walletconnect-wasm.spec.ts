@@ -168,12 +168,15 @@ test('bad options are LatchErrors, and a closed client says Sign Client not init
   await openWasmPage(page, wasmPageUrl);
   const errors = await page.evaluate(async (relayUrl) => {
     const w = window as any;
+    // The module is separate from @latch/wasm, but what it throws is @latch/wasm's very class.
+    const core = await import(/* @vite-ignore */ '@latch/wasm' as string);
     const caught = async (run: () => Promise<unknown>) => {
       try {
         await run();
         return null;
       } catch (error: any) {
-        return { isLatchError: error instanceof w.wasm.LatchError, message: error.message, code: error.code };
+        const isLatchError = error instanceof w.wasm.LatchError && error instanceof core.LatchError;
+        return { isLatchError, message: error.message, code: error.code };
       }
     };
     const metadata = { name: 'x', description: 'x', url: 'http://127.0.0.1', icons: [] };

@@ -30,3 +30,23 @@ pub mod uri;
 pub mod web;
 
 pub use error::{Error, Result};
+
+/// Reads JSON `text` as `T`, through a [`serde_json::Value`]. Every typed
+/// read in the engine goes through `&Value`, so each type's deserializer is
+/// compiled once (for `&Value`) rather than once per source (text, owned
+/// value, borrowed value): a large share of the browser module's size.
+pub fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    T::deserialize(&serde_json::from_str::<serde_json::Value>(text)?)
+}
+
+/// `value` as JSON text, through a [`serde_json::Value`] for the same reason
+/// as [`from_json`]: `json!` already compiles each type's serializer for
+/// `Value`, so text does not need a second one.
+pub fn json_text<T: serde::Serialize>(value: &T) -> serde_json::Result<String> {
+    serde_json::to_value(value).map(|value| value.to_string())
+}
+
+/// [`json_text`] for what is known to serialize (maps with string keys).
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
+    json_text(value).unwrap_or_default()
+}

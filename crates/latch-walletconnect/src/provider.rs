@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 
 use crate::io::{BodyKind, Http, Storage};
 use crate::sign::{ConnectParams, Connecting, ProposalNamespace, Reason, Session, SignClient, SignEvent};
-use crate::{Error, Result};
+use crate::{to_json, Error, Result};
 
 /// Storage keys (the official universal provider's names).
 pub const STORE_NAMESPACES: &str = "wc@2:universal_provider:/namespaces";
@@ -635,17 +635,13 @@ impl Provider {
     }
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
 /// A stored JSON value, or the default when absent or unreadable (the
 /// provider's keys are a cache of what connect() asked; a bad one is not fatal).
 async fn load<T: serde::de::DeserializeOwned + Default>(storage: &dyn Storage, key: &str) -> Result<T> {
     Ok(storage
         .get(key)
         .await?
-        .and_then(|text| serde_json::from_str(&text).ok())
+        .and_then(|text| crate::from_json(&text).ok())
         .unwrap_or_default())
 }
 

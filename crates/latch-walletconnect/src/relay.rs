@@ -430,7 +430,7 @@ impl Relay {
             messages: Vec<RelayMessage>,
         }
         let answer = self.request("irn_fetchMessages", json!({ "topic": topic })).await?;
-        Fetched::deserialize(answer)
+        Fetched::deserialize(&answer)
             .map(|f| f.messages)
             .map_err(|e| Error::InvalidPayload(e.to_string()))
     }

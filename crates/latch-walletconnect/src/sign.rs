@@ -23,7 +23,7 @@ use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
 use crate::io::{Clock, Storage, Transport};
 use crate::relay::{Relay, RelayMessage, RelayOptions};
 use crate::uri::PairingUri;
-use crate::{Error, Result};
+use crate::{to_json, Error, Result};
 
 /// Seconds.
 const FIVE_MINUTES: u64 = 300;
@@ -745,15 +745,15 @@ impl SignClient {
                 self.respond(topic, id, Ok(json!(true)), opts::EVENT_RES).await
             }
             "wc_sessionUpdate" if known => {
-                let namespaces: BTreeMap<String, SessionNamespace> =
-                    match serde_json::from_value(params["namespaces"].clone()) {
-                        Ok(namespaces) => namespaces,
-                        Err(e) => {
-                            return self
-                                .respond(topic, id, Err(invalid(&e.to_string())), opts::UPDATE_RES)
-                                .await
-                        }
-                    };
+                let namespaces: BTreeMap<String, SessionNamespace> = match BTreeMap::deserialize(&params["namespaces"])
+                {
+                    Ok(namespaces) => namespaces,
+                    Err(e) => {
+                        return self
+                            .respond(topic, id, Err(invalid(&e.to_string())), opts::UPDATE_RES)
+                            .await
+                    }
+                };
                 if let Some(session) = self.inner.state.borrow_mut().sessions.get_mut(topic) {
                     session.namespaces.clone_from(&namespaces);
                 }
@@ -980,15 +980,11 @@ fn invalid(why: &str) -> Reason {
     }
 }
 
-fn to_json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
 /// A stored JSON value, or the default when absent.
 async fn load<T: serde::de::DeserializeOwned + Default>(storage: &dyn Storage, key: &str) -> Result<T> {
     match storage.get(key).await? {
         None => Ok(T::default()),
-        Some(text) => serde_json::from_str(&text).map_err(|e| Error::Storage(format!("{key}: {e}"))),
+        Some(text) => crate::from_json(&text).map_err(|e| Error::Storage(format!("{key}: {e}"))),
     }
 }
 

@@ -1,5 +1,5 @@
-//! `@latch/wasm`: latch-core (and the WalletConnect engine,
-//! latch-walletconnect) for JavaScript. As thin as possible: each export
+//! `@latch/wasm`: latch-core for JavaScript (the WalletConnect engine is a
+//! module of its own, crates/latch-wasm-walletconnect). As thin as possible: each export
 //! converts arguments, calls one core rule and converts the result. Errors
 //! become JS `Error`s whose message is the spec's text and whose `code` is
 //! [`latch_core::Error::code`].
@@ -16,14 +16,8 @@ mod input;
 pub mod link;
 pub mod network;
 pub mod policy;
-#[cfg(feature = "walletconnect")]
-pub mod qr;
 pub mod siwx;
 pub mod validate;
-#[cfg(feature = "walletconnect")]
-pub mod walletconnect;
-#[cfg(feature = "walletconnect")]
-pub mod wc_provider;
 
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {
@@ -35,12 +29,7 @@ extern "C" {
 }
 
 pub(crate) fn js_error(err: latch_core::Error) -> JsValue {
-    latch_error(&err.to_string(), err.code())
-}
-
-/// A `LatchError` with `message` and `code` (for the crates besides latch-core).
-pub(crate) fn latch_error(message: &str, code: &str) -> JsValue {
-    LatchError::new(message, code).into()
+    LatchError::new(&err.to_string(), err.code()).into()
 }
 
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {

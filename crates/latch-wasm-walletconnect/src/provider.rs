@@ -14,9 +14,9 @@ use latch_walletconnect::web::FetchHttp;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, spawn_local};
 
-use crate::walletconnect::{dispatch, event_to_js, from_js, sign_client, to_js, wc_error, Listeners, Options};
+use crate::client::{dispatch, event_to_js, from_js, json_of, read, sign_client, to_js, wc_error, Listeners, Options};
+use crate::{spawn, to_promise};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -49,11 +49,12 @@ export interface WalletConnectProviderEvents {
 }
 "#;
 
+// What the provider adds to the client's options and connect params. Read
+// from the same object as those, rather than with `#[serde(flatten)]`, which
+// would compile every nested type's deserializer a second time.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ProviderOptionsJs {
-    #[serde(flatten)]
-    client: Options,
     #[serde(default)]
     rpc_map: BTreeMap<String, String>,
     gateway_url: Option<String>,
@@ -62,8 +63,6 @@ struct ProviderOptionsJs {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ConnectArgs {
-    #[serde(flatten)]
-    params: ConnectParams,
     default_chain: Option<String>,
 }
 
@@ -86,7 +85,7 @@ fn provider_error(err: latch_walletconnect::Error) -> JsValue {
 fn provider_promise<T: serde::Serialize>(
     future: impl std::future::Future<Output = latch_walletconnect::Result<T>> + 'static,
 ) -> Promise {
-    future_to_promise(async move { to_js(&future.await.map_err(provider_error)?) })
+    to_promise(async move { to_js(&future.await.map_err(provider_error)?) })
 }
 
 /// The event name and listener argument of `event`.
@@ -112,30 +111,39 @@ pub struct WalletConnectProvider {
 impl WalletConnectProvider {
     /// Restores a persisted session (and its default chain) before resolving;
     /// throws for bad options or an unavailable IndexedDB.
-    pub async fn create(
-        #[wasm_bindgen(unchecked_param_type = "WalletConnectProviderOptions")] options: JsValue,
-    ) -> Result<WalletConnectProvider, JsValue> {
-        let options: ProviderOptionsJs = from_js("WalletConnect provider options", &options)?;
+    #[wasm_bindgen(unchecked_return_type = "Promise<WalletConnectProvider>")]
+    pub fn create(#[wasm_bindgen(unchecked_param_type = "WalletConnectProviderOptions")] options: JsValue) -> Promise {
+        to_promise(async move { Ok(Self::start(options).await?.into()) })
+    }
+}
+
+impl WalletConnectProvider {
+    // Not an `async fn` export, for the reason given at WalletConnectClient::start.
+    async fn start(options: JsValue) -> Result<WalletConnectProvider, JsValue> {
+        const WHAT: &str = "WalletConnect provider options";
+        let options = json_of(&options);
+        let client: Options = read(WHAT, &options)?;
+        let extra: ProviderOptionsJs = read(WHAT, &options)?;
         let provider_options = ProviderOptions {
-            rpc_map: options.rpc_map,
-            gateway_url: options.gateway_url,
-            project_id: options.client.project_id.clone(),
+            rpc_map: extra.rpc_map,
+            gateway_url: extra.gateway_url,
+            project_id: client.project_id.clone(),
         };
-        let (client, sign_events, storage) = sign_client(options.client).await?;
+        let (client, sign_events, storage) = sign_client(client).await?;
         let (provider, mut events) = Provider::new(client, sign_events, Rc::new(FetchHttp), storage, provider_options)
             .await
             .map_err(wc_error)?;
         let listeners = Listeners::default();
         let runner = provider.clone();
         let on_error = listeners.clone();
-        spawn_local(async move {
+        spawn(async move {
             if let Err(error) = runner.run().await {
                 let payload = json!({ "message": error.to_string(), "code": error.code() });
                 dispatch(&on_error, "relay_error", &payload);
             }
         });
         let on_event = listeners.clone();
-        spawn_local(async move {
+        spawn(async move {
             while let Some(event) = events.next().await {
                 let (name, payload) = provider_event_to_js(event);
                 dispatch(&on_event, name, &payload);
@@ -143,7 +151,10 @@ impl WalletConnectProvider {
         });
         Ok(WalletConnectProvider { provider, listeners })
     }
+}
 
+#[wasm_bindgen]
+impl WalletConnectProvider {
     /// The current session, if any.
     #[wasm_bindgen(getter, unchecked_return_type = "WalletConnectSession | undefined")]
     pub fn session(&self) -> Result<JsValue, JsValue> {
@@ -166,13 +177,12 @@ impl WalletConnectProvider {
         #[wasm_bindgen(unchecked_param_type = "WalletConnectConnectParams & { defaultChain?: string }")]
         params: JsValue,
     ) -> Result<Promise, JsValue> {
-        let args: ConnectArgs = from_js("connect params", &params)?;
+        let params = json_of(&params);
+        let connect: ConnectParams = read("connect params", &params)?;
+        let ConnectArgs { default_chain } = read("connect params", &params)?;
         let provider = self.provider.clone();
-        Ok(future_to_promise(async move {
-            let connecting = provider
-                .connect(args.params, args.default_chain)
-                .await
-                .map_err(provider_error)?;
+        Ok(to_promise(async move {
+            let connecting = provider.connect(connect, default_chain).await.map_err(provider_error)?;
             let out = Object::new();
             Reflect::set(&out, &"uri".into(), &connecting.uri.to_string().into())?;
             Reflect::set(&out, &"id".into(), &(connecting.id as f64).into())?;
@@ -209,7 +219,7 @@ impl WalletConnectProvider {
         self.provider.check_namespace(&chain_id).map_err(provider_error)?;
         let provider = self.provider.clone();
         // Checked above; what is left (persisting) logs its own failure.
-        spawn_local(async move {
+        spawn(async move {
             let _ = provider.set_default_chain(&chain_id).await;
         });
         Ok(())

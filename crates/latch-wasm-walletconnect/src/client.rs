@@ -17,9 +17,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, spawn_local};
 
-use crate::{js_error, latch_error};
+use crate::{js_error, latch_error, spawn, to_promise};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -146,13 +145,19 @@ pub(crate) type Listeners = Rc<RefCell<Vec<(String, Function)>>>;
 // the engine's types already go through serde_json, and a second serde
 // backend (serde-wasm-bindgen) would add their code to the module again.
 
-/// Reads `value` as `T`; a wrong shape throws `Invalid {what}: …` naming the field.
-pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
-    let text = js_sys::JSON::stringify(value)
+/// `value` as JSON (`null` for what `JSON.stringify` cannot write).
+pub(crate) fn json_of(value: &JsValue) -> Value {
+    js_sys::JSON::stringify(value)
         .ok()
         .and_then(|text| text.as_string())
-        .unwrap_or_else(|| "null".into());
-    serde_json::from_str(&text).map_err(|e| {
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// Reads `value` as `T`; a wrong shape throws `Invalid {what}: …` naming the field.
+/// Through `&Value`, like the engine's own reads (one deserializer per type).
+pub(crate) fn read<T: DeserializeOwned>(what: &'static str, value: &Value) -> Result<T, JsValue> {
+    T::deserialize(value).map_err(|e| {
         js_error(latch_core::Error::InvalidInput {
             what,
             reason: e.to_string(),
@@ -160,9 +165,14 @@ pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) 
     })
 }
 
+/// Reads JS `value` as `T` (see [`read`]).
+pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
+    read(what, &json_of(value))
+}
+
 /// `value` as a plain JS value.
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    let text = latch_walletconnect::json_text(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
     js_sys::JSON::parse(&text)
 }
 
@@ -217,7 +227,7 @@ pub(crate) fn dispatch(listeners: &Listeners, name: &str, payload: &Value) {
 pub(crate) fn promise<T: serde::Serialize>(
     future: impl std::future::Future<Output = latch_walletconnect::Result<T>> + 'static,
 ) -> Promise {
-    future_to_promise(async move { to_js(&future.await.map_err(wc_error)?) })
+    to_promise(async move { to_js(&future.await.map_err(wc_error)?) })
 }
 
 /// A Sign client on the browser's platform for `options`, its events, and its storage.
@@ -260,22 +270,29 @@ pub struct WalletConnectClient {
 impl WalletConnectClient {
     /// A client connected to `relayUrl`, with the sessions persisted in its
     /// storage; throws for bad options or an unavailable IndexedDB.
-    pub async fn create(
-        #[wasm_bindgen(unchecked_param_type = "WalletConnectOptions")] options: JsValue,
-    ) -> Result<WalletConnectClient, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Promise<WalletConnectClient>")]
+    pub fn create(#[wasm_bindgen(unchecked_param_type = "WalletConnectOptions")] options: JsValue) -> Promise {
+        to_promise(async move { Ok(Self::start(options).await?.into()) })
+    }
+}
+
+impl WalletConnectClient {
+    // create() returns a Promise by hand rather than being an `async fn`, so
+    // that it shares the boxed promise machinery (see `to_promise`).
+    async fn start(options: JsValue) -> Result<WalletConnectClient, JsValue> {
         let options: Options = from_js("WalletConnect options", &options)?;
         let (client, mut events, _) = sign_client(options).await?;
         let listeners = Listeners::default();
         let runner = client.clone();
         let on_error = listeners.clone();
-        spawn_local(async move {
+        spawn(async move {
             if let Err(error) = runner.run().await {
                 let payload = json!({ "message": error.to_string(), "code": error.code() });
                 dispatch(&on_error, "relay_error", &payload);
             }
         });
         let on_event = listeners.clone();
-        spawn_local(async move {
+        spawn(async move {
             while let Some(event) = events.next().await {
                 let (name, payload) = event_to_js(event);
                 dispatch(&on_event, name, &payload);
@@ -283,7 +300,10 @@ impl WalletConnectClient {
         });
         Ok(WalletConnectClient { client, listeners })
     }
+}
 
+#[wasm_bindgen]
+impl WalletConnectClient {
     /// This client's relay identity (`did:key:z6Mk…`), stable across reloads.
     #[wasm_bindgen(getter, js_name = clientId)]
     pub fn client_id(&self) -> String {
@@ -305,7 +325,7 @@ impl WalletConnectClient {
     ) -> Result<Promise, JsValue> {
         let params: ConnectParams = from_js("connect params", &params)?;
         let client = self.client.clone();
-        Ok(future_to_promise(async move {
+        Ok(to_promise(async move {
             let connecting = client.connect(params).await.map_err(wc_error)?;
             let out = Object::new();
             Reflect::set(&out, &"uri".into(), &connecting.uri.to_string().into())?;

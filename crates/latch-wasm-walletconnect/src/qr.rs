@@ -5,7 +5,8 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{js_error, to_js};
+use crate::client::to_js;
+use crate::js_error;
 
 /// A QR code as an SVG path over a `size` × `size` grid of modules.
 #[derive(Debug, Serialize, PartialEq, Eq)]
