@@ -3,11 +3,9 @@
 //! and results and forwards the engine's events to JS listeners; the protocol
 //! lives in the crate.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use futures_channel::mpsc::UnboundedReceiver;
-use futures_util::StreamExt;
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::io::{MemoryStorage, Storage};
 use latch_walletconnect::relay::RelayOptions;
@@ -18,7 +16,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use crate::{js_error, latch_error, spawn, to_promise};
+use crate::listeners::Listeners;
+use crate::{js_error, latch_error, to_promise};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -139,8 +138,6 @@ struct TopicArgs {
     topic: String,
 }
 
-pub(crate) type Listeners = Rc<RefCell<Vec<(String, Function)>>>;
-
 // Values cross the boundary as JSON text (`JSON.stringify` / `JSON.parse`):
 // the engine's types already go through serde_json, and a second serde
 // backend (serde-wasm-bindgen) would add their code to the module again.
@@ -208,21 +205,6 @@ pub(crate) fn event_to_js(event: SignEvent) -> (&'static str, Value) {
     }
 }
 
-/// Calls every listener of `name` with `payload`; a throwing listener does not stop the others.
-pub(crate) fn dispatch(listeners: &Listeners, name: &str, payload: &Value) {
-    // A copy, so listeners may call on()/off() while being called.
-    let called: Vec<Function> = listeners
-        .borrow()
-        .iter()
-        .filter(|(n, _)| n == name)
-        .map(|(_, f)| f.clone())
-        .collect();
-    let Ok(payload) = to_js(payload) else { return };
-    for listener in called {
-        let _ = listener.call1(&JsValue::NULL, &payload);
-    }
-}
-
 /// A promise of `future`'s value as JS (or its error as a `LatchError`).
 pub(crate) fn promise<T: serde::Serialize>(
     future: impl std::future::Future<Output = latch_walletconnect::Result<T>> + 'static,
@@ -281,23 +263,10 @@ impl WalletConnectClient {
     // that it shares the boxed promise machinery (see `to_promise`).
     async fn start(options: JsValue) -> Result<WalletConnectClient, JsValue> {
         let options: Options = from_js("WalletConnect options", &options)?;
-        let (client, mut events, _) = sign_client(options).await?;
+        let (client, events, _) = sign_client(options).await?;
         let listeners = Listeners::default();
         let runner = client.clone();
-        let on_error = listeners.clone();
-        spawn(async move {
-            if let Err(error) = runner.run().await {
-                let payload = json!({ "message": error.to_string(), "code": error.code() });
-                dispatch(&on_error, "relay_error", &payload);
-            }
-        });
-        let on_event = listeners.clone();
-        spawn(async move {
-            while let Some(event) = events.next().await {
-                let (name, payload) = event_to_js(event);
-                dispatch(&on_event, name, &payload);
-            }
-        });
+        listeners.pump(async move { runner.run().await }, events, event_to_js);
         Ok(WalletConnectClient { client, listeners })
     }
 }
@@ -386,7 +355,7 @@ impl WalletConnectClient {
         #[wasm_bindgen(unchecked_param_type = "keyof WalletConnectEvents")] event: String,
         #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] listener: Function,
     ) {
-        self.listeners.borrow_mut().push((event, listener));
+        self.listeners.add(event, listener);
     }
 
     /// Stops calling `listener` for `event`.
@@ -395,10 +364,7 @@ impl WalletConnectClient {
         #[wasm_bindgen(unchecked_param_type = "keyof WalletConnectEvents")] event: &str,
         #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] listener: &Function,
     ) {
-        let listener: &JsValue = listener.as_ref();
-        self.listeners
-            .borrow_mut()
-            .retain(|(name, f)| !(name == event && AsRef::<JsValue>::as_ref(f) == listener));
+        self.listeners.remove(event, listener);
     }
 
     /// Closes the relay connection; later calls reject with `Sign Client not initialized`.

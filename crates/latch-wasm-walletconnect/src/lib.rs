@@ -11,6 +11,7 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 pub mod client;
+mod listeners;
 pub mod provider;
 pub mod qr;
 

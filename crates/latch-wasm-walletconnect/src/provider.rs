@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use futures_util::StreamExt;
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::provider::{Provider, ProviderEvent, ProviderOptions};
 use latch_walletconnect::sign::ConnectParams;
@@ -15,7 +14,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use crate::client::{dispatch, event_to_js, from_js, json_of, read, sign_client, to_js, wc_error, Listeners, Options};
+use crate::client::{event_to_js, from_js, json_of, read, sign_client, to_js, wc_error, Options};
+use crate::listeners::Listeners;
 use crate::{spawn, to_promise};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -130,25 +130,12 @@ impl WalletConnectProvider {
             project_id: client.project_id.clone(),
         };
         let (client, sign_events, storage) = sign_client(client).await?;
-        let (provider, mut events) = Provider::new(client, sign_events, Rc::new(FetchHttp), storage, provider_options)
+        let (provider, events) = Provider::new(client, sign_events, Rc::new(FetchHttp), storage, provider_options)
             .await
             .map_err(wc_error)?;
         let listeners = Listeners::default();
         let runner = provider.clone();
-        let on_error = listeners.clone();
-        spawn(async move {
-            if let Err(error) = runner.run().await {
-                let payload = json!({ "message": error.to_string(), "code": error.code() });
-                dispatch(&on_error, "relay_error", &payload);
-            }
-        });
-        let on_event = listeners.clone();
-        spawn(async move {
-            while let Some(event) = events.next().await {
-                let (name, payload) = provider_event_to_js(event);
-                dispatch(&on_event, name, &payload);
-            }
-        });
+        listeners.pump(async move { runner.run().await }, events, provider_event_to_js);
         Ok(WalletConnectProvider { provider, listeners })
     }
 }
@@ -238,7 +225,7 @@ impl WalletConnectProvider {
         #[wasm_bindgen(unchecked_param_type = "keyof WalletConnectProviderEvents")] event: String,
         #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] listener: Function,
     ) {
-        self.listeners.borrow_mut().push((event, listener));
+        self.listeners.add(event, listener);
     }
 
     /// Stops calling `listener` for `event`.
@@ -248,10 +235,7 @@ impl WalletConnectProvider {
         #[wasm_bindgen(unchecked_param_type = "keyof WalletConnectProviderEvents")] event: &str,
         #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] listener: &Function,
     ) {
-        let listener: &JsValue = listener.as_ref();
-        self.listeners
-            .borrow_mut()
-            .retain(|(name, f)| !(name == event && AsRef::<JsValue>::as_ref(f) == listener));
+        self.listeners.remove(event, listener);
     }
 
     /// Closes the relay connection; later calls reject with `Sign Client not initialized`.
