@@ -110,3 +110,10 @@ pub fn verify_solana_signature(
 ) -> Result<bool, JsValue> {
     siwx::verify_solana_signature(message, signature_base58, public_key_base58).map_err(js_error)
 }
+
+/// A Solana wallet's `signMessage` signature (64 bytes) as base58, the text
+/// `verifySolanaSignature` and the Latch server take; throws for another length.
+#[wasm_bindgen(js_name = solanaSignatureText)]
+pub fn solana_signature_text(signature: &[u8]) -> Result<String, JsValue> {
+    siwx::solana_signature_text(signature).map_err(js_error)
+}

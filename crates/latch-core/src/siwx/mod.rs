@@ -27,7 +27,7 @@ use crate::address::{is_solana_address, parse_evm_address};
 use crate::caip::CaipNetworkId;
 use crate::{Error, Result};
 
-pub use signature::{recover_personal_sign_address, verify_solana_signature};
+pub use signature::{recover_personal_sign_address, solana_signature_text, verify_solana_signature};
 
 /// Unix milliseconds of an RFC 3339 date-time as sign-in messages write them; `None` when it is not one.
 pub fn rfc3339_unix_ms(time: &str) -> Option<i64> {

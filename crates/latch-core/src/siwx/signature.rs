@@ -69,6 +69,18 @@ pub fn verify_solana_signature(message: &str, signature: &str, public_key: &str)
     Ok(key.verify_strict(message.as_bytes(), &signature).is_ok())
 }
 
+/// A Solana wallet's `signMessage` output (64 raw bytes) as the text
+/// [`verify_solana_signature`] and the Latch server take: base58. Any other
+/// length is `Invalid signature: expected 64 bytes of base58`.
+pub fn solana_signature_text(signature: &[u8]) -> Result<String> {
+    if signature.len() != 64 {
+        return Err(Error::InvalidSignature {
+            reason: "expected 64 bytes of base58",
+        });
+    }
+    Ok(bs58::encode(signature).into_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,5 +191,17 @@ mod tests {
             let _ = verify_solana_signature(&message, &signature, &key);
             let _ = verify_solana_signature(&message, TEST1_SIG, &key);
         }
+    }
+
+    #[test]
+    fn solana_signature_text_round_trips() {
+        let bytes = bs58::decode(TEST1_SIG).into_vec().unwrap();
+        assert_eq!(solana_signature_text(&bytes).unwrap(), TEST1_SIG);
+        assert_eq!(
+            solana_signature_text(&bytes[..63]).unwrap_err().to_string(),
+            "Invalid signature: expected 64 bytes of base58"
+        );
+        // Leading zero bytes are leading 1s, as base58 writes them.
+        assert!(solana_signature_text(&[0; 64]).unwrap().starts_with("1111"));
     }
 }

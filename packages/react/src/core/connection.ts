@@ -6,6 +6,7 @@ import {
   isAddChainTrigger,
   isValidAddress,
   parseCaipNetworkId,
+  solanaSignatureText,
   toChecksumAddress,
   validateCaipAddress,
 } from '@latch/wasm';
@@ -28,7 +29,6 @@ import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
 import { declinedByUser } from './walletErrors.js';
 import {
   feature,
-  toBase58,
   type SolanaSignMessageFeature,
   type StandardConnectFeature,
   type StandardEventsFeature,
@@ -461,7 +461,7 @@ export function createConnectionController({
     const [output] = await signer.signMessage({ account: walletAccount, message });
     // A wallet may sign a prefixed message; the verifier checks the bytes the user was shown.
     if (!output || !sameBytes(output.signedMessage, message)) throw new Error(`${wallet.name} signed a different message`);
-    return toBase58(output.signature);
+    return solanaSignatureText(output.signature);
   }
 
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueWallet } from '../test/catalogue.js';
 import { createTestProvider } from '../test/fixtures.js';
-import type { Eip155Connector } from './types.js';
+import type { Connector, Eip155Connector } from './types.js';
 import { connectEntries, type ConnectEntry, type ConnectListInput } from './walletOrder.js';
 
 function connector(rdns: string, name: string): Eip155Connector {

@@ -1,16 +1,16 @@
-import { init, verifySolanaSignature } from '@latch/wasm';
+import { init, solanaSignatureText, verifySolanaSignature } from '@latch/wasm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createTestStandardWallet,
   registerStandardWallet,
   testSolanaKey,
 } from '../test/standardWallet.js';
+import { toBase58 } from '../test/base58.js';
 import type { StandardWallet } from './types.js';
 import {
   APP_READY_EVENT,
   isSolanaWallet,
   REGISTER_WALLET_EVENT,
-  toBase58,
   watchStandardWallets,
   type WalletStandardApi,
 } from './walletStandard.js';
@@ -99,7 +99,7 @@ describe('Wallet Standard discovery', () => {
   });
 });
 
-describe('toBase58', () => {
+describe('base58 (the test double\'s keys) and signature text (@latch/wasm)', () => {
   beforeAll(() => init());
 
   it('encodes the known vectors (leading zero bytes are 1s)', () => {
@@ -112,7 +112,7 @@ describe('toBase58', () => {
   it('writes ed25519 signatures and keys that latch-core verifies', () => {
     const key = testSolanaKey(3);
     const message = 'example.com wants you to sign in with your Solana account';
-    const signature = toBase58(key.sign(new TextEncoder().encode(message)));
+    const signature = solanaSignatureText(key.sign(new TextEncoder().encode(message)));
     expect(verifySolanaSignature(message, signature, key.address)).toBe(true);
     expect(verifySolanaSignature(`${message}.`, signature, key.address)).toBe(false);
   });

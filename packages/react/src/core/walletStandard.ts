@@ -101,29 +101,3 @@ export function watchStandardWallets(target: Window, onConnector: (connector: So
   target.dispatchEvent(new CustomEvent(APP_READY_EVENT, { detail: api }));
   return () => target.removeEventListener(REGISTER_WALLET_EVENT, onRegister);
 }
-
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-/**
- * Base58 (Bitcoin alphabet) of `bytes`: `solana:signMessage` answers with raw signature bytes,
- * and the sign-in verifier takes base58, as Solana writes signatures.
- */
-export function toBase58(bytes: Uint8Array): string {
-  // Base-58 digits, least significant first; schoolbook conversion (inputs are 64 bytes).
-  const digits: number[] = [];
-  for (const byte of bytes) {
-    let carry = byte;
-    for (let i = 0; i < digits.length; i++) {
-      carry += digits[i]! << 8;
-      digits[i] = carry % 58;
-      carry = Math.floor(carry / 58);
-    }
-    while (carry > 0) {
-      digits.push(carry % 58);
-      carry = Math.floor(carry / 58);
-    }
-  }
-  let zeros = 0;
-  while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
-  return '1'.repeat(zeros) + digits.reverse().map((digit) => BASE58_ALPHABET[digit]).join('');
-}

@@ -1,7 +1,8 @@
 import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { vi } from 'vitest';
 import type { Network, StandardWallet, StandardWalletAccount } from '../core/types.js';
-import { APP_READY_EVENT, REGISTER_WALLET_EVENT, toBase58, type WalletStandardApi } from '../core/walletStandard.js';
+import { APP_READY_EVENT, REGISTER_WALLET_EVENT, type WalletStandardApi } from '../core/walletStandard.js';
+import { toBase58 } from './base58.js';
 
 /** The local Solana devnet as `scripts/solana-devnet` names it (its genesis hash is fixed). */
 export const solanaDevnet: Network = {
