@@ -86,6 +86,25 @@ test('pairs from the copied link, signs in, survives a reload and ends when the 
   await expect(page.getByRole('dialog', { name: 'Connect a wallet' })).toBeVisible();
 });
 
+test('required sign-in on ConnectingSiwe cannot be closed; Cancel disconnects and ends the session at the wallet', async ({
+  page,
+}) => {
+  await page.goto('/?signIn=required');
+  await pair(page);
+  const modal = page.getByTestId('latch-modal');
+  await expect(page.getByTestId('connecting-siwe')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(modal).toHaveAttribute('data-shake', 'true');
+  await page.getByTestId('modal-close').click();
+  await expect(page.getByTestId('connecting-siwe')).toBeVisible();
+  await expect(page.getByTestId('state-status')).toHaveText('connected');
+
+  await page.getByTestId('siwx-cancel').click();
+  await expect(modal).toBeHidden();
+  await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+  await wallet.expect('deleted');
+});
+
 test('a disconnect in the modal ends the session at the wallet', async ({ page }) => {
   await page.goto('/');
   await pair(page);
