@@ -3,23 +3,11 @@
 // message and keeping the session.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
+import { storedToken, verifyOnServer } from '../fixtures/siwx.js';
 import { E2E_RPC_URL, E2E_SERVER_URL, readDevnet } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 
 const account = () => readDevnet().accounts[2]!;
-const TOKEN_KEY = '@latch/siwx-token/demo';
-
-/** What the host's backend would ask: is this token an active session, and whose? */
-async function verifyOnServer(token: string) {
-  const response = await fetch(`${E2E_SERVER_URL}/v1/siwx/verify?projectId=demo`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  return { status: response.status, body: (await response.json()) as { session?: { account: string; message: string } } };
-}
-
-const storedToken = (page: Page) => page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
 
 async function connect(page: Page) {
   await page.getByTestId('connect-button').click();

@@ -4,6 +4,7 @@
 // verifying the CAIP-122 sign-in (ed25519).
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
+import { storedToken, verifyOnServer } from '../fixtures/siwx.js';
 import {
   installSolanaTestWallet,
   SOLANA_TEST_WALLET_NAME,
@@ -12,7 +13,6 @@ import {
 import { E2E_SERVER_URL, readSolanaDevnet } from '../fixtures/stack.js';
 
 const solana = () => readSolanaDevnet();
-const TOKEN_KEY = '@latch/siwx-token/demo';
 
 /** The oracle for the displayed balance, read from the devnet directly: lamports floored to 3 decimals. */
 async function expectedBalance(address: string) {
@@ -26,18 +26,6 @@ async function expectedBalance(address: string) {
   const milli = (lamports % 1_000_000_000n) / 1_000_000n;
   return `${lamports / 1_000_000_000n}.${String(milli).padStart(3, '0')} SOL`;
 }
-
-/** What the host's backend would ask: is this token an active session, and whose? */
-async function verifyOnServer(token: string) {
-  const response = await fetch(`${E2E_SERVER_URL}/v1/siwx/verify?projectId=demo`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  return { status: response.status, body: (await response.json()) as { session?: { account: string; message: string } } };
-}
-
-const storedToken = (page: Page) => page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
 
 test('connects a Wallet Standard Solana wallet: Account shows the base58 address and its devnet balance', async ({ page }, testInfo) => {
   const { caipNetworkId, accounts } = solana();

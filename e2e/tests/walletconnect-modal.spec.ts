@@ -4,6 +4,7 @@
 // a person would: the modal's copy button.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
+import { storedToken, verifyOnServer } from '../fixtures/siwx.js';
 import { E2E_SERVER_URL } from '../fixtures/stack.js';
 import { OfficialWallet } from '../fixtures/wc-wallet.js';
 
@@ -20,16 +21,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await wallet.stop();
 });
-
-/** What the host's backend asks the Latch server: is this sign-in token a live session? */
-async function verifyOnServer(token: string) {
-  const response = await fetch(`${E2E_SERVER_URL}/v1/siwx/verify?projectId=demo`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  return { status: response.status };
-}
 
 /** Opens the plain QR code and returns the pairing link the copy button puts on the clipboard. */
 async function copiedLink(page: Page): Promise<string> {
@@ -67,7 +58,7 @@ test('pairs from the copied link, signs in, survives a reload and ends when the 
   await expect(page.getByTestId('siwx-status')).toHaveText('authenticated');
   await expect(page.getByTestId('siwx-account')).toHaveText(`eip155:31337:${ADDRESS}`);
   await expect(modal).toBeHidden();
-  const token = (await page.evaluate(() => localStorage.getItem('@latch/siwx-token/demo')))!;
+  const token = (await storedToken(page))!;
   expect((await verifyOnServer(token)).status, 'the host backend sees the session').toBe(200);
 
   // A reload restores the persisted session: no new pairing, no new signature.
