@@ -108,6 +108,10 @@ bench-core: build-wasm
 # The modal's budgets (issue 6): chunk sizes of the demo's production build, then click → modal
 # and the AllWallets search in headless Chromium against a real `latch serve --dev` and devnet.
 .PHONY: bench-ui
+# The bench builds the demo into apps/demo/dist itself (emptying it); the normal build (precompressed
+# files, the dev wallet at /devwallet/) is put back afterwards.
 bench-ui: build-wasm build-server build-catalogue
 	npm run build -w @latch/react
 	node bench/ui.mjs
+	npm run build -w @latch/demo
+	npm run build -w @latch/devwallet
