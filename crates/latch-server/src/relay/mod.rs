@@ -19,7 +19,7 @@ pub mod mailbox;
 pub mod metrics;
 pub mod protocol;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -223,6 +223,7 @@ impl Relay {
     pub async fn publish(&self, publisher: &str, publish: Publish) -> Result<(), RelayError> {
         let now = now_ms();
         let message = RelayMessage {
+            id: 0,
             hash: sha256_hex(publish.message.as_bytes()),
             topic: publish.topic,
             message: publish.message,
@@ -317,6 +318,14 @@ pub(crate) async fn upgrade(
         })
 }
 
+/// A topic one connection subscribed to.
+struct Joined {
+    /// The topic, shared with its pushes awaiting acks.
+    topic: Arc<str>,
+    /// Its subscription id, repeated in every push.
+    subscription: String,
+}
+
 /// A token bucket for one connection's requests.
 struct Budget {
     tokens: f64,
@@ -328,7 +337,8 @@ struct Connection {
     relay: Arc<Relay>,
     id: u64,
     client_id: Arc<str>,
-    topics: HashSet<String>,
+    /// Subscribed topics, with what each push on them repeats.
+    topics: HashMap<String, Joined>,
     deliveries: Deliveries<Arc<RelayMessage>>,
     queue: mpsc::Sender<Arc<RelayMessage>>,
     resync: Arc<AtomicBool>,
@@ -353,7 +363,7 @@ impl Connection {
             },
             relay,
             client_id,
-            topics: HashSet::new(),
+            topics: HashMap::new(),
             queue,
             resync: Arc::default(),
             answers: FuturesOrdered::new(),
@@ -391,7 +401,7 @@ impl Connection {
                 break;
             }
         }
-        for topic in std::mem::take(&mut connection.topics) {
+        for topic in std::mem::take(&mut connection.topics).into_keys() {
             connection.relay.hub.remove(&topic, connection.id);
             metrics.subscriptions.fetch_sub(1, Ordering::Relaxed);
         }
@@ -481,7 +491,7 @@ impl Connection {
             }
             Request::Unsubscribe { topics } => {
                 for topic in topics {
-                    if self.topics.remove(&topic) {
+                    if self.topics.remove(&topic).is_some() {
                         self.relay.hub.remove(&topic, self.id);
                         self.relay.metrics.subscriptions.fetch_sub(1, Ordering::Relaxed);
                     }
@@ -504,8 +514,7 @@ impl Connection {
                     for message in pending.into_iter().take(PENDING_PAGE as usize) {
                         // Answered here, so delivered: no push follows.
                         acks.push(RelayAck {
-                            topic: message.topic.clone(),
-                            hash: message.hash.clone(),
+                            message_id: message.id,
                             client_id: self.client_id.to_string(),
                         });
                         messages.push(json!({"topic": message.topic, "message": message.message,
@@ -542,7 +551,12 @@ impl Connection {
 
     /// Joins `topic` on this node; its subscription id.
     fn subscribe(&mut self, topic: &str) -> String {
-        if self.topics.insert(topic.to_owned()) {
+        if !self.topics.contains_key(topic) {
+            let joined = Joined {
+                topic: topic.into(),
+                subscription: subscription_id(topic, &self.client_id),
+            };
+            self.topics.insert(topic.to_owned(), joined);
             self.relay.hub.add(
                 topic,
                 self.id,
@@ -582,39 +596,40 @@ impl Connection {
         Ok(())
     }
 
-    fn frame(&self, id: u64, message: &RelayMessage) -> String {
-        json!({"id": id, "jsonrpc": "2.0", "method": "irn_subscription", "params": {
-            "id": subscription_id(&message.topic, &self.client_id),
-            "data": {"topic": message.topic, "message": message.message, "publishedAt": message.published_at,
-                     "tag": message.tag, "attestation": null}}})
-        .to_string()
+    /// The `irn_subscription` push of `message` as request `id`; `None` once
+    /// the topic is no longer subscribed.
+    fn frame(&self, id: u64, message: &RelayMessage) -> Option<String> {
+        let joined = self.topics.get(&message.topic)?;
+        Some(protocol::subscription_frame(id, &joined.subscription, message))
     }
 
     async fn push(&mut self, sink: &mut Sink, message: Arc<RelayMessage>) -> Result<(), ()> {
-        if !self.topics.contains(&message.topic) || *message.publisher == *self.client_id {
+        if *message.publisher == *self.client_id {
             return Ok(());
         }
+        let Some(joined) = self.topics.get(&message.topic) else {
+            return Ok(());
+        };
+        let topic = joined.topic.clone();
         let id = self.relay.next_push.fetch_add(1, Ordering::Relaxed);
         let now = self.elapsed_ms();
-        if !self
-            .deliveries
-            .offer(id, &message.topic, &message.hash, message.clone(), now)
-        {
+        let Some(frame) = self.frame(id, &message) else {
+            return Ok(());
+        };
+        if !self.deliveries.offer(id, &topic, message.id, message, now) {
             return Ok(());
         }
         self.relay.metrics.pushed.fetch_add(1, Ordering::Relaxed);
-        let frame = self.frame(id, &message);
         self.send(sink, frame).await
     }
 
     async fn on_ack(&mut self, id: u64) -> Result<(), ()> {
-        let Some((topic, hash)) = self.deliveries.ack(id) else {
+        let Some(message_id) = self.deliveries.ack(id) else {
             return Ok(());
         };
         self.relay.metrics.acked.fetch_add(1, Ordering::Relaxed);
         self.relay.mailbox.ack(RelayAck {
-            topic: topic.to_string(),
-            hash: hash.to_string(),
+            message_id,
             client_id: self.client_id.to_string(),
         });
         Ok(())
@@ -622,12 +637,14 @@ impl Connection {
 
     async fn on_tick(&mut self, sink: &mut Sink) -> Result<(), ()> {
         for (id, message, _attempts) in self.deliveries.due(self.elapsed_ms()) {
+            let Some(frame) = self.frame(id, &message) else {
+                continue;
+            };
             self.relay.metrics.redelivered.fetch_add(1, Ordering::Relaxed);
-            let frame = self.frame(id, &message);
             self.send(sink, frame).await?;
         }
         if self.resync.swap(false, Ordering::AcqRel) {
-            let topics: Vec<String> = self.topics.iter().cloned().collect();
+            let topics: Vec<String> = self.topics.keys().cloned().collect();
             for topic in topics {
                 self.push_pending(sink, &topic).await?;
             }
