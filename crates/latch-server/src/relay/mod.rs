@@ -32,7 +32,7 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::FuturesOrdered;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -387,8 +387,10 @@ impl Connection {
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => Ok(()),
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 },
-                Some(message) = incoming.recv() => connection.push(&mut sink, message).await,
-                Some(answer) = connection.answers.next(), if !connection.answers.is_empty() => connection.send(&mut sink, answer).await,
+                // What is ready goes out in one write: under load a group commit
+                // releases hundreds of answers and pushes at once.
+                Some(message) = incoming.recv() => connection.push_ready(&mut sink, message, &mut incoming).await,
+                Some(answer) = connection.answers.next(), if !connection.answers.is_empty() => connection.answer_ready(&mut sink, answer).await,
                 _ = ping.tick() => sink.send(Message::Ping(Default::default())).await.map_err(drop),
                 _ = tick.tick() => connection.on_tick(&mut sink).await,
                 _ = async { drop(stopping.wait_for(|stop| *stop).await) } => {
@@ -414,6 +416,38 @@ impl Connection {
 
     async fn send(&mut self, sink: &mut Sink, text: String) -> Result<(), ()> {
         sink.send(Message::Text(Utf8Bytes::from(text))).await.map_err(drop)
+    }
+
+    /// Most frames buffered before a flush.
+    const FEED: usize = 256;
+
+    /// Sends `first` and the other publish answers already settled, then flushes once.
+    async fn answer_ready(&mut self, sink: &mut Sink, first: String) -> Result<(), ()> {
+        sink.feed(Message::Text(Utf8Bytes::from(first))).await.map_err(drop)?;
+        for _ in 1..Self::FEED {
+            let Some(Some(answer)) = self.answers.next().now_or_never() else {
+                break;
+            };
+            sink.feed(Message::Text(Utf8Bytes::from(answer))).await.map_err(drop)?;
+        }
+        sink.flush().await.map_err(drop)
+    }
+
+    /// Pushes `first` and the other messages already queued, then flushes once.
+    async fn push_ready(
+        &mut self,
+        sink: &mut Sink,
+        first: Arc<RelayMessage>,
+        incoming: &mut mpsc::Receiver<Arc<RelayMessage>>,
+    ) -> Result<(), ()> {
+        self.push_frame(sink, first, false).await?;
+        for _ in 1..Self::FEED {
+            let Ok(message) = incoming.try_recv() else {
+                break;
+            };
+            self.push_frame(sink, message, false).await?;
+        }
+        sink.flush().await.map_err(drop)
     }
 
     fn spend(&mut self) -> bool {
@@ -604,6 +638,12 @@ impl Connection {
     }
 
     async fn push(&mut self, sink: &mut Sink, message: Arc<RelayMessage>) -> Result<(), ()> {
+        self.push_frame(sink, message, true).await
+    }
+
+    /// Pushes `message` unless it is the client's own, not subscribed or already
+    /// in flight; flushed now or left buffered for the caller to flush.
+    async fn push_frame(&mut self, sink: &mut Sink, message: Arc<RelayMessage>, flush: bool) -> Result<(), ()> {
         if *message.publisher == *self.client_id {
             return Ok(());
         }
@@ -620,7 +660,11 @@ impl Connection {
             return Ok(());
         }
         self.relay.metrics.pushed.fetch_add(1, Ordering::Relaxed);
-        self.send(sink, frame).await
+        if flush {
+            self.send(sink, frame).await
+        } else {
+            sink.feed(Message::Text(Utf8Bytes::from(frame))).await.map_err(drop)
+        }
     }
 
     async fn on_ack(&mut self, id: u64) -> Result<(), ()> {
