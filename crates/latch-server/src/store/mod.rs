@@ -737,6 +737,26 @@ mod contract {
             3
         );
         assert_eq!(store.relay_prune(1_600).await.unwrap(), 0);
+
+        // A prune larger than one chunk takes every expired message and its acks.
+        let many: Vec<RelayMessage> = (0..2_500)
+            .map(|i| RelayMessage {
+                topic: "ef".repeat(32),
+                ..message(&format!("bulk{i}"), "did:key:zDapp", 1_600, 1_650)
+            })
+            .collect();
+        let ids = store.relay_write(&many, &[]).await.unwrap();
+        let acks: Vec<RelayAck> = ids
+            .iter()
+            .map(|id| RelayAck {
+                message_id: id.expect("new"),
+                client_id: "did:key:zWallet".into(),
+            })
+            .collect();
+        store.relay_write(&[], &acks).await.unwrap();
+        assert_eq!(store.relay_mailbox_size(1_600).await.unwrap(), 2_503);
+        assert_eq!(store.relay_prune(1_700).await.unwrap(), 2_500);
+        assert_eq!(store.relay_mailbox_size(1_600).await.unwrap(), 3);
     }
 
     /// The schema version before the mailbox was keyed by message ids.

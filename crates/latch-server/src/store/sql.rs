@@ -645,29 +645,46 @@ macro_rules! impl_sql_store {
             }
 
             async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
-                // Only the expired messages' rows (found by the expiry index): a scan
-                // of every ack would hold the write lock for as long as it takes.
-                let mut tx = self.pool.begin().await?;
-                sqlx::query(
-                    "DELETE FROM relay_acks WHERE message_id IN (SELECT id FROM relay_messages WHERE expires_at <= $1)",
-                )
-                .bind(now_ms)
-                .execute(&mut *tx)
-                .await?;
-                let done = sqlx::query("DELETE FROM relay_messages WHERE expires_at <= $1")
+                // On the relay's writer, in chunks found by the expiry index: a prune competing
+                // for SQLite's write lock made group commits wait, and one long delete would
+                // hold back publishes for as long as it takes.
+                const CHUNK: i64 = 1000;
+                let mut pruned = 0;
+                loop {
+                    let mut tx = self.relay_writer.begin().await?;
+                    sqlx::query(
+                        "DELETE FROM relay_acks WHERE message_id IN
+                         (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
+                    )
                     .bind(now_ms)
+                    .bind(CHUNK)
                     .execute(&mut *tx)
                     .await?;
-                // And acks that came after their message was dropped: every id below the oldest
-                // message left (ids are never reused, so these name no message).
-                sqlx::query(
-                    "DELETE FROM relay_acks WHERE message_id <
-                     COALESCE((SELECT MIN(id) FROM relay_messages), 9223372036854775807)",
-                )
-                .execute(&mut *tx)
-                .await?;
-                tx.commit().await?;
-                Ok(done.rows_affected())
+                    let done = sqlx::query(
+                        "DELETE FROM relay_messages WHERE id IN
+                         (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
+                    )
+                    .bind(now_ms)
+                    .bind(CHUNK)
+                    .execute(&mut *tx)
+                    .await?;
+                    let last = done.rows_affected() < CHUNK as u64;
+                    if last {
+                        // And acks that came after their message was dropped: every id below the
+                        // oldest message left (ids are never reused, so these name no message).
+                        sqlx::query(
+                            "DELETE FROM relay_acks WHERE message_id <
+                             COALESCE((SELECT MIN(id) FROM relay_messages), 9223372036854775807)",
+                        )
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    tx.commit().await?;
+                    pruned += done.rows_affected();
+                    if last {
+                        return Ok(pruned);
+                    }
+                }
             }
 
             async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
