@@ -3,6 +3,7 @@
 //! - `bench_relay echo <port>`: a raw WebSocket echo server (the practical ceiling
 //!   of any WebSocket service on this machine), run as its own process.
 //! - `bench_relay soak <ws url>`: only the relay's one-pair loop for 30 s (to profile).
+//! - `bench_relay rate <ws url> [times]`: only the relay's 100 pairs at 5k messages/s.
 //! - `bench_relay run --relay <ws url> --echo <ws url> --pid <latch pid>`:
 //!   publish → deliver throughput and latency with 1, 100 and 1000 topic pairs
 //!   against both, the latency at a fixed 5k messages/s, and the memory `latch`
@@ -48,6 +49,19 @@ async fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        // For the latency goal alone: the relay's 100 pairs at 5k msg/s, `times` rows in a row.
+        Some("rate") => {
+            let url = args.get(1).context("rate <relay url> [times]")?;
+            let times: usize = args.get(2).map_or(Ok(1), |t| t.parse())?;
+            for run in 0..times {
+                let outcome = scenario(Target::Relay, url, 200 + run, 100, 1, Some(5000.0), MEASURE).await?;
+                println!(
+                    "{:.0} msg/s, p50 {:.2} ms, p99 {:.2} ms",
+                    outcome.per_second, outcome.p50_ms, outcome.p99_ms
+                );
+            }
+            Ok(())
+        }
         Some("run") => {
             let flag = |name: &str| -> anyhow::Result<String> {
                 let at = args
@@ -60,7 +74,7 @@ async fn main() -> anyhow::Result<()> {
             };
             run(&flag("--relay")?, &flag("--echo")?, flag("--pid")?.parse()?).await
         }
-        _ => bail!("usage: bench_relay echo <port> | run --relay <url> --echo <url> --pid <pid>"),
+        _ => bail!("usage: bench_relay echo <port> | soak <url> | rate <url> [times] | run --relay <url> --echo <url> --pid <pid>"),
     }
 }
 

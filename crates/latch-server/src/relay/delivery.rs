@@ -2,7 +2,7 @@
 //! ack, and when to send them again. Pure (time is passed in) so its rules are
 //! property-tested; the connection task drives it.
 //!
-//! Rules: a message (topic, hash) is in flight at most once per connection
+//! Rules: a message (by its mailbox id) is in flight at most once per connection
 //! (a publish racing a subscribe's mailbox read is pushed once); an ack
 //! settles it; an unacknowledged push is due again `redeliver_after` after it
 //! was last sent; unsubscribing drops a topic's pushes.
@@ -14,7 +14,7 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 struct InFlight<T> {
     topic: Arc<str>,
-    hash: Arc<str>,
+    message: i64,
     payload: T,
     sent_at: u64,
     attempts: u32,
@@ -24,7 +24,7 @@ struct InFlight<T> {
 #[derive(Debug)]
 pub struct Deliveries<T> {
     in_flight: HashMap<u64, InFlight<T>>,
-    by_message: HashMap<(Arc<str>, Arc<str>), u64>,
+    by_message: HashMap<i64, u64>,
     redeliver_after: u64,
 }
 
@@ -38,19 +38,19 @@ impl<T: Clone> Deliveries<T> {
         }
     }
 
-    /// Records a push of `payload` under request `id` at `now` (ms); `false`
-    /// (and nothing recorded) when this message is already in flight.
-    pub fn offer(&mut self, id: u64, topic: &str, hash: &str, payload: T, now: u64) -> bool {
-        let key: (Arc<str>, Arc<str>) = (topic.into(), hash.into());
-        if self.by_message.contains_key(&key) || self.in_flight.contains_key(&id) {
+    /// Records a push of `payload` (mailbox message `message` on `topic`) under
+    /// request `id` at `now` (ms); `false` (and nothing recorded) when this
+    /// message is already in flight.
+    pub fn offer(&mut self, id: u64, topic: &Arc<str>, message: i64, payload: T, now: u64) -> bool {
+        if self.by_message.contains_key(&message) || self.in_flight.contains_key(&id) {
             return false;
         }
-        self.by_message.insert(key.clone(), id);
+        self.by_message.insert(message, id);
         self.in_flight.insert(
             id,
             InFlight {
-                topic: key.0,
-                hash: key.1,
+                topic: topic.clone(),
+                message,
                 payload,
                 sent_at: now,
                 attempts: 1,
@@ -59,11 +59,11 @@ impl<T: Clone> Deliveries<T> {
         true
     }
 
-    /// Settles push `id`; the (topic, hash) it carried, unless unknown (or already settled).
-    pub fn ack(&mut self, id: u64) -> Option<(Arc<str>, Arc<str>)> {
+    /// Settles push `id`; the mailbox message it carried, unless unknown (or already settled).
+    pub fn ack(&mut self, id: u64) -> Option<i64> {
         let entry = self.in_flight.remove(&id)?;
-        self.by_message.remove(&(entry.topic.clone(), entry.hash.clone()));
-        Some((entry.topic, entry.hash))
+        self.by_message.remove(&entry.message);
+        Some(entry.message)
     }
 
     /// Pushes due again at `now`, as (id, payload, attempts so far), marked as sent now.
@@ -82,13 +82,19 @@ impl<T: Clone> Deliveries<T> {
 
     /// Forgets every push on `topic` (the client unsubscribed).
     pub fn drop_topic(&mut self, topic: &str) {
-        self.in_flight.retain(|_, entry| &*entry.topic != topic);
-        self.by_message.retain(|(t, _), _| &**t != topic);
+        let by_message = &mut self.by_message;
+        self.in_flight.retain(|_, entry| {
+            let keep = &*entry.topic != topic;
+            if !keep {
+                by_message.remove(&entry.message);
+            }
+            keep
+        });
     }
 
-    /// Whether this message is in flight.
-    pub fn contains(&self, topic: &str, hash: &str) -> bool {
-        self.by_message.contains_key(&(Arc::from(topic), Arc::from(hash)))
+    /// Whether this mailbox message is in flight.
+    pub fn contains(&self, message: i64) -> bool {
+        self.by_message.contains_key(&message)
     }
 
     /// How many pushes await an ack.
@@ -110,17 +116,18 @@ mod tests {
     #[test]
     fn offer_ack_redeliver() {
         let mut d = Deliveries::new(1000);
-        assert!(d.offer(1, "t", "h1", "p1", 0));
-        assert!(!d.offer(2, "t", "h1", "p1", 10), "one message is in flight once");
-        assert!(d.offer(3, "t", "h2", "p2", 600));
+        let t: Arc<str> = "t".into();
+        assert!(d.offer(1, &t, 11, "p1", 0));
+        assert!(!d.offer(2, &t, 11, "p1", 10), "one message is in flight once");
+        assert!(d.offer(3, &t, 12, "p2", 600));
         assert!(d.due(999).is_empty());
         assert_eq!(d.due(1000), vec![(1, "p1", 2)]);
         assert!(d.due(1500).is_empty(), "1 was re-sent at 1000, 3 is due at 1600");
         assert_eq!(d.due(2010), vec![(1, "p1", 3), (3, "p2", 2)]);
-        assert_eq!(d.ack(1), Some(("t".into(), "h1".into())));
+        assert_eq!(d.ack(1), Some(11));
         assert_eq!(d.ack(1), None, "an ack settles once");
         assert!(
-            d.offer(4, "t", "h1", "p1", 2020),
+            d.offer(4, &t, 11, "p1", 2020),
             "after its ack a message may be pushed again"
         );
         d.drop_topic("t");
@@ -152,21 +159,21 @@ mod tests {
         #[test]
         fn matches_the_model(ops in prop::collection::vec(op(), 0..200)) {
             let mut d: Deliveries<u64> = Deliveries::new(1000);
-            // id -> (topic, hash, last sent)
-            let mut model: HashMap<u64, (String, String, u64)> = HashMap::new();
+            // id -> (topic, message, last sent); a message belongs to one topic.
+            let mut model: HashMap<u64, (String, i64, u64)> = HashMap::new();
             let mut now = 0u64;
             for op in ops {
                 match op {
                     Op::Offer(id, t, h) => {
-                        let (topic, hash) = (format!("t{t}"), format!("h{h}"));
-                        let fresh = !model.contains_key(&id) && !model.values().any(|(mt, mh, _)| *mt == topic && *mh == hash);
-                        prop_assert_eq!(d.offer(id, &topic, &hash, id, now), fresh);
+                        let (topic, message) = (format!("t{t}"), i64::from(t) * 10 + i64::from(h));
+                        let fresh = !model.contains_key(&id) && !model.values().any(|(_, m, _)| *m == message);
+                        prop_assert_eq!(d.offer(id, &Arc::from(topic.as_str()), message, id, now), fresh);
                         if fresh {
-                            model.insert(id, (topic, hash, now));
+                            model.insert(id, (topic, message, now));
                         }
                     }
                     Op::Ack(id) => {
-                        let expected = model.remove(&id).map(|(t, h, _)| (Arc::from(t.as_str()), Arc::from(h.as_str())));
+                        let expected = model.remove(&id).map(|(_, m, _)| m);
                         prop_assert_eq!(d.ack(id), expected);
                     }
                     Op::Tick(step) => {
@@ -193,8 +200,8 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(d.len(), model.len());
-                for (topic, hash, _) in model.values() {
-                    prop_assert!(d.contains(topic, hash));
+                for (_, message, _) in model.values() {
+                    prop_assert!(d.contains(*message));
                 }
             }
         }

@@ -112,7 +112,7 @@ impl RedisFanout {
 
 /// The channel's JSON for `message` from `node`.
 pub fn encode(node: &str, message: &RelayMessage) -> String {
-    json!({"node": node, "topic": message.topic, "hash": message.hash, "message": message.message,
+    json!({"node": node, "id": message.id, "topic": message.topic, "hash": message.hash, "message": message.message,
         "tag": message.tag, "publisher": message.publisher, "publishedAt": message.published_at,
         "expiresAt": message.expires_at})
     .to_string()
@@ -124,6 +124,7 @@ pub fn decode(payload: &str) -> Option<(String, RelayMessage)> {
     let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
     let number = |key: &str| value.get(key)?.as_i64();
     let message = RelayMessage {
+        id: number("id")?,
         topic: text("topic")?,
         hash: text("hash")?,
         message: text("message")?,
@@ -142,9 +143,9 @@ mod tests {
 
     proptest! {
         #[test]
-        fn round_trips(node in ".{0,20}", topic in "[0-9a-f]{64}", message in ".{0,200}", tag in any::<i64>(),
+        fn round_trips(node in ".{0,20}", id in any::<i64>(), topic in "[0-9a-f]{64}", message in ".{0,200}", tag in any::<i64>(),
                        publisher in ".{0,60}", at in any::<i64>(), until in any::<i64>()) {
-            let original = RelayMessage { topic, hash: "h".into(), message, tag, publisher, published_at: at, expires_at: until };
+            let original = RelayMessage { id, topic, hash: "h".into(), message, tag, publisher, published_at: at, expires_at: until };
             prop_assert_eq!(decode(&encode(&node, &original)), Some((node, original)));
         }
 

@@ -83,13 +83,14 @@ async fn write(store: &dyn Store, outlets: &Outlets, batch: Vec<Write>) {
     }
     match store.relay_write(&messages, &acks).await {
         Ok(fresh) => {
-            for ((message, answer), fresh) in messages.into_iter().zip(answers).zip(fresh) {
-                let _ = answer.send(Ok(fresh));
-                if !fresh {
+            for ((mut message, answer), stored) in messages.into_iter().zip(answers).zip(fresh) {
+                let _ = answer.send(Ok(stored.is_some()));
+                let Some(id) = stored else {
                     outlets.metrics.duplicates.fetch_add(1, Ordering::Relaxed);
                     continue;
-                }
+                };
                 outlets.metrics.published.fetch_add(1, Ordering::Relaxed);
+                message.id = id;
                 let message = Arc::new(message);
                 outlets.hub.deliver(&message);
                 if let Some(fanout) = &outlets.fanout {

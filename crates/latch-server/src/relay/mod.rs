@@ -19,7 +19,7 @@ pub mod mailbox;
 pub mod metrics;
 pub mod protocol;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,7 +32,7 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::FuturesOrdered;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -223,6 +223,7 @@ impl Relay {
     pub async fn publish(&self, publisher: &str, publish: Publish) -> Result<(), RelayError> {
         let now = now_ms();
         let message = RelayMessage {
+            id: 0,
             hash: sha256_hex(publish.message.as_bytes()),
             topic: publish.topic,
             message: publish.message,
@@ -317,6 +318,14 @@ pub(crate) async fn upgrade(
         })
 }
 
+/// A topic one connection subscribed to.
+struct Joined {
+    /// The topic, shared with its pushes awaiting acks.
+    topic: Arc<str>,
+    /// Its subscription id, repeated in every push.
+    subscription: String,
+}
+
 /// A token bucket for one connection's requests.
 struct Budget {
     tokens: f64,
@@ -328,7 +337,8 @@ struct Connection {
     relay: Arc<Relay>,
     id: u64,
     client_id: Arc<str>,
-    topics: HashSet<String>,
+    /// Subscribed topics, with what each push on them repeats.
+    topics: HashMap<String, Joined>,
     deliveries: Deliveries<Arc<RelayMessage>>,
     queue: mpsc::Sender<Arc<RelayMessage>>,
     resync: Arc<AtomicBool>,
@@ -353,7 +363,7 @@ impl Connection {
             },
             relay,
             client_id,
-            topics: HashSet::new(),
+            topics: HashMap::new(),
             queue,
             resync: Arc::default(),
             answers: FuturesOrdered::new(),
@@ -377,8 +387,10 @@ impl Connection {
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => Ok(()),
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 },
-                Some(message) = incoming.recv() => connection.push(&mut sink, message).await,
-                Some(answer) = connection.answers.next(), if !connection.answers.is_empty() => connection.send(&mut sink, answer).await,
+                // What is ready goes out in one write: under load a group commit
+                // releases hundreds of answers and pushes at once.
+                Some(message) = incoming.recv() => connection.push_ready(&mut sink, message, &mut incoming).await,
+                Some(answer) = connection.answers.next(), if !connection.answers.is_empty() => connection.answer_ready(&mut sink, answer).await,
                 _ = ping.tick() => sink.send(Message::Ping(Default::default())).await.map_err(drop),
                 _ = tick.tick() => connection.on_tick(&mut sink).await,
                 _ = async { drop(stopping.wait_for(|stop| *stop).await) } => {
@@ -391,7 +403,7 @@ impl Connection {
                 break;
             }
         }
-        for topic in std::mem::take(&mut connection.topics) {
+        for topic in std::mem::take(&mut connection.topics).into_keys() {
             connection.relay.hub.remove(&topic, connection.id);
             metrics.subscriptions.fetch_sub(1, Ordering::Relaxed);
         }
@@ -404,6 +416,38 @@ impl Connection {
 
     async fn send(&mut self, sink: &mut Sink, text: String) -> Result<(), ()> {
         sink.send(Message::Text(Utf8Bytes::from(text))).await.map_err(drop)
+    }
+
+    /// Most frames buffered before a flush.
+    const FEED: usize = 256;
+
+    /// Sends `first` and the other publish answers already settled, then flushes once.
+    async fn answer_ready(&mut self, sink: &mut Sink, first: String) -> Result<(), ()> {
+        sink.feed(Message::Text(Utf8Bytes::from(first))).await.map_err(drop)?;
+        for _ in 1..Self::FEED {
+            let Some(Some(answer)) = self.answers.next().now_or_never() else {
+                break;
+            };
+            sink.feed(Message::Text(Utf8Bytes::from(answer))).await.map_err(drop)?;
+        }
+        sink.flush().await.map_err(drop)
+    }
+
+    /// Pushes `first` and the other messages already queued, then flushes once.
+    async fn push_ready(
+        &mut self,
+        sink: &mut Sink,
+        first: Arc<RelayMessage>,
+        incoming: &mut mpsc::Receiver<Arc<RelayMessage>>,
+    ) -> Result<(), ()> {
+        self.push_frame(sink, first, false).await?;
+        for _ in 1..Self::FEED {
+            let Ok(message) = incoming.try_recv() else {
+                break;
+            };
+            self.push_frame(sink, message, false).await?;
+        }
+        sink.flush().await.map_err(drop)
     }
 
     fn spend(&mut self) -> bool {
@@ -481,7 +525,7 @@ impl Connection {
             }
             Request::Unsubscribe { topics } => {
                 for topic in topics {
-                    if self.topics.remove(&topic) {
+                    if self.topics.remove(&topic).is_some() {
                         self.relay.hub.remove(&topic, self.id);
                         self.relay.metrics.subscriptions.fetch_sub(1, Ordering::Relaxed);
                     }
@@ -504,8 +548,7 @@ impl Connection {
                     for message in pending.into_iter().take(PENDING_PAGE as usize) {
                         // Answered here, so delivered: no push follows.
                         acks.push(RelayAck {
-                            topic: message.topic.clone(),
-                            hash: message.hash.clone(),
+                            message_id: message.id,
                             client_id: self.client_id.to_string(),
                         });
                         messages.push(json!({"topic": message.topic, "message": message.message,
@@ -542,7 +585,12 @@ impl Connection {
 
     /// Joins `topic` on this node; its subscription id.
     fn subscribe(&mut self, topic: &str) -> String {
-        if self.topics.insert(topic.to_owned()) {
+        if !self.topics.contains_key(topic) {
+            let joined = Joined {
+                topic: topic.into(),
+                subscription: subscription_id(topic, &self.client_id),
+            };
+            self.topics.insert(topic.to_owned(), joined);
             self.relay.hub.add(
                 topic,
                 self.id,
@@ -582,39 +630,50 @@ impl Connection {
         Ok(())
     }
 
-    fn frame(&self, id: u64, message: &RelayMessage) -> String {
-        json!({"id": id, "jsonrpc": "2.0", "method": "irn_subscription", "params": {
-            "id": subscription_id(&message.topic, &self.client_id),
-            "data": {"topic": message.topic, "message": message.message, "publishedAt": message.published_at,
-                     "tag": message.tag, "attestation": null}}})
-        .to_string()
+    /// The `irn_subscription` push of `message` as request `id`; `None` once
+    /// the topic is no longer subscribed.
+    fn frame(&self, id: u64, message: &RelayMessage) -> Option<String> {
+        let joined = self.topics.get(&message.topic)?;
+        Some(protocol::subscription_frame(id, &joined.subscription, message))
     }
 
     async fn push(&mut self, sink: &mut Sink, message: Arc<RelayMessage>) -> Result<(), ()> {
-        if !self.topics.contains(&message.topic) || *message.publisher == *self.client_id {
+        self.push_frame(sink, message, true).await
+    }
+
+    /// Pushes `message` unless it is the client's own, not subscribed or already
+    /// in flight; flushed now or left buffered for the caller to flush.
+    async fn push_frame(&mut self, sink: &mut Sink, message: Arc<RelayMessage>, flush: bool) -> Result<(), ()> {
+        if *message.publisher == *self.client_id {
             return Ok(());
         }
+        let Some(joined) = self.topics.get(&message.topic) else {
+            return Ok(());
+        };
+        let topic = joined.topic.clone();
         let id = self.relay.next_push.fetch_add(1, Ordering::Relaxed);
         let now = self.elapsed_ms();
-        if !self
-            .deliveries
-            .offer(id, &message.topic, &message.hash, message.clone(), now)
-        {
+        let Some(frame) = self.frame(id, &message) else {
+            return Ok(());
+        };
+        if !self.deliveries.offer(id, &topic, message.id, message, now) {
             return Ok(());
         }
         self.relay.metrics.pushed.fetch_add(1, Ordering::Relaxed);
-        let frame = self.frame(id, &message);
-        self.send(sink, frame).await
+        if flush {
+            self.send(sink, frame).await
+        } else {
+            sink.feed(Message::Text(Utf8Bytes::from(frame))).await.map_err(drop)
+        }
     }
 
     async fn on_ack(&mut self, id: u64) -> Result<(), ()> {
-        let Some((topic, hash)) = self.deliveries.ack(id) else {
+        let Some(message_id) = self.deliveries.ack(id) else {
             return Ok(());
         };
         self.relay.metrics.acked.fetch_add(1, Ordering::Relaxed);
         self.relay.mailbox.ack(RelayAck {
-            topic: topic.to_string(),
-            hash: hash.to_string(),
+            message_id,
             client_id: self.client_id.to_string(),
         });
         Ok(())
@@ -622,12 +681,14 @@ impl Connection {
 
     async fn on_tick(&mut self, sink: &mut Sink) -> Result<(), ()> {
         for (id, message, _attempts) in self.deliveries.due(self.elapsed_ms()) {
+            let Some(frame) = self.frame(id, &message) else {
+                continue;
+            };
             self.relay.metrics.redelivered.fetch_add(1, Ordering::Relaxed);
-            let frame = self.frame(id, &message);
             self.send(sink, frame).await?;
         }
         if self.resync.swap(false, Ordering::AcqRel) {
-            let topics: Vec<String> = self.topics.iter().cloned().collect();
+            let topics: Vec<String> = self.topics.keys().cloned().collect();
             for topic in topics {
                 self.push_pending(sink, &topic).await?;
             }

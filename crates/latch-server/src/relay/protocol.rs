@@ -86,6 +86,50 @@ impl RelayError {
     }
 }
 
+/// The `irn_subscription` request pushing `message` to a subscriber, as request
+/// `id` under subscription id `subscription`. Serialised from borrowed fields:
+/// this runs once per delivery, and a `json!` tree would copy the envelope twice.
+pub fn subscription_frame(id: u64, subscription: &str, message: &crate::store::RelayMessage) -> String {
+    #[derive(serde::Serialize)]
+    struct Push<'a> {
+        id: u64,
+        jsonrpc: &'static str,
+        method: &'static str,
+        params: PushParams<'a>,
+    }
+    #[derive(serde::Serialize)]
+    struct PushParams<'a> {
+        id: &'a str,
+        data: PushData<'a>,
+    }
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct PushData<'a> {
+        topic: &'a str,
+        message: &'a str,
+        published_at: i64,
+        tag: i64,
+        attestation: Option<&'a str>,
+    }
+    let push = Push {
+        id,
+        jsonrpc: "2.0",
+        method: "irn_subscription",
+        params: PushParams {
+            id: subscription,
+            data: PushData {
+                topic: &message.topic,
+                message: &message.message,
+                published_at: message.published_at,
+                tag: message.tag,
+                attestation: None,
+            },
+        },
+    };
+    // Plain strings and numbers: serialising cannot fail.
+    serde_json::to_string(&push).unwrap_or_default()
+}
+
 /// A publish, as asked for (extra fields such as `prompt` or `tvf` are ignored).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Publish {
@@ -336,6 +380,27 @@ mod tests {
 
     fn t(c: char) -> String {
         c.to_string().repeat(64)
+    }
+
+    #[test]
+    fn subscription_frame_is_the_clients_push() {
+        let message = crate::store::RelayMessage {
+            id: 7,
+            topic: t('a'),
+            hash: t('b'),
+            message: "AAE=\"quoted\"".into(),
+            tag: 1108,
+            publisher: "did:key:z".into(),
+            published_at: 1_700_000_000_000,
+            expires_at: 1_700_000_300_000,
+        };
+        let frame: Value = serde_json::from_str(&subscription_frame(42, "sub", &message)).unwrap();
+        assert_eq!(
+            frame,
+            json!({"id": 42, "jsonrpc": "2.0", "method": "irn_subscription", "params": {"id": "sub",
+                "data": {"topic": t('a'), "message": "AAE=\"quoted\"", "publishedAt": 1_700_000_000_000_i64,
+                         "tag": 1108, "attestation": null}}})
+        );
     }
 
     #[test]

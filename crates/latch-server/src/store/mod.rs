@@ -156,6 +156,9 @@ pub struct Transfer {
 /// it expires, and delivered to every subscriber but its publisher until each acks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RelayMessage {
+    /// The mailbox's number for it, assigned when it is stored (0 until then):
+    /// increasing in storage order, never reused; what acks name.
+    pub id: i64,
     /// 64 hex characters.
     pub topic: String,
     /// sha256 of `message`, hex: the message's id within its topic (duplicates are stored once).
@@ -175,10 +178,8 @@ pub struct RelayMessage {
 /// That a client received a mailbox message: it is not pushed to that client again.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RelayAck {
-    /// The message's topic.
-    pub topic: String,
-    /// The message's hash.
-    pub hash: String,
+    /// The message's [`RelayMessage::id`].
+    pub message_id: i64,
     /// The receiving client's id (did:key).
     pub client_id: String,
 }
@@ -275,10 +276,11 @@ pub trait Store: Send + Sync + 'static {
         before: Option<(i64, i64)>,
         limit: u32,
     ) -> StoreResult<Vec<Transfer>>;
-    /// Adds `messages` to the relay mailbox and records `acks`, in one transaction
-    /// (the relay's group commit); per message, `false` when its (topic, hash) was
-    /// already there (or earlier in `messages`). Acks are idempotent.
-    async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<bool>>;
+    /// Adds `messages` to the relay mailbox (their `id` is ignored) and records
+    /// `acks`, in one transaction (the relay's group commit); per message, the id
+    /// it was stored under, or `None` when its (topic, hash) was already there
+    /// (or earlier in `messages`). Acks are idempotent.
+    async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>>;
     /// Stores a new sign-in nonce.
     async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()>;
     /// Marks `nonce` used and returns it, once: `None` when unknown or already used.
@@ -614,6 +616,7 @@ mod contract {
     async fn relay_mailbox(store: &dyn Store) {
         let topic = "ab".repeat(32);
         let message = |text: &str, publisher: &str, at: i64, expires: i64| RelayMessage {
+            id: 0,
             topic: topic.clone(),
             hash: format!("{text:0>64}"),
             message: text.into(),
@@ -622,28 +625,31 @@ mod contract {
             published_at: at,
             expires_at: expires,
         };
+        let stored = |message: &RelayMessage, id: Option<i64>| RelayMessage {
+            id: id.expect("stored"),
+            ..message.clone()
+        };
         let first = message("m1", "did:key:zDapp", 100, 1_000);
         let second = message("m2", "did:key:zDapp", 200, 2_000);
         let from_wallet = message("m3", "did:key:zWallet", 300, 2_000);
+        let ids = store.relay_write(std::slice::from_ref(&first), &[]).await.unwrap();
+        let first = stored(&first, ids[0]);
+        let ids = store
+            .relay_write(&[first.clone(), second.clone(), second.clone()], &[])
+            .await
+            .unwrap();
         assert_eq!(
-            store.relay_write(std::slice::from_ref(&first), &[]).await.unwrap(),
-            vec![true]
-        );
-        assert_eq!(
-            store
-                .relay_write(&[first.clone(), second.clone(), second.clone()], &[])
-                .await
-                .unwrap(),
-            vec![false, true, false],
+            ids.iter().map(Option::is_some).collect::<Vec<_>>(),
+            [false, true, false],
             "a duplicate is stored once, in one batch or across batches"
         );
-        assert_eq!(
-            store
-                .relay_write(std::slice::from_ref(&from_wallet), &[])
-                .await
-                .unwrap(),
-            vec![true]
-        );
+        let second = stored(&second, ids[1]);
+        assert!(second.id > first.id, "ids follow storage order");
+        let ids = store
+            .relay_write(std::slice::from_ref(&from_wallet), &[])
+            .await
+            .unwrap();
+        let from_wallet = stored(&from_wallet, ids[0]);
         assert_eq!(
             store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap(),
             vec![first.clone(), second.clone()],
@@ -654,8 +660,7 @@ mod contract {
             vec![first.clone()]
         );
         let ack = RelayAck {
-            topic: topic.clone(),
-            hash: first.hash.clone(),
+            message_id: first.id,
             client_id: "did:key:zWallet".into(),
         };
         assert!(store
@@ -702,14 +707,12 @@ mod contract {
         );
         assert_eq!(store.relay_prune(1_500).await.unwrap(), 1);
         assert_eq!(store.relay_prune(1_500).await.unwrap(), 0);
-        // The pruned message's ack went with it: a republish is new again.
-        assert_eq!(
-            store
-                .relay_write(&[message("m1", "did:key:zDapp", 1_600, 3_000)], &[])
-                .await
-                .unwrap(),
-            vec![true]
-        );
+        // The pruned message's ack went with it, and a republish is a new message (a new id).
+        let ids = store
+            .relay_write(&[message("m1", "did:key:zDapp", 1_600, 3_000)], &[])
+            .await
+            .unwrap();
+        assert!(ids[0].is_some_and(|id| id > from_wallet.id), "ids are never reused");
         assert_eq!(
             store
                 .relay_pending(&topic, "did:key:zWallet", 1_600, 10)
@@ -718,6 +721,96 @@ mod contract {
                 .len(),
             2
         );
+        // An ack arriving after its message was pruned is dropped by the next prune, and
+        // settles nothing meanwhile.
+        let late = RelayAck {
+            message_id: first.id,
+            client_id: "did:key:zLate".into(),
+        };
+        store.relay_write(&[], &[late]).await.unwrap();
+        assert_eq!(
+            store
+                .relay_pending(&topic, "did:key:zLate", 1_600, 10)
+                .await
+                .unwrap()
+                .len(),
+            3
+        );
+        assert_eq!(store.relay_prune(1_600).await.unwrap(), 0);
+
+        // A prune larger than one chunk takes every expired message and its acks.
+        let many: Vec<RelayMessage> = (0..2_500)
+            .map(|i| RelayMessage {
+                topic: "ef".repeat(32),
+                ..message(&format!("bulk{i}"), "did:key:zDapp", 1_600, 1_650)
+            })
+            .collect();
+        let ids = store.relay_write(&many, &[]).await.unwrap();
+        let acks: Vec<RelayAck> = ids
+            .iter()
+            .map(|id| RelayAck {
+                message_id: id.expect("new"),
+                client_id: "did:key:zWallet".into(),
+            })
+            .collect();
+        store.relay_write(&[], &acks).await.unwrap();
+        assert_eq!(store.relay_mailbox_size(1_600).await.unwrap(), 2_503);
+        assert_eq!(store.relay_prune(1_700).await.unwrap(), 2_500);
+        assert_eq!(store.relay_mailbox_size(1_600).await.unwrap(), 3);
+    }
+
+    /// The schema version before the mailbox was keyed by message ids.
+    pub(super) const OLD_MAILBOX_VERSION: usize = 23;
+
+    /// A mailbox in that schema: on topic `ab…`, m1 (acked by the wallet) and m2
+    /// from the dapp, m3 from the wallet (written oldest last, to show the order
+    /// comes from `published_at`), and an ack of a message no longer there.
+    pub(super) const OLD_MAILBOX: &[&str] = &[
+        "INSERT INTO relay_messages (topic, hash, message, tag, publisher, published_at, expires_at) VALUES
+         ('abababababababababababababababababababababababababababababababab', 'h3', 'm3', 1108, 'did:key:zWallet', 300, 9000),
+         ('abababababababababababababababababababababababababababababababab', 'h2', 'm2', 1108, 'did:key:zDapp', 200, 9000),
+         ('abababababababababababababababababababababababababababababababab', 'h1', 'm1', 1108, 'did:key:zDapp', 100, 9000)",
+        "INSERT INTO relay_acks (topic, hash, client_id) VALUES
+         ('abababababababababababababababababababababababababababababababab', 'h1', 'did:key:zWallet'),
+         ('abababababababababababababababababababababababababababababababab', 'gone', 'did:key:zWallet')",
+    ];
+
+    /// What a store migrated from [`OLD_MAILBOX`] must hold: every pending message,
+    /// in order, with its acks; and de-duplication still by (topic, hash).
+    pub(super) async fn old_mailbox_kept(store: &dyn Store) {
+        let topic = "ab".repeat(32);
+        let texts = |messages: Vec<RelayMessage>| messages.into_iter().map(|m| m.message).collect::<Vec<_>>();
+        assert_eq!(
+            texts(store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap()),
+            ["m2"],
+            "m1 stays acked"
+        );
+        let other = store.relay_pending(&topic, "did:key:zOther", 500, 10).await.unwrap();
+        assert!(other.windows(2).all(|w| w[0].id < w[1].id));
+        assert_eq!(texts(other.clone()), ["m1", "m2", "m3"], "oldest first");
+        assert_eq!(
+            texts(store.relay_pending(&topic, "did:key:zDapp", 500, 10).await.unwrap()),
+            ["m3"]
+        );
+        let again = RelayMessage {
+            id: 0,
+            ..other[0].clone()
+        };
+        assert_eq!(
+            store.relay_write(&[again], &[]).await.unwrap(),
+            [None],
+            "still a duplicate"
+        );
+        let ack = RelayAck {
+            message_id: other[1].id,
+            client_id: "did:key:zWallet".into(),
+        };
+        store.relay_write(&[], &[ack]).await.unwrap();
+        assert!(store
+            .relay_pending(&topic, "did:key:zWallet", 500, 10)
+            .await
+            .unwrap()
+            .is_empty());
     }
 
     #[tokio::test]

@@ -15,13 +15,18 @@ const MIGRATION_LOCK: i64 = 0x006c_6174_6368;
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     pool: PgPool,
+    /// The relay's group commits share the pool (Postgres caches pages server-side).
+    relay_writer: PgPool,
 }
 
 impl PostgresStore {
     /// Connects to `postgres://…` and migrates the schema.
     pub async fn open(url: &str) -> StoreResult<Self> {
         let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
-        let store = Self { pool };
+        let store = Self {
+            relay_writer: pool.clone(),
+            pool,
+        };
         store.migrate().await?;
         Ok(store)
     }
@@ -38,4 +43,42 @@ impl PostgresStore {
     }
 }
 
-impl_sql_store!(PostgresStore, PgRow, sqlx::Postgres);
+impl_sql_store!(PostgresStore, PgRow, sqlx::Postgres, postgres);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Needs a server: `scripts/with-postgres` provides one (see `store::contract::postgres`).
+    #[tokio::test]
+    async fn an_old_mailbox_keeps_its_pending_messages() {
+        let url = std::env::var("POSTGRES_TEST_URL")
+            .expect("POSTGRES_TEST_URL is unset: run the Rust suites through scripts/with-postgres");
+        let admin = PgPool::connect(&url).await.unwrap();
+        let name = format!("latch_old_mailbox_{}", std::process::id());
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {name}"))
+            .execute(&admin)
+            .await
+            .unwrap();
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&admin)
+            .await
+            .unwrap();
+        let (base, _) = url.rsplit_once('/').unwrap();
+        let url = format!("{base}/{name}");
+        {
+            let pool = PgPool::connect(&url).await.unwrap();
+            let mut tx = pool.begin().await.unwrap();
+            apply_migrations_until(&mut tx, crate::store::contract::OLD_MAILBOX_VERSION)
+                .await
+                .unwrap();
+            for sql in crate::store::contract::OLD_MAILBOX {
+                sqlx::query(sql).execute(&mut *tx).await.unwrap();
+            }
+            tx.commit().await.unwrap();
+            pool.close().await;
+        }
+        let store = PostgresStore::open(&url).await.unwrap();
+        crate::store::contract::old_mailbox_kept(&store).await;
+    }
+}

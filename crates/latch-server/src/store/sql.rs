@@ -2,20 +2,33 @@
 //! and both keep JSON as text, so one body of queries serves both; the macro
 //! only varies the pool and row types.
 
-/// Implements [`super::Store`] for `$store` (with a `pool` field) whose rows
-/// are `$row` on database `$db`, and `apply_migrations` for its `migrate`.
+/// Implements [`super::Store`] for `$store` (with a `pool` field, and a
+/// `relay_writer` pool for the relay's group commits) whose rows are `$row` on
+/// database `$db`, and `apply_migrations` for its `migrate`; `$dialect` names
+/// the [`Step`] field of its migrations.
 macro_rules! impl_sql_store {
-    ($store:ty, $row:ty, $db:ty) => {
+    ($store:ty, $row:ty, $db:ty, $dialect:ident) => {
         /// Applies the [`MIGRATIONS`](super::sql::MIGRATIONS) not yet applied, inside `tx`.
         async fn apply_migrations(tx: &mut sqlx::Transaction<'_, $db>) -> StoreResult<()> {
+            apply_migrations_until(tx, super::sql::MIGRATIONS.len()).await
+        }
+
+        /// Applies the migrations not yet applied up to schema version `until`
+        /// (tests start from older schemas with it).
+        async fn apply_migrations_until(tx: &mut sqlx::Transaction<'_, $db>, until: usize) -> StoreResult<()> {
             sqlx::query("CREATE TABLE IF NOT EXISTS latch_schema (version BIGINT NOT NULL)")
                 .execute(&mut **tx)
                 .await?;
             let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM latch_schema")
                 .fetch_one(&mut **tx)
                 .await?;
-            for (version, sql) in super::sql::MIGRATIONS.iter().enumerate().skip(applied as usize) {
-                sqlx::query(sql).execute(&mut **tx).await?;
+            for (version, step) in super::sql::MIGRATIONS
+                .iter()
+                .enumerate()
+                .take(until)
+                .skip(applied as usize)
+            {
+                sqlx::query(step.$dialect).execute(&mut **tx).await?;
                 sqlx::query("INSERT INTO latch_schema (version) VALUES ($1)")
                     .bind(version as i64 + 1)
                     .execute(&mut **tx)
@@ -450,37 +463,38 @@ macro_rules! impl_sql_store {
                 rows.iter().map(transfer_from_row).collect()
             }
 
-            async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<bool>> {
+            async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>> {
                 // Multi-row statements: a batch of thousands costs a few round trips.
                 const ROWS: usize = 500;
-                let mut tx = self.pool.begin().await?;
-                let mut inserted = std::collections::HashSet::new();
+                let mut tx = self.relay_writer.begin().await?;
+                let mut inserted = std::collections::HashMap::new();
                 for chunk in messages.chunks(ROWS) {
                     let mut insert = sqlx::QueryBuilder::<$db>::new(
                         "INSERT INTO relay_messages (topic, hash, message, tag, publisher, published_at, expires_at) ",
                     );
                     insert.push_values(chunk, |mut row, m| {
-                        row.push_bind(m.topic.clone())
-                            .push_bind(m.hash.clone())
-                            .push_bind(m.message.clone())
+                        row.push_bind(m.topic.as_str())
+                            .push_bind(m.hash.as_str())
+                            .push_bind(m.message.as_str())
                             .push_bind(m.tag)
-                            .push_bind(m.publisher.clone())
+                            .push_bind(m.publisher.as_str())
                             .push_bind(m.published_at)
                             .push_bind(m.expires_at);
                     });
-                    insert.push(" ON CONFLICT (topic, hash) DO NOTHING RETURNING topic, hash");
+                    insert.push(" ON CONFLICT (topic, hash) DO NOTHING RETURNING id, topic, hash");
                     for row in insert.build().fetch_all(&mut *tx).await? {
-                        inserted.insert((row.try_get::<String, _>("topic")?, row.try_get::<String, _>("hash")?));
+                        inserted.insert(
+                            (row.try_get::<String, _>("topic")?, row.try_get::<String, _>("hash")?),
+                            row.try_get::<i64, _>("id")?,
+                        );
                     }
                 }
                 for chunk in acks.chunks(ROWS) {
-                    let mut insert = sqlx::QueryBuilder::<$db>::new("INSERT INTO relay_acks (topic, hash, client_id) ");
+                    let mut insert = sqlx::QueryBuilder::<$db>::new("INSERT INTO relay_acks (message_id, client_id) ");
                     insert.push_values(chunk, |mut row, a| {
-                        row.push_bind(a.topic.clone())
-                            .push_bind(a.hash.clone())
-                            .push_bind(a.client_id.clone());
+                        row.push_bind(a.message_id).push_bind(a.client_id.as_str());
                     });
-                    insert.push(" ON CONFLICT (topic, hash, client_id) DO NOTHING");
+                    insert.push(" ON CONFLICT (message_id, client_id) DO NOTHING");
                     insert.build().execute(&mut *tx).await?;
                 }
                 tx.commit().await?;
@@ -603,10 +617,10 @@ macro_rules! impl_sql_store {
                 limit: u32,
             ) -> StoreResult<Vec<RelayMessage>> {
                 let rows = sqlx::query(
-                    "SELECT topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages m
+                    "SELECT id, topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages m
                      WHERE m.topic = $1 AND m.expires_at > $2 AND m.publisher <> $3 AND NOT EXISTS
-                     (SELECT 1 FROM relay_acks a WHERE a.topic = m.topic AND a.hash = m.hash AND a.client_id = $3)
-                     ORDER BY m.published_at, m.hash LIMIT $4",
+                     (SELECT 1 FROM relay_acks a WHERE a.message_id = m.id AND a.client_id = $3)
+                     ORDER BY m.id LIMIT $4",
                 )
                 .bind(topic)
                 .bind(now_ms)
@@ -617,6 +631,7 @@ macro_rules! impl_sql_store {
                 rows.iter()
                     .map(|row| {
                         Ok(RelayMessage {
+                            id: row.try_get("id")?,
                             topic: row.try_get("topic")?,
                             hash: row.try_get("hash")?,
                             message: row.try_get("message")?,
@@ -630,22 +645,46 @@ macro_rules! impl_sql_store {
             }
 
             async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
-                // Only the expired messages' rows (found by the expiry index): a scan
-                // of every ack would hold the write lock for as long as it takes.
-                let mut tx = self.pool.begin().await?;
-                sqlx::query(
-                    "DELETE FROM relay_acks WHERE (topic, hash) IN
-                     (SELECT topic, hash FROM relay_messages WHERE expires_at <= $1)",
-                )
-                .bind(now_ms)
-                .execute(&mut *tx)
-                .await?;
-                let done = sqlx::query("DELETE FROM relay_messages WHERE expires_at <= $1")
+                // On the relay's writer, in chunks found by the expiry index: a prune competing
+                // for SQLite's write lock made group commits wait, and one long delete would
+                // hold back publishes for as long as it takes.
+                const CHUNK: i64 = 1000;
+                let mut pruned = 0;
+                loop {
+                    let mut tx = self.relay_writer.begin().await?;
+                    sqlx::query(
+                        "DELETE FROM relay_acks WHERE message_id IN
+                         (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
+                    )
                     .bind(now_ms)
+                    .bind(CHUNK)
                     .execute(&mut *tx)
                     .await?;
-                tx.commit().await?;
-                Ok(done.rows_affected())
+                    let done = sqlx::query(
+                        "DELETE FROM relay_messages WHERE id IN
+                         (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
+                    )
+                    .bind(now_ms)
+                    .bind(CHUNK)
+                    .execute(&mut *tx)
+                    .await?;
+                    let last = done.rows_affected() < CHUNK as u64;
+                    if last {
+                        // And acks that came after their message was dropped: every id below the
+                        // oldest message left (ids are never reused, so these name no message).
+                        sqlx::query(
+                            "DELETE FROM relay_acks WHERE message_id <
+                             COALESCE((SELECT MIN(id) FROM relay_messages), 9223372036854775807)",
+                        )
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    tx.commit().await?;
+                    pruned += done.rows_affected();
+                    if last {
+                        return Ok(pruned);
+                    }
+                }
             }
 
             async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
@@ -675,15 +714,19 @@ macro_rules! impl_sql_store {
 
 /// Schema steps, applied once each in order; append, never edit. Written in
 /// PostgreSQL's types, which SQLite accepts too (it maps type names to its own
-/// affinities), so both backends share one schema.
-pub(super) const MIGRATIONS: &[&str] = &[
-    "CREATE TABLE projects (
+/// affinities), so both backends share one schema; a step whose DDL differs
+/// (generated keys, table options) spells out each dialect.
+pub(super) const MIGRATIONS: &[Step] = &[
+    Step::both(
+        "CREATE TABLE projects (
         id TEXT PRIMARY KEY NOT NULL,
         allowed_origins TEXT NOT NULL,
         created_at BIGINT NOT NULL
     )",
-    "ALTER TABLE projects ADD COLUMN analytics_enabled BOOLEAN NOT NULL DEFAULT TRUE",
-    "CREATE TABLE analytics_events (
+    ),
+    Step::both("ALTER TABLE projects ADD COLUMN analytics_enabled BOOLEAN NOT NULL DEFAULT TRUE"),
+    Step::both(
+        "CREATE TABLE analytics_events (
         project_id TEXT NOT NULL,
         event_id TEXT NOT NULL,
         event TEXT NOT NULL,
@@ -696,15 +739,19 @@ pub(super) const MIGRATIONS: &[&str] = &[
         properties TEXT,
         PRIMARY KEY (project_id, event_id)
     )",
-    "CREATE INDEX analytics_events_by_time ON analytics_events (project_id, occurred_at)",
-    "CREATE TABLE wallets (
+    ),
+    Step::both("CREATE INDEX analytics_events_by_time ON analytics_events (project_id, occurred_at)"),
+    Step::both(
+        "CREATE TABLE wallets (
         id TEXT PRIMARY KEY NOT NULL,
         name TEXT NOT NULL,
         position BIGINT NOT NULL,
         data TEXT NOT NULL
     )",
+    ),
     // BYTEA: PostgreSQL's binary type; SQLite stores the bound blob as is.
-    "CREATE TABLE images (
+    Step::both(
+        "CREATE TABLE images (
         kind TEXT NOT NULL,
         id TEXT NOT NULL,
         content_type TEXT NOT NULL,
@@ -712,14 +759,18 @@ pub(super) const MIGRATIONS: &[&str] = &[
         etag TEXT NOT NULL,
         PRIMARY KEY (kind, id)
     )",
-    "CREATE TABLE names (
+    ),
+    Step::both(
+        "CREATE TABLE names (
         name TEXT PRIMARY KEY NOT NULL,
         attributes TEXT NOT NULL,
         registered_at BIGINT NOT NULL,
         updated_at BIGINT NOT NULL
     )",
+    ),
     // address_key: the address lower-cased, for reverse lookups whatever the checksum case.
-    "CREATE TABLE name_addresses (
+    Step::both(
+        "CREATE TABLE name_addresses (
         name TEXT NOT NULL REFERENCES names (name),
         coin_type BIGINT NOT NULL,
         address TEXT NOT NULL,
@@ -727,14 +778,18 @@ pub(super) const MIGRATIONS: &[&str] = &[
         created_at BIGINT NOT NULL,
         PRIMARY KEY (name, coin_type)
     )",
-    "CREATE INDEX name_addresses_by_address ON name_addresses (address_key)",
-    "CREATE TABLE indexed_blocks (
+    ),
+    Step::both("CREATE INDEX name_addresses_by_address ON name_addresses (address_key)"),
+    Step::both(
+        "CREATE TABLE indexed_blocks (
         chain TEXT NOT NULL,
         number BIGINT NOT NULL,
         hash TEXT NOT NULL,
         PRIMARY KEY (chain, number)
     )",
-    "CREATE TABLE transfers (
+    ),
+    Step::both(
+        "CREATE TABLE transfers (
         chain TEXT NOT NULL,
         block_number BIGINT NOT NULL,
         tx_index BIGINT NOT NULL,
@@ -753,10 +808,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
         tx_to TEXT,
         PRIMARY KEY (chain, block_number, tx_index, log_index)
     )",
-    "CREATE INDEX transfers_by_sender ON transfers (sender, block_number)",
-    "CREATE INDEX transfers_by_recipient ON transfers (recipient, block_number)",
+    ),
+    Step::both("CREATE INDEX transfers_by_sender ON transfers (sender, block_number)"),
+    Step::both("CREATE INDEX transfers_by_recipient ON transfers (recipient, block_number)"),
     // The relay mailbox (crate::relay): a message per (topic, sha256 of it), and who acked it.
-    "CREATE TABLE relay_messages (
+    Step::both(
+        "CREATE TABLE relay_messages (
         topic TEXT NOT NULL,
         hash TEXT NOT NULL,
         message TEXT NOT NULL,
@@ -766,22 +823,28 @@ pub(super) const MIGRATIONS: &[&str] = &[
         expires_at BIGINT NOT NULL,
         PRIMARY KEY (topic, hash)
     )",
-    "CREATE INDEX relay_messages_by_expiry ON relay_messages (expires_at)",
-    "CREATE TABLE relay_acks (
+    ),
+    Step::both("CREATE INDEX relay_messages_by_expiry ON relay_messages (expires_at)"),
+    Step::both(
+        "CREATE TABLE relay_acks (
         topic TEXT NOT NULL,
         hash TEXT NOT NULL,
         client_id TEXT NOT NULL,
         PRIMARY KEY (topic, hash, client_id)
     )",
+    ),
     // Sign in with X (crate::siwx).
-    "CREATE TABLE siwx_nonces (
+    Step::both(
+        "CREATE TABLE siwx_nonces (
         nonce TEXT PRIMARY KEY,
         project_id TEXT NOT NULL,
         domain TEXT NOT NULL,
         expires_at BIGINT NOT NULL,
         used INTEGER NOT NULL
     )",
-    "CREATE TABLE siwx_sessions (
+    ),
+    Step::both(
+        "CREATE TABLE siwx_sessions (
         id TEXT PRIMARY KEY,
         token_hash TEXT NOT NULL UNIQUE,
         project_id TEXT NOT NULL,
@@ -794,13 +857,88 @@ pub(super) const MIGRATIONS: &[&str] = &[
         expires_at BIGINT NOT NULL,
         revoked_at BIGINT
     )",
-    "CREATE INDEX siwx_sessions_by_account ON siwx_sessions (project_id, account)",
+    ),
+    Step::both("CREATE INDEX siwx_sessions_by_account ON siwx_sessions (project_id, account)"),
     // History pages read an address's newest transactions straight off these, in order, without
     // collecting and sorting all of them (the first indexes lacked tx_index and chain).
-    "DROP INDEX transfers_by_sender",
-    "DROP INDEX transfers_by_recipient",
-    "CREATE INDEX transfers_by_sender_tx ON transfers (sender, block_number, tx_index, chain)",
-    "CREATE INDEX transfers_by_recipient_tx ON transfers (recipient, block_number, tx_index, chain)",
+    Step::both("DROP INDEX transfers_by_sender"),
+    Step::both("DROP INDEX transfers_by_recipient"),
+    Step::both("CREATE INDEX transfers_by_sender_tx ON transfers (sender, block_number, tx_index, chain)"),
+    Step::both("CREATE INDEX transfers_by_recipient_tx ON transfers (recipient, block_number, tx_index, chain)"),
+    // The mailbox keyed by a sequence number: messages are appended in storage order and acks
+    // name (message id, client), so a commit's acks land at the end of their B-tree instead of
+    // on one random page each (random (topic, hash, client) keys kept the writer busy rewriting
+    // pages). Ids are never reused, so a late ack cannot settle a newer message.
+    Step {
+        sqlite: "CREATE TABLE relay_messages_v2 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            topic TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            message TEXT NOT NULL,
+            tag BIGINT NOT NULL,
+            publisher TEXT NOT NULL,
+            published_at BIGINT NOT NULL,
+            expires_at BIGINT NOT NULL
+        )",
+        postgres: "CREATE TABLE relay_messages_v2 (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            topic TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            message TEXT NOT NULL,
+            tag BIGINT NOT NULL,
+            publisher TEXT NOT NULL,
+            published_at BIGINT NOT NULL,
+            expires_at BIGINT NOT NULL
+        )",
+    },
+    // Pending messages keep their order (oldest first) and their acks.
+    Step::both(
+        "INSERT INTO relay_messages_v2 (topic, hash, message, tag, publisher, published_at, expires_at)
+        SELECT topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages
+        ORDER BY published_at, hash",
+    ),
+    // WITHOUT ROWID: the primary key is the table, one B-tree instead of a table and its index.
+    Step {
+        sqlite: "CREATE TABLE relay_acks_v2 (
+            message_id BIGINT NOT NULL,
+            client_id TEXT NOT NULL,
+            PRIMARY KEY (message_id, client_id)
+        ) WITHOUT ROWID",
+        postgres: "CREATE TABLE relay_acks_v2 (
+            message_id BIGINT NOT NULL,
+            client_id TEXT NOT NULL,
+            PRIMARY KEY (message_id, client_id)
+        )",
+    },
+    Step::both(
+        "INSERT INTO relay_acks_v2 (message_id, client_id)
+        SELECT m.id, a.client_id FROM relay_acks a JOIN relay_messages_v2 m ON m.topic = a.topic AND m.hash = a.hash",
+    ),
+    Step::both("DROP TABLE relay_acks"),
+    Step::both("DROP TABLE relay_messages"),
+    Step::both("ALTER TABLE relay_messages_v2 RENAME TO relay_messages"),
+    Step::both("ALTER TABLE relay_acks_v2 RENAME TO relay_acks"),
+    // De-duplication by sha256(message) within a topic.
+    Step::both("CREATE UNIQUE INDEX relay_messages_by_hash ON relay_messages (topic, hash)"),
+    Step::both("CREATE INDEX relay_messages_by_expiry ON relay_messages (expires_at)"),
 ];
+
+/// One schema step in each backend's dialect (the same text for most).
+pub(super) struct Step {
+    /// The statement for SQLite.
+    pub sqlite: &'static str,
+    /// The statement for PostgreSQL.
+    pub postgres: &'static str,
+}
+
+impl Step {
+    /// A statement both backends accept as is.
+    const fn both(sql: &'static str) -> Self {
+        Self {
+            sqlite: sql,
+            postgres: sql,
+        }
+    }
+}
 
 pub(super) use impl_sql_store;
