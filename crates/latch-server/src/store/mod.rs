@@ -759,6 +759,24 @@ mod contract {
         assert_eq!(store.relay_mailbox_size(1_600).await.unwrap(), 3);
     }
 
+    /// An empty database named `{prefix}_{pid}` on the server `scripts/with-postgres` started
+    /// (`POSTGRES_TEST_URL`); its URL.
+    pub(super) async fn fresh_postgres_database(prefix: &str) -> String {
+        let url = std::env::var("POSTGRES_TEST_URL").expect(
+            "POSTGRES_TEST_URL is unset: run the Rust suites through scripts/with-postgres (make test-rust does)",
+        );
+        let admin = sqlx::PgPool::connect(&url).await.unwrap();
+        let name = format!("{prefix}_{}", std::process::id());
+        for sql in [
+            format!("DROP DATABASE IF EXISTS {name}"),
+            format!("CREATE DATABASE {name}"),
+        ] {
+            sqlx::query(&sql).execute(&admin).await.unwrap();
+        }
+        let (base, _) = url.rsplit_once('/').unwrap();
+        format!("{base}/{name}")
+    }
+
     /// The schema version before the mailbox was keyed by message ids.
     pub(super) const OLD_MAILBOX_VERSION: usize = 23;
 
@@ -827,24 +845,11 @@ mod contract {
     /// Needs a server: `scripts/with-postgres` (which `make test` uses) provides one.
     #[tokio::test]
     async fn postgres() {
-        let url = std::env::var("POSTGRES_TEST_URL").expect(
-            "POSTGRES_TEST_URL is unset: run the Rust suites through scripts/with-postgres (make test-rust does)",
-        );
         // A fresh database per run, so the story starts from an empty schema.
-        let admin = sqlx::PgPool::connect(&url).await.unwrap();
-        let name = format!("latch_contract_{}", std::process::id());
-        sqlx::query(&format!("DROP DATABASE IF EXISTS {name}"))
-            .execute(&admin)
-            .await
-            .unwrap();
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&admin)
-            .await
-            .unwrap();
-        let (base, _) = url.rsplit_once('/').unwrap();
-        check(open(&format!("{base}/{name}")).await.unwrap()).await;
+        let url = fresh_postgres_database("latch_contract").await;
+        check(open(&url).await.unwrap()).await;
         // Opening again finds the schema in place (migrations are idempotent).
-        open(&format!("{base}/{name}")).await.unwrap();
+        open(&url).await.unwrap();
     }
 
     #[tokio::test]

@@ -52,20 +52,7 @@ mod tests {
     /// Needs a server: `scripts/with-postgres` provides one (see `store::contract::postgres`).
     #[tokio::test]
     async fn an_old_mailbox_keeps_its_pending_messages() {
-        let url = std::env::var("POSTGRES_TEST_URL")
-            .expect("POSTGRES_TEST_URL is unset: run the Rust suites through scripts/with-postgres");
-        let admin = PgPool::connect(&url).await.unwrap();
-        let name = format!("latch_old_mailbox_{}", std::process::id());
-        sqlx::query(&format!("DROP DATABASE IF EXISTS {name}"))
-            .execute(&admin)
-            .await
-            .unwrap();
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&admin)
-            .await
-            .unwrap();
-        let (base, _) = url.rsplit_once('/').unwrap();
-        let url = format!("{base}/{name}");
+        let url = crate::store::contract::fresh_postgres_database("latch_old_mailbox").await;
         {
             let pool = PgPool::connect(&url).await.unwrap();
             let mut tx = pool.begin().await.unwrap();
