@@ -24,6 +24,8 @@ pub struct Chain {
     pub id: CaipNetworkId,
     /// Endpoints, in configured order.
     pub upstreams: Vec<String>,
+    /// The same, parsed once rather than on every forwarded call.
+    upstream_urls: Vec<reqwest::Url>,
     /// WebSocket endpoints, in configured order.
     pub ws_upstreams: Vec<String>,
     /// Whether upstreams are re-ordered by measured latency and stability.
@@ -35,9 +37,9 @@ pub struct Chain {
 }
 
 impl Chain {
-    fn upstreams_in_order(&self) -> Vec<&str> {
-        let order = self.order.read().unwrap_or_else(|e| e.into_inner());
-        order.iter().map(|&i| self.upstreams[i].as_str()).collect()
+    /// Indices into `upstreams` in the order they are tried now.
+    fn order(&self) -> Vec<usize> {
+        self.order.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// The JSON-RPC call that tells whether an upstream of this chain is alive.
@@ -74,6 +76,11 @@ impl Gateway {
                     Chain {
                         id: CaipNetworkId::parse(&c.id)?,
                         upstreams: c.upstreams.clone(),
+                        upstream_urls: c
+                            .upstreams
+                            .iter()
+                            .map(|u| reqwest::Url::parse(u).map_err(|e| anyhow::anyhow!("upstream {u}: {e}")))
+                            .collect::<anyhow::Result<_>>()?,
                         ws_upstreams: c.ws_upstreams.clone(),
                         rank: c.rank,
                         order: Arc::new(RwLock::new((0..c.upstreams.len()).collect())),
@@ -157,7 +164,7 @@ impl Gateway {
     /// The upstreams of `chain_id` in the order they are tried now.
     pub fn upstream_order(&self, chain_id: &str) -> Option<Vec<String>> {
         let chain = self.chains.get(chain_id)?;
-        Some(chain.upstreams_in_order().into_iter().map(String::from).collect())
+        Some(chain.order().into_iter().map(|i| chain.upstreams[i].clone()).collect())
     }
 
     /// The CAIP-2 ids served over HTTP, sorted.
@@ -220,10 +227,11 @@ impl Gateway {
 
     async fn forward(&self, chain: &Chain, body: Bytes) -> ApiResult<RpcReply> {
         let mut last_rpc_error = None;
-        for upstream in chain.upstreams_in_order() {
+        for index in chain.order() {
+            let upstream = &chain.upstreams[index];
             let response = self
                 .http
-                .post(upstream)
+                .post(chain.upstream_urls[index].clone())
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(body.clone())
                 .send()

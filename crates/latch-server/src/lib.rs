@@ -58,9 +58,21 @@ use crate::project::{Caller, ProjectDirectory};
 use crate::ratelimit::RateLimiter;
 use crate::store::Store;
 
-/// What every handler shares.
+/// What every handler shares. One `Arc`, because axum clones the state for
+/// every request and every `from_fn_with_state` layer.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Services>);
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.0
+    }
+}
+
+/// The services behind [`AppState`].
+pub struct Services {
     /// The configuration `latch` started with.
     pub config: Arc<Config>,
     /// Persistent state.
@@ -140,11 +152,11 @@ impl AppState {
                 config.relay.clone(),
                 config.redis_url.as_ref().map(|url| url.0.as_str()),
                 store.clone(),
-                metrics.relay.clone(),
+                metrics.relay().clone(),
             )
             .await?,
         );
-        Ok(Self {
+        Ok(Self(Arc::new(Services {
             config: Arc::new(config),
             store,
             gateway,
@@ -155,7 +167,7 @@ impl AppState {
             catalogue,
             chain_data,
             relay,
-        })
+        })))
     }
 }
 

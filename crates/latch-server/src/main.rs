@@ -8,6 +8,10 @@ use latch_server::store::{self, is_valid_project_id, Project};
 use latch_server::{app, AppState};
 use latch_server::{catalogue, images};
 
+// Every request allocates a little (headers, bodies, futures); mimalloc keeps that off glibc's locks.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// latch: the self-hosted service behind the Latch wallet modal.
 #[derive(Parser)]
 #[command(version, about)]

@@ -35,18 +35,26 @@ struct RouteStats {
 type Gauge = (&'static str, BTreeMap<String, f64>);
 
 /// The process's metrics: requests by route, and gauges set by background work, and the relay's.
+/// One `Arc`: every request clones it.
 #[derive(Clone, Default)]
-pub struct Metrics {
-    routes: Arc<Mutex<BTreeMap<String, RouteStats>>>,
-    gauges: Arc<Mutex<BTreeMap<&'static str, Gauge>>>,
-    /// The relay's counters and gauges.
-    pub relay: Arc<crate::relay::metrics::RelayMetrics>,
+pub struct Metrics(Arc<Registry>);
+
+#[derive(Default)]
+struct Registry {
+    routes: Mutex<BTreeMap<String, RouteStats>>,
+    gauges: Mutex<BTreeMap<&'static str, Gauge>>,
+    relay: Arc<crate::relay::metrics::RelayMetrics>,
 }
 
 impl Metrics {
+    /// The relay's counters and gauges.
+    pub fn relay(&self) -> &Arc<crate::relay::metrics::RelayMetrics> {
+        &self.0.relay
+    }
+
     /// Sets gauge `name{labels}` (labels already in Prometheus form, e.g. `chain="eip155:1"`).
     pub fn set_gauge(&self, name: &'static str, help: &'static str, labels: &str, value: f64) {
-        let mut gauges = self.gauges.lock().unwrap_or_else(|e| e.into_inner());
+        let mut gauges = self.0.gauges.lock().unwrap_or_else(|e| e.into_inner());
         let (_, values) = gauges.entry(name).or_insert_with(|| (help, BTreeMap::new()));
         if let Some(slot) = values.get_mut(labels) {
             *slot = value;
@@ -56,7 +64,7 @@ impl Metrics {
     }
 
     fn record(&self, route: &str, status: u16, seconds: f64) {
-        let mut routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
+        let mut routes = self.0.routes.lock().unwrap_or_else(|e| e.into_inner());
         // Look up before inserting: after a route's first request, recording allocates nothing.
         if !routes.contains_key(route) {
             routes.insert(route.to_owned(), RouteStats::default());
@@ -75,7 +83,7 @@ impl Metrics {
 
     /// The Prometheus text exposition format.
     pub fn render(&self) -> String {
-        let routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
+        let routes = self.0.routes.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = String::new();
         out.push_str("# HELP latch_http_requests_total HTTP requests answered, by route and status.\n");
         out.push_str("# TYPE latch_http_requests_total counter\n");
@@ -113,13 +121,13 @@ impl Metrics {
                 h.count
             );
         }
-        for (name, (help, values)) in self.gauges.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        for (name, (help, values)) in self.0.gauges.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
             for (labels, value) in values {
                 let _ = writeln!(out, "{name}{{{labels}}} {value}");
             }
         }
-        self.relay.render(&mut out);
+        self.0.relay.render(&mut out);
         out
     }
 }

@@ -57,7 +57,7 @@ pub(crate) async fn upgrade(
     let limit = state.config.max_body_bytes;
     Ok(upgrade
         .max_message_size(limit)
-        .on_upgrade(move |client| relay(client, upstream, state.gateway, chain)))
+        .on_upgrade(move |client| relay(client, upstream, state.gateway.clone(), chain)))
 }
 
 /// The first of `chain`'s WebSocket upstreams that accepts within `timeout`.
