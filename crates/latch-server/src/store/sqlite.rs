@@ -11,7 +11,13 @@ use super::{
 };
 
 /// How often the WAL is copied back into the database file.
-const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+/// Often enough that little is left to copy when the WAL must start over.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// WAL length (pages, 4 KiB each by default: 256 MiB) past which the
+/// checkpointer pauses the relay writer to start it over. Sustained relay
+/// traffic writes the WAL at tens of MiB/s; a larger limit means fewer pauses.
+const WAL_LIMIT_PAGES: i64 = 65_536;
 
 /// The embedded default store.
 #[derive(Debug, Clone)]
@@ -35,17 +41,51 @@ impl Drop for Checkpoints {
     }
 }
 
-fn checkpoints(pool: SqlitePool) -> Checkpoints {
+fn checkpoints(pool: SqlitePool, relay_writer: SqlitePool) -> Checkpoints {
     Checkpoints(tokio::spawn(async move {
         let mut every = tokio::time::interval(CHECKPOINT_EVERY);
         loop {
             every.tick().await;
-            // PASSIVE: copies what no reader needs, never waits for or blocks writers.
-            if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
+            if let Err(error) = checkpoint(&pool, &relay_writer, WAL_LIMIT_PAGES).await {
                 tracing::warn!(%error, "sqlite: checkpoint failed");
             }
         }
     }))
+}
+
+/// One round of the checkpointer. A PASSIVE checkpoint copies what no reader
+/// needs and never waits for or blocks writers; but the WAL only starts over
+/// when a checkpoint has copied everything and no reader still uses it as the
+/// writer begins, which under sustained relay traffic never happens: the WAL
+/// would grow without bound. Past `limit_pages`, a RESTART checkpoint on the
+/// relay writer's only connection (relay commits wait for it) copies the rest
+/// and waits for readers, so the next commit writes the WAL from its start.
+/// The file keeps its length (truncating it measured slower) and is reused:
+/// its size stays near the limit. Returns whether the WAL starts over.
+async fn checkpoint(pool: &SqlitePool, relay_writer: &SqlitePool, limit_pages: i64) -> StoreResult<bool> {
+    let row = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(pool).await?;
+    let wal_pages: i64 = row.try_get(1)?;
+    let copied_pages: i64 = row.try_get(2)?;
+    if wal_pages < limit_pages {
+        return Ok(false);
+    }
+    let mut writer = relay_writer.acquire().await?;
+    let started = std::time::Instant::now();
+    let row = sqlx::query("PRAGMA wal_checkpoint(RESTART)")
+        .fetch_one(&mut *writer)
+        .await?;
+    let busy: i64 = row.try_get(0)?;
+    let paused_ms = started.elapsed().as_secs_f64() * 1000.0;
+    if busy != 0 {
+        tracing::warn!(
+            wal_pages,
+            paused_ms,
+            "sqlite: the WAL could not start over (a reader or writer held it)"
+        );
+    } else {
+        tracing::debug!(wal_pages, copied_pages, paused_ms, "sqlite: WAL starts over");
+    }
+    Ok(busy == 0)
 }
 
 impl SqliteStore {
@@ -81,7 +121,7 @@ impl SqliteStore {
             .connect_with(options)
             .await?;
         Ok(Self {
-            _checkpoints: std::sync::Arc::new(checkpoints(pool.clone())),
+            _checkpoints: std::sync::Arc::new(checkpoints(pool.clone(), relay_writer.clone())),
             relay_writer,
             pool,
         })
@@ -113,6 +153,43 @@ mod tests {
         }
         let store = SqliteStore::open(&url).await.unwrap();
         assert_eq!(store.project("demo").await.unwrap(), Some(project));
+    }
+
+    #[tokio::test]
+    async fn a_wal_past_its_limit_starts_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("latch.db");
+        let store = SqliteStore::open(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        let wal = dir.path().join("latch.db-wal");
+        let topic = "ab".repeat(32);
+        let message = |n: u32| RelayMessage {
+            id: 0,
+            topic: topic.clone(),
+            hash: format!("{n:0>64}"),
+            message: format!("message {n} {}", "x".repeat(2_000)),
+            tag: 1108,
+            publisher: "did:key:zDapp".into(),
+            published_at: 1,
+            expires_at: 1_000,
+        };
+        for n in 0..50 {
+            store.relay_write(&[message(n)], &[]).await.unwrap();
+        }
+        let written = std::fs::metadata(&wal).unwrap().len();
+        assert!(written > 100_000, "the writes went to the WAL ({written} bytes)");
+
+        // Below the limit only the passive pass runs.
+        assert!(!checkpoint(&store.pool, &store.relay_writer, i64::MAX).await.unwrap());
+        // Past it, the WAL starts over: as many writes again reuse the file instead of growing it.
+        assert!(checkpoint(&store.pool, &store.relay_writer, 1).await.unwrap());
+        for n in 50..100 {
+            store.relay_write(&[message(n)], &[]).await.unwrap();
+        }
+        assert!(std::fs::metadata(&wal).unwrap().len() <= written);
+        let stored = store.relay_pending(&topic, "did:key:zWallet", 2, 1_000).await.unwrap();
+        assert_eq!(stored.len(), 100, "nothing was lost");
     }
 
     #[tokio::test]
