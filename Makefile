@@ -77,7 +77,7 @@ test-e2e:
 	npm test -w @latch/e2e
 
 clean:
-	rm -rf target target-wasm packages/wasm/web packages/wasm-walletconnect/web packages/react/dist apps/demo/dist e2e/test-results
+	rm -rf target target-wasm packages/wasm/web packages/wasm/extra packages/wasm-walletconnect/web packages/react/dist apps/demo/dist e2e/test-results
 
 # Slow suites, outside `make test`.
 .PHONY: fuzz fuzz-api bench-gateway

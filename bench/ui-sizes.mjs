@@ -53,7 +53,9 @@ function describeModules(ids) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id);
     if (match) names.add(match[1]);
     else if (id.includes('/packages/react/')) names.add('@latch/react');
+    else if (id.includes('/packages/wasm/extra')) names.add('@latch/wasm/extra (bindings)');
     else if (id.includes('/packages/wasm/')) names.add('@latch/wasm (bindings)');
+    else if (id.includes('/packages/wasm-walletconnect/')) names.add('@latch/wasm-walletconnect (bindings)');
     else if (id.includes('/apps/demo/')) names.add('demo app');
     else names.add(id.replace(/^\0/, ''));
   }

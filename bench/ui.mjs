@@ -120,20 +120,28 @@ const awaitModalAfterClick = (featured) =>
       const domAt = performance.now();
       requestAnimationFrame(() => {
         const channel = new MessageChannel();
-        channel.port1.onmessage = () => done({ dom: domAt - clickedAt, frame: performance.now() - clickedAt });
+        channel.port1.onmessage = () => done({ dom: domAt - clickedAt, frame: performance.now() - clickedAt, shownAt: domAt });
         channel.port2.postMessage(null);
       });
     });
     observer.observe(document.body, { childList: true, subtree: true, attributes: true });
   });
 
-/** Every script and wasm file the page fetched so far, as dist/ paths. */
-const fetchedAssets = (page) =>
-  page.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .map((entry) => new URL(entry.name).pathname.slice(1))
-      .filter((path) => /\.(js|wasm)$/.test(path)),
+/**
+ * Every script and wasm file the page fetched so far, as dist/ paths; with `startedBy` (a
+ * `performance.now()` time) only those whose request started by then, whether or not it had
+ * finished (what the page fetched after the Connect view was shown, e.g. the sign-in module's
+ * preload, is not what the view needed).
+ */
+const fetchedAssets = (page, startedBy = Infinity) =>
+  page.evaluate(
+    (startedBy) =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.startTime <= startedBy)
+        .map((entry) => new URL(entry.name).pathname.slice(1))
+        .filter((path) => /\.(js|wasm)$/.test(path)),
+    startedBy,
   );
 
 async function openOnce(page) {
@@ -156,7 +164,7 @@ for (let run = -1; run < RUNS; run++) {
   await page.goto(URL_, { waitUntil: 'networkidle' });
   const assets = await fetchedAssets(page);
   const first = await openOnce(page);
-  const afterOpen = await fetchedAssets(page);
+  const afterOpen = await fetchedAssets(page, first.shownAt);
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid="latch-modal"]', { state: 'detached' });
   const again = await openOnce(page);
@@ -291,6 +299,22 @@ for (let run = -1; run < RUNS; run++) {
   qrFirst.push(first.frame);
   qrAgain.push(again.frame);
 }
+// --- sign-in on: @latch/wasm/extra comes after the Connect view --------------------------------
+// With sign-in on, the modal's opening preloads the sign-in module when the browser is idle: it
+// must not be among what the Connect view waited for, and must be there before a wallet is picked.
+let signIn;
+{
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${URL_}?signIn=optional`, { waitUntil: 'networkidle' });
+  const first = await openOnce(page);
+  const shown = await fetchedAssets(page, first.shownAt);
+  const extraStartedAt = await page
+    .waitForFunction(() => performance.getEntriesByType('resource').find((entry) => entry.name.includes('latch_wasm_extra_bg'))?.startTime, null, { timeout: 10_000 })
+    .then((handle) => handle.jsonValue());
+  await context.close();
+  signIn = { shown: [...new Set(shown)].filter((file) => chunks.has(file)), after: extraStartedAt - first.shownAt };
+}
 await browser.close();
 
 // --- report ------------------------------------------------------------------------------------
@@ -299,7 +323,9 @@ const connectFiles = [...new Set(connectAssets)].filter((file) => chunks.has(fil
 // which holds only the WalletConnect part: all of it is what pairing adds to @latch/wasm.
 const wasmChunks = [...chunks.values()].filter((chunk) => chunk.file.endsWith('.wasm'));
 const wcModule = wasmChunks.find((chunk) => chunk.file.includes('latch_wasm_walletconnect_bg'));
-const mainModule = wasmChunks.find((chunk) => chunk !== wcModule);
+const mainModule = wasmChunks.find((chunk) => chunk.file.includes('latch_wasm_bg'));
+const extraModule = wasmChunks.find((chunk) => chunk.file.includes('latch_wasm_extra_bg'));
+const signInReport = sizeReport(chunks, signIn.shown);
 const report = sizeReport(chunks, connectFiles);
 const lscpu = execFileSync('lscpu', { encoding: 'utf8' }).split('\n').slice(0, 10).join('\n');
 const lines = [
@@ -323,6 +349,8 @@ const lines = [
   `  first pairing of the visit (module download, relay connection, proposal): ${stats(qrFirst)} (budget ≤ 150 ms median)`,
   `  later pairing, same page: ${stats(qrAgain)}`,
   `WalletConnect module: ${wcModule.file} ${kB(wcModule.gzip)} kB gzip, loaded beside @latch/wasm's ${kB(mainModule.gzip)} kB (budget ≤ 60 kB)`,
+  `@latch/wasm: core module ${mainModule.file} ${kB(mainModule.gzip)} kB gzip (the Connect view's); extra module ${extraModule.file} ${kB(extraModule.gzip)} kB gzip (sign-in and the rest, loaded when first needed)`,
+  `with sign-in on (?signIn=optional): the Connect view fetched ${signIn.shown.join(', ')}: ${kB(signInReport.connect.withoutReact)} kB gzip without React; the extra module's request started ${ms(signIn.after)} after the view was shown`,
 ];
 console.log(lines.join('\n'));
 process.exit(0);

@@ -6,8 +6,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const out = resolve(process.argv[2]);
-const bindings = await import(pathToFileURL(join(out, 'web/latch_wasm.js')).href);
-bindings.initSync({ module: readFileSync(join(out, 'web/latch_wasm_bg.wasm')) });
+// The `extra` module has constants() and the option checks (the modal reads the results only).
+const bindings = await import(pathToFileURL(join(out, 'extra/latch_wasm_extra.js')).href);
+bindings.initSync({ module: readFileSync(join(out, 'extra/latch_wasm_extra_bg.wasm')) });
 
 /** The message latch-core throws for `check`, captured so option checks run before init(). */
 function messageOf(check) {

@@ -58,6 +58,7 @@ fn deep_freeze(value: &JsValue) {
 }
 
 /// Every constant of the spec, as one deeply frozen object.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(unchecked_return_type = "LatchConstants")]
 pub fn constants() -> Result<JsValue, JsValue> {
     let value = to_js(&CONSTANTS)?;
@@ -70,6 +71,7 @@ fn millis(value: f64) -> Result<u64, JsValue> {
 }
 
 /// When a pairing link made now expires: `nowMs` plus 4 minutes.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = pairingExpiry)]
 pub fn pairing_expiry(now_ms: f64) -> Result<f64, JsValue> {
     // At most 2^53 plus 4 minutes: the conversion to a JS number stays (nearly) exact.
@@ -77,12 +79,14 @@ pub fn pairing_expiry(now_ms: f64) -> Result<f64, JsValue> {
 }
 
 /// Whether the pairing link must be regenerated: under 10 s remain.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = isPairingNearExpiry)]
 pub fn is_pairing_near_expiry(expiry_ms: f64, now_ms: f64) -> Result<bool, JsValue> {
     Ok(timing::is_pairing_near_expiry(millis(expiry_ms)?, millis(now_ms)?))
 }
 
 /// Whether pairing may be retried: at least 1 s since the last attempt.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = canRetryPairing)]
 pub fn can_retry_pairing(last_attempt_ms: f64, now_ms: f64) -> Result<bool, JsValue> {
     Ok(timing::can_retry_pairing(millis(last_attempt_ms)?, millis(now_ms)?))

@@ -3,23 +3,39 @@
 //! converts arguments, calls one core rule and converts the result. Errors
 //! become JS `Error`s whose message is the spec's text and whose `code` is
 //! [`latch_core::Error::code`].
+//!
+//! The browser gets this crate as two wasm modules, so that showing the modal
+//! does not download what only later steps need: feature `core` is what
+//! `@latch/react`'s modal and connection call (`@latch/wasm`), feature `extra`
+//! everything else (`@latch/wasm/extra`: sign-in messages and signatures, form
+//! checks, the network catalogue, policies). Each export is in exactly one of
+//! them (`#[cfg(feature = …)]` on it or its module); native builds have both.
+// A one-module build leaves the other module's helpers unused.
+#![cfg_attr(not(all(feature = "core", feature = "extra")), allow(dead_code, unused_imports))]
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 pub mod address;
+#[cfg(feature = "core")]
 pub mod caip;
 pub mod constants;
+#[cfg(feature = "core")]
 pub mod format;
+#[cfg(feature = "core")]
 pub mod history;
 mod input;
+#[cfg(feature = "core")]
 pub mod link;
 pub mod network;
 pub mod policy;
+#[cfg(feature = "extra")]
 pub mod siwx;
 pub mod validate;
 
-#[wasm_bindgen(module = "/js/errors.js")]
+// Both modules import the one class from the package's errors.js (beside their
+// folders web/ and extra/), so `instanceof LatchError` holds whichever threw.
+#[wasm_bindgen(raw_module = "../errors.js")]
 extern "C" {
     /// `LatchError extends Error` with a `code` (js/errors.js).
     type LatchError;
@@ -39,6 +55,7 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 }
 
 /// The version of latch-core this module was built from.
+#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()

@@ -39,6 +39,7 @@ fn optional_network(found: Option<network::Network>) -> Result<JsValue, JsValue>
 }
 
 /// Every network of the catalogue.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = getNetworks, unchecked_return_type = "Network[]")]
 pub fn get_networks() -> Result<JsValue, JsValue> {
     to_js(&network::networks())
@@ -46,6 +47,7 @@ pub fn get_networks() -> Result<JsValue, JsValue> {
 
 /// The catalogue network with this CAIP-2 id, `undefined` when unknown;
 /// throws `Invalid CAIP-2 network id` when malformed.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = getNetwork, unchecked_return_type = "Network | undefined")]
 pub fn get_network(caip_network_id: &str) -> Result<JsValue, JsValue> {
     optional_network(network::network(caip_network_id).map_err(js_error)?)
@@ -53,12 +55,14 @@ pub fn get_network(caip_network_id: &str) -> Result<JsValue, JsValue> {
 
 /// The unsupported-network placeholder: name `Unknown Network`, empty currency,
 /// no RPC URLs; it keeps the given id (all id fields empty without one).
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = unsupportedNetworkPlaceholder, unchecked_return_type = "Network")]
 pub fn unsupported_network_placeholder(caip_network_id: Option<String>) -> Result<JsValue, JsValue> {
     to_js(&network::unsupported_network_placeholder(caip_network_id.as_deref()).map_err(js_error)?)
 }
 
 /// The network to make active at start (§4); `undefined` when nothing was requested.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = restoreNetwork, unchecked_return_type = "Network | undefined")]
 pub fn restore_network(
     #[wasm_bindgen(unchecked_param_type = "RestoreNetworkRequest")] request: JsValue,
@@ -69,6 +73,7 @@ pub fn restore_network(
 
 /// Whether a wallet-switch error code triggers an add-chain request (4902,
 /// 5000, 32603 or -32603).
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = isAddChainTrigger)]
 pub fn is_add_chain_trigger(code: f64) -> bool {
     network::is_add_chain_trigger(code)
@@ -76,18 +81,21 @@ pub fn is_add_chain_trigger(code: f64) -> bool {
 
 /// Whether a wallet error code says the user declined (4001, or
 /// WalletConnect's 5000, 5001, 5002).
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = isUserRejection)]
 pub fn is_user_rejection(code: f64) -> bool {
     network::is_user_rejection(code)
 }
 
 /// The default account type of a namespace; `undefined` for unknown namespaces.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = defaultAccountType, unchecked_return_type = "AccountType | undefined")]
 pub fn default_account_type(namespace: &str) -> JsValue {
     network::default_account_type(namespace).map_or(JsValue::UNDEFINED, |t| t.as_str().into())
 }
 
 /// Whether a feature works on a namespace; throws `Invalid feature: …` for an unknown feature.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = supportsFeature)]
 pub fn supports_feature(
     #[wasm_bindgen(unchecked_param_type = "NamespaceFeature")] feature: &str,
@@ -98,12 +106,14 @@ pub fn supports_feature(
 }
 
 /// The CAIP-2 ids of the networks the embedded wallet works on.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = embeddedWalletNetworks, unchecked_return_type = "string[]")]
 pub fn embedded_wallet_networks() -> Result<JsValue, JsValue> {
     to_js(&network::EMBEDDED_WALLET_NETWORKS)
 }
 
 /// The on-ramp provider's chain name for a network, `ethereum` when it has none.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = onrampChain)]
 pub fn onramp_chain(caip_network_id: &str) -> Result<String, JsValue> {
     network::onramp_chain(caip_network_id)

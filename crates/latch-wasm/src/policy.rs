@@ -41,6 +41,7 @@ fn text_field(object: &JsValue, key: &str) -> Option<String> {
 
 /// The wallets (any objects with optional `rdns` and `name`) that are not restricted;
 /// the objects themselves are returned untouched.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = filterRestrictedWallets, unchecked_return_type = "WalletIdentity[]")]
 pub fn filter_restricted_wallets(
     #[wasm_bindgen(unchecked_param_type = "WalletIdentity[]")] wallets: JsValue,
@@ -64,6 +65,7 @@ pub fn filter_restricted_wallets(
 }
 
 /// Whether to hide the browser-wallet connector: on desktop with none installed.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = shouldHideInjectedConnector)]
 pub fn should_hide_injected_connector(
     #[wasm_bindgen(unchecked_param_type = "InjectedConnectorContext")] context: JsValue,
@@ -76,6 +78,7 @@ pub fn should_hide_injected_connector(
 
 /// Socials without those a Telegram mini-app cannot open on `os`
 /// (`ios`, `mac`/`macos`, `android`, case-insensitive; other values remove nothing).
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = filterTelegramSocials, unchecked_return_type = "string[]")]
 pub fn filter_telegram_socials(
     #[wasm_bindgen(unchecked_param_type = "string[]")] socials: JsValue,
@@ -86,6 +89,7 @@ pub fn filter_telegram_socials(
 }
 
 /// The order of the Connect view's groups; see `ConnectMethodOrderRequest`.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = connectMethodOrder, unchecked_return_type = "ConnectMethod[]")]
 pub fn connect_method_order(
     #[wasm_bindgen(unchecked_param_type = "ConnectMethodOrderRequest | undefined")] request: JsValue,
@@ -99,36 +103,42 @@ pub fn connect_method_order(
 }
 
 /// walletConnect, recent, injected, featured, custom, external, recommended.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = defaultConnectorTypeOrder, unchecked_return_type = "string[]")]
 pub fn default_connector_type_order() -> Result<JsValue, JsValue> {
     to_js(&policy::DEFAULT_CONNECTOR_TYPE_ORDER)
 }
 
 /// onramp, swaps, receive, send.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = walletFeatureOrder, unchecked_return_type = "string[]")]
 pub fn wallet_feature_order() -> Result<JsValue, JsValue> {
     to_js(&policy::WALLET_FEATURE_ORDER)
 }
 
 /// google, x, discord, farcaster, github, apple, facebook.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = defaultSocials, unchecked_return_type = "string[]")]
 pub fn default_socials() -> Result<JsValue, JsValue> {
     to_js(&policy::DEFAULT_SOCIALS)
 }
 
 /// Which optional features are on by default.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = defaultFeatures, unchecked_return_type = "Features")]
 pub fn default_features() -> Result<JsValue, JsValue> {
     to_js(&policy::DEFAULT_FEATURES)
 }
 
 /// `safe`, `approval` (ApproveTransaction first) or `notAllowed`.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = classifyRpcMethod, unchecked_return_type = "RpcMethodClass")]
 pub fn classify_rpc_method(method: &str) -> String {
     policy::classify_rpc_method(method).as_str().to_owned()
 }
 
 /// The class of an allowed method; throws `Requested RPC call is not allowed`.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = assertRpcMethodAllowed, unchecked_return_type = "'safe' | 'approval'")]
 pub fn assert_rpc_method_allowed(method: &str) -> Result<String, JsValue> {
     policy::assert_rpc_method_allowed(method)
@@ -137,6 +147,7 @@ pub fn assert_rpc_method_allowed(method: &str) -> Result<String, JsValue> {
 }
 
 /// The UI text for a refused RPC method: `Action not allowed`.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = actionNotAllowedMessage)]
 pub fn action_not_allowed_message() -> String {
     policy::ACTION_NOT_ALLOWED_MESSAGE.to_owned()

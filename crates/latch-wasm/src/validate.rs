@@ -47,6 +47,7 @@ export type ExpirerTarget = { topic: string } | { id: number };
 
 /// The label in lower case when it has at least 4 characters, all letters,
 /// digits or hyphens; else throws a message for the user.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = validateName)]
 pub fn validate_name(name: &str) -> Result<String, JsValue> {
     validate::validate_name(name).map_err(js_error)
@@ -54,6 +55,7 @@ pub fn validate_name(name: &str) -> Result<String, JsValue> {
 
 /// ENSIP-11 coin type: 60 for chain 1, else `0x80000000 | chainId`; throws
 /// `Invalid chainId` for ids at or above 2^31 and for non-integers.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = evmChainIdToCoinType)]
 pub fn evm_chain_id_to_coin_type(#[wasm_bindgen(js_name = "chainId")] chain_id: f64) -> Result<u32, JsValue> {
     if chain_id.fract() != 0.0 || !(0.0..=u64::MAX as f64).contains(&chain_id) {
@@ -63,6 +65,7 @@ pub fn evm_chain_id_to_coin_type(#[wasm_bindgen(js_name = "chainId")] chain_id: 
 }
 
 /// Throws the message to show when the draft cannot be sent yet.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = validateSendDraft)]
 pub fn validate_send_draft(#[wasm_bindgen(unchecked_param_type = "SendDraft")] draft: JsValue) -> Result<(), JsValue> {
     let draft: SendDraft = from_js("send draft", draft)?;
@@ -70,6 +73,7 @@ pub fn validate_send_draft(#[wasm_bindgen(unchecked_param_type = "SendDraft")] d
 }
 
 /// True when the native balance in USD is zero or below the gas cost; smart accounts never.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = isInsufficientGas)]
 pub fn is_insufficient_gas(#[wasm_bindgen(unchecked_param_type = "GasCheck")] input: JsValue) -> Result<bool, JsValue> {
     let check: GasCheck = from_js("gas check", input)?;
@@ -77,6 +81,7 @@ pub fn is_insufficient_gas(#[wasm_bindgen(unchecked_param_type = "GasCheck")] in
 }
 
 /// The balances without the low-quality ones (decimals `"0"`), the same objects in order.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = filterLowQualityTokens, unchecked_return_type = "TokenBalance[]")]
 pub fn filter_low_quality_tokens(
     #[wasm_bindgen(unchecked_param_type = "TokenBalance[]")] balances: JsValue,
@@ -86,6 +91,7 @@ pub fn filter_low_quality_tokens(
 }
 
 /// Whether `asset` has the wallet-asset shape (any value may be passed).
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = isValidWalletAsset, unchecked_return_type = "asset is WalletAsset")]
 pub fn is_valid_wallet_asset(#[wasm_bindgen(unchecked_param_type = "unknown")] asset: JsValue) -> bool {
     validate::is_valid_wallet_asset(serde_wasm_bindgen::Deserializer::from(asset))
@@ -93,12 +99,14 @@ pub fn is_valid_wallet_asset(#[wasm_bindgen(unchecked_param_type = "unknown")] a
 
 /// Parses `topic:<string>` / `id:<number>`; throws
 /// `Invalid target, expected id:number or topic:string`.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = validateExpirerTarget, unchecked_return_type = "ExpirerTarget")]
 pub fn validate_expirer_target(target: &str) -> Result<JsValue, JsValue> {
     to_js(&target.parse::<ExpirerTarget>().map_err(js_error)?)
 }
 
 /// Builds `topic:<value>` or `id:<value>`, checking the value's JS type.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = formatExpirerTarget)]
 pub fn format_expirer_target(
     #[wasm_bindgen(js_name = "type", unchecked_param_type = "'topic' | 'id'")] kind: &str,
@@ -116,6 +124,7 @@ pub fn format_expirer_target(
 }
 
 /// Throws ``Cannot set both `siweConfig` and `siwx` options`` when both are set.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = checkSiwxOptions)]
 pub fn check_siwx_options(
     #[wasm_bindgen(unchecked_param_type = "{ siweConfig?: unknown; siwx?: unknown }")] options: JsValue,
@@ -129,12 +138,14 @@ pub fn check_siwx_options(
 }
 
 /// Throws `Project ID Not Configured` when the id is missing, empty or blank.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = checkProjectId)]
 pub fn check_project_id(#[wasm_bindgen(js_name = "projectId")] project_id: Option<String>) -> Result<(), JsValue> {
     validate::check_project_id(project_id.as_deref()).map_err(js_error)
 }
 
 /// `Please try again after {n} seconds` within 30 s of the last e-mail login attempt, else null.
+#[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = emailCooldownMessage)]
 pub fn email_cooldown_message(
     #[wasm_bindgen(js_name = "lastAttemptMs")] last_attempt_ms: Option<f64>,

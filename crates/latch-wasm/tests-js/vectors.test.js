@@ -1,13 +1,24 @@
 // Every crates/latch-core/vectors/*.json file against the built @latch/wasm in
-// Node: the same cases latch-core's own tests run, through the JS boundary.
+// Node: the same cases latch-core's own tests run, through the JS boundary, each
+// function taken from whichever of the package's two modules exports it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import * as wasm from '@latch/wasm';
+import * as core from '@latch/wasm';
+import * as extra from '@latch/wasm/extra';
 
 const dir = new URL('../../latch-core/vectors/', import.meta.url);
 const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
 
-await wasm.init();
+await Promise.all([core.init(), extra.init()]);
+const wasm = { ...extra, ...core };
+
+it('exports each function from one module only', () => {
+  const both = Object.keys(core).filter((name) => typeof core[name] === 'function' && name in extra);
+  // init and initSync load each module; the rest is one function, in one module.
+  expect(both.sort()).toEqual(['LatchError', 'init', 'initSync']);
+  // One class: what either module throws is `instanceof` the same LatchError.
+  expect(extra.LatchError).toBe(core.LatchError);
+});
 
 it('finds the vector files', () => {
   expect(files.length).toBeGreaterThan(0);

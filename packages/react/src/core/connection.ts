@@ -6,7 +6,6 @@ import {
   isAddChainTrigger,
   isValidAddress,
   parseCaipNetworkId,
-  solanaSignatureText,
   toChecksumAddress,
   validateCaipAddress,
 } from '@latch/wasm';
@@ -26,6 +25,7 @@ import {
   type SolanaConnector,
 } from './types.js';
 import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
+import { loadWasmExtra } from './wasmExtra.js';
 import { declinedByUser } from './walletErrors.js';
 import {
   feature,
@@ -461,6 +461,7 @@ export function createConnectionController({
     const [output] = await signer.signMessage({ account: walletAccount, message });
     // A wallet may sign a prefixed message; the verifier checks the bytes the user was shown.
     if (!output || !sameBytes(output.signedMessage, message)) throw new Error(`${wallet.name} signed a different message`);
+    const { solanaSignatureText } = await loadWasmExtra();
     return solanaSignatureText(output.signature);
   }
 

@@ -26,6 +26,8 @@ import { createStore, type Store } from './store.js';
 import { isMobileBrowser } from './platform.js';
 import type { Network } from './types.js';
 import { createWalletConnect, type WalletConnectController, type WalletConnectOptions } from './walletConnect.js';
+import { whenIdle } from './idle.js';
+import { loadWasmExtra } from './wasmExtra.js';
 
 export interface ThemeState {
   themeMode: ThemeMode;
@@ -213,6 +215,26 @@ export function createLatch(options: LatchOptions): Latch {
     themeVariables: themeFor(options.themeMode ?? 'dark', themeOverrides),
   });
   const lastEvent = createStore<{ event?: LatchEvent; timestamp?: number }>({});
+
+  /**
+   * Signing in needs `@latch/wasm/extra` (the message text, a Solana signature's text): fetched
+   * when the browser is idle after the modal first opens, after the view the visitor is waiting
+   * for and long before they have picked and approved a wallet.
+   */
+  function preloadSignInOnOpen(target: Window): () => void {
+    let cancelIdle: (() => void) | undefined;
+    const preload = ({ open }: { open: boolean }) => {
+      if (!open || cancelIdle) return;
+      cancelIdle = whenIdle(target, () => void loadWasmExtra().catch(() => {})); // signing in tries again
+      unsubscribe();
+    };
+    const unsubscribe = modal.store.subscribe(() => preload(modal.store.getState()));
+    preload(modal.store.getState());
+    return () => {
+      unsubscribe();
+      cancelIdle?.();
+    };
+  }
   events.subscribe((event) => lastEvent.setState({ event, timestamp: Date.now() }));
 
   return {
@@ -259,6 +281,7 @@ export function createLatch(options: LatchOptions): Latch {
         ? watchStandardWallets(target, connectionController.addConnector)
         : undefined;
       const stopWalletList = walletList.mount();
+      const stopPreloading = (options.siwx ?? options.siweConfig) ? preloadSignInOnOpen(target) : undefined;
       const stopAnalytics =
         options.analytics === false
           ? undefined
@@ -269,6 +292,7 @@ export function createLatch(options: LatchOptions): Latch {
         stopWatchingSolana?.();
         stopWalletList();
         stopAnalytics?.();
+        stopPreloading?.();
       };
     },
   };

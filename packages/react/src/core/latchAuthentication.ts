@@ -1,9 +1,9 @@
-import { buildSiwxMessage } from '@latch/wasm';
 import { serverUrl } from './api.js';
 import { fetchJson, HttpError } from './gateway.js';
 import type { AuthenticationAdapter, SiwxSession } from './siwx.js';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import type { CaipAddress, CaipNetworkId } from './types.js';
+import { loadWasmExtra } from './wasmExtra.js';
 
 /** A session as the Latch server answers it (`/v1/siwx/…`). */
 interface ServerSession {
@@ -53,7 +53,8 @@ export function createLatchAuthentication({
       });
       return nonce;
     },
-    createMessage(input) {
+    async createMessage(input) {
+      const { buildSiwxMessage } = await loadWasmExtra();
       return buildSiwxMessage({
         domain: input.domain,
         address: input.address,

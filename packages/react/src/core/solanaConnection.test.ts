@@ -1,4 +1,4 @@
-import { verifySolanaSignature } from '@latch/wasm';
+import { verifySolanaSignature } from '@latch/wasm/extra';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createTestLatch,

@@ -1,4 +1,4 @@
-import { init, solanaSignatureText, verifySolanaSignature } from '@latch/wasm';
+import { init, solanaSignatureText, verifySolanaSignature } from '@latch/wasm/extra';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createTestStandardWallet,

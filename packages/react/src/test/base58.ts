@@ -1,5 +1,5 @@
 // Base58 for the tests' Wallet Standard double (its public keys are addresses). The kit itself
-// never encodes base58 in JS: signatures go through @latch/wasm's solanaSignatureText.
+// never encodes base58 in JS: signatures go through @latch/wasm/extra's solanaSignatureText.
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /** Base58 (Bitcoin alphabet) of `bytes`. */

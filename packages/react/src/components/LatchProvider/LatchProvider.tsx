@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react
 import { createPortal } from 'react-dom';
 import { LatchContext, useLatchInstance } from '../../context.js';
 import type { Latch } from '../../core/createLatch.js';
+import { whenIdle } from '../../core/idle.js';
 import { useStore } from '../../hooks/useStore.js';
 import { latchStyles } from '../../styles.js';
 import { Toast } from '../Toast/Toast.js';
@@ -28,13 +29,7 @@ function useIsClient(): boolean {
  * JavaScript a page needs to show, yet is usually there by the first click.
  */
 function preloadModalWhenIdle(target: Window): () => void {
-  const preload = () => void loadModal().catch(() => {}); // the opening tries again
-  if (typeof target.requestIdleCallback === 'function') {
-    const handle = target.requestIdleCallback(preload, { timeout: 2000 });
-    return () => target.cancelIdleCallback(handle);
-  }
-  const handle = target.setTimeout(preload, 200);
-  return () => target.clearTimeout(handle);
+  return whenIdle(target, () => void loadModal().catch(() => {})); // the opening tries again
 }
 
 /** The modal, rendered as soon as its chunk is loaded (at once when it already is). */

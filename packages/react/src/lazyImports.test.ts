@@ -1,0 +1,25 @@
+// @vitest-environment node
+// The Connect view's download budget (issue 6) rests on two lazily loaded parts: the modal's chunk
+// and @latch/wasm's `extra` module. A static import of either from the package's code would put
+// it back into what a page loads before the Connect view shows; the bundler would not complain.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { expect, it } from 'vitest';
+
+const root = import.meta.dirname;
+const sources = (readdirSync(root, { recursive: true }) as string[])
+  .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.startsWith('test'))
+  .map((file) => ({ file: relative(root, join(root, file)), text: readFileSync(join(root, file), 'utf8') }));
+
+it('reads the package sources', () => {
+  expect(sources.map(({ file }) => file)).toContain('core/wasmExtra.ts');
+});
+
+it('imports @latch/wasm/extra only dynamically, in core/wasmExtra.ts', () => {
+  const importers = sources.filter(({ text }) => text.includes("'@latch/wasm/extra'"));
+  expect(importers.map(({ file }) => file)).toEqual(['core/wasmExtra.ts']);
+  const wasmExtra = importers[0]?.text ?? '';
+  // Type-only imports vanish from the output; a value import would be static.
+  expect(wasmExtra).not.toMatch(/^import (?!type )[^;]*'@latch\/wasm\/extra'/m);
+  expect(wasmExtra).toContain("import('@latch/wasm/extra').then(");
+});
