@@ -10,6 +10,7 @@ import {
   testWalletInfo,
   userRejection,
   type TestProvider,
+  whenOpen,
 } from '../test/fixtures.js';
 import { createLatch } from './createLatch.js';
 import { currentView } from './modal.js';
@@ -27,40 +28,45 @@ describe('createLatch', () => {
     return { latch, provider, connect: () => latch.connect(testWalletInfo.uuid) };
   }
 
-  it('requires a project id', () => {
+  it('requires a project id', async () => {
     expect(() => createTestLatch({ projectId: '' })).toThrow('Project ID Not Configured');
   });
 
-  it('without EIP-6963 discovery opens on the QR code on a desktop and on the wallet list on a phone (spec §2)', () => {
+  it('without EIP-6963 discovery opens on the QR code on a desktop and on the wallet list on a phone (spec §2)', async () => {
     installWallet(createTestProvider());
     const latch = createTestLatch({ enableEIP6963: false, walletConnect: { relayUrl: 'ws://127.0.0.1:9/relay' } });
     cleanups.push(latch.mount(window));
     expect(latch.connection.getState().connectors).toEqual([]);
     latch.modal.open();
+    await whenOpen(latch);
     expect(currentView(latch.modal.store.getState())).toBe('ConnectingWalletConnectBasic');
     latch.modal.close();
     const agent = vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (iPhone) Mobile');
     cleanups.push(() => agent.mockRestore());
     latch.modal.open();
+    await whenOpen(latch);
     expect(currentView(latch.modal.store.getState())).toBe('AllWallets');
     // With discovery on (the default) it is the Connect view.
     const usual = createTestLatch();
     usual.modal.open();
+    await whenOpen(usual);
     expect(currentView(usual.modal.store.getState())).toBe('Connect');
   });
 
-  it('keeps two instances independent', () => {
+  it('keeps two instances independent', async () => {
     const first = createTestLatch();
     const second = createTestLatch();
     first.modal.open();
+    await whenOpen(first);
     expect(second.modal.store.getState().open).toBe(false);
   });
 
-  it('reports modal events to onEvent and to subscribers', () => {
+  it('reports modal events to onEvent and to subscribers', async () => {
     const seen: string[] = [];
     const latch = createTestLatch({ onEvent: (event) => seen.push(`option:${event.type}`) });
     latch.subscribeEvents((event) => seen.push(`subscriber:${event.type}`));
     latch.modal.open();
+    await whenOpen(latch);
     latch.modal.close();
     expect(seen).toEqual([
       'option:MODAL_OPEN',
@@ -74,6 +80,7 @@ describe('createLatch', () => {
     const fetchStub = stubGateway();
     const { latch, provider, connect } = connectable();
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
 
     expect(provider.request.mock.calls.map(([{ method }]) => method)).toEqual(['eth_requestAccounts', 'eth_chainId']);
@@ -100,6 +107,7 @@ describe('createLatch', () => {
   it('returns to Connect with a rejection error when the user declines (4001)', async () => {
     const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: userRejection }));
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
     expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', error: { kind: 'rejected' } });
     expect(latch.modal.store.getState().history).toEqual(['Connect']);
@@ -111,6 +119,7 @@ describe('createLatch', () => {
     };
     const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: failing }));
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
     expect(latch.connection.getState().error).toMatchObject({ kind: 'failed' });
     expect(currentView(latch.modal.store.getState())).toBe('ConnectingExternal');
@@ -119,11 +128,13 @@ describe('createLatch', () => {
   it('forgets a failed attempt when the modal opens again', async () => {
     const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: userRejection }));
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
     latch.modal.open({ view: 'Connect' });
     expect(latch.connection.getState().error).toMatchObject({ kind: 'rejected' });
     latch.modal.close();
     latch.modal.open();
+    await whenOpen(latch);
     expect(latch.connection.getState().error).toBeUndefined();
   });
 
@@ -166,6 +177,7 @@ describe('createLatch', () => {
     stubGateway();
     const { latch, provider, connect } = connectable();
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
     provider.emit('disconnect');
     expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', activeConnectorId: undefined });

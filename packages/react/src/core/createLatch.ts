@@ -160,6 +160,7 @@ export function createLatch(options: LatchOptions): Latch {
           ? 'AllWallets'
           : 'ConnectingWalletConnectBasic'
         : 'Connect',
+    prepare: (view) => (view === 'Connect' ? walletList.ready() : undefined),
   });
   const connectionController = createConnectionController({
     modal,

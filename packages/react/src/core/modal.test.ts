@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEventBus, type LatchEvent } from './events.js';
-import { createModalController, currentView, SHAKE_DURATION_MS } from './modal.js';
+import {
+  createModalController,
+  currentView,
+  IMAGE_PRELOAD_RACE_MS,
+  SHAKE_DURATION_MS,
+  type ViewName,
+} from './modal.js';
 
 function setup({ connected = false } = {}) {
   const events = createEventBus();
@@ -113,6 +119,68 @@ describe('modal open and close', () => {
     modal.close();
     expect(received).toEqual([]);
     expect(modal.store.getState().loading).toBe(false);
+  });
+});
+
+describe('images before opening (spec §2: prefetch raced against 2 s)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function setupPrepared() {
+    const events = createEventBus();
+    const received: LatchEvent[] = [];
+    events.subscribe((event) => received.push(event));
+    const prepared: ViewName[] = [];
+    let imagesLoaded = () => {};
+    const modal = createModalController({
+      events,
+      isConnected: () => false,
+      prepare: (view) => {
+        prepared.push(view);
+        return view === 'Connect' ? new Promise<void>((resolve) => (imagesLoaded = resolve)) : undefined;
+      },
+    });
+    return { modal, received, prepared, imagesLoaded: () => imagesLoaded() };
+  }
+
+  it('shows loading and opens once the images are in, before the time-out', async () => {
+    const { modal, received, prepared, imagesLoaded } = setupPrepared();
+    modal.open();
+    expect(prepared).toEqual(['Connect']);
+    expect(modal.store.getState()).toMatchObject({ open: false, loading: true });
+    expect(received).toEqual([]);
+    imagesLoaded();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(modal.store.getState()).toMatchObject({ open: true, loading: false });
+    expect(received).toEqual([{ type: 'MODAL_OPEN', data: { connected: false } }]);
+  });
+
+  it('opens after 2 s without the images', async () => {
+    const { modal } = setupPrepared();
+    modal.open();
+    await vi.advanceTimersByTimeAsync(IMAGE_PRELOAD_RACE_MS - 1);
+    expect(modal.store.getState().open).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(modal.store.getState()).toMatchObject({ open: true, loading: false });
+  });
+
+  it('opens at once on a view that needs no images, and while already open', () => {
+    const { modal, prepared } = setupPrepared();
+    modal.open({ view: 'Account' });
+    expect(modal.store.getState().open).toBe(true);
+    modal.open();
+    expect(currentView(modal.store.getState())).toBe('Connect');
+    expect(prepared).toEqual(['Account']);
+  });
+
+  it('does not open when closed while waiting', async () => {
+    const { modal, received, imagesLoaded } = setupPrepared();
+    modal.open();
+    modal.close();
+    imagesLoaded();
+    await vi.advanceTimersByTimeAsync(IMAGE_PRELOAD_RACE_MS);
+    expect(modal.store.getState()).toMatchObject({ open: false, loading: false });
+    expect(received).toEqual([]);
   });
 });
 

@@ -17,7 +17,7 @@ export type ViewName =
 
 export interface ModalState {
   open: boolean;
-  /** True while the modal waits on the wallet; closing always clears it. */
+  /** True while opening waits for the first view's images, or the modal on the wallet; closing always clears it. */
   loading: boolean;
   /** Briefly true to shake the modal as feedback for a refused action. */
   shake: boolean;
@@ -54,6 +54,9 @@ export interface ModalController {
   setLoading(loading: boolean): void;
 }
 
+/** Spec §2: how long opening waits for the first view's images at most. */
+export const IMAGE_PRELOAD_RACE_MS = LATCH_CONSTANTS.timings.imagePreloadRaceMs;
+
 /** Spec §9: the shake flag clears itself after 500 ms. */
 export const SHAKE_DURATION_MS = LATCH_CONSTANTS.timings.shakeMs;
 
@@ -68,6 +71,7 @@ export function createModalController({
   mayClose = () => true,
   embedded = false,
   disconnectedView = () => 'Connect',
+  prepare,
 }: {
   events: EventBus;
   isConnected: () => boolean;
@@ -77,6 +81,11 @@ export function createModalController({
   mayClose?: () => boolean;
   /** The first view when not connected (spec §2: Connect, or without adapters AllWallets / the QR code). */
   disconnectedView?: () => ViewName;
+  /**
+   * Spec §2: before opening, the images the first view shows are fetched, raced against 2 s;
+   * `undefined` when the view needs nothing.
+   */
+  prepare?: (view: ViewName) => Promise<unknown> | undefined;
 }): ModalController {
   const store = createStore<ModalState>({
     open: embedded,
@@ -85,6 +94,8 @@ export function createModalController({
     history: ['Connect'],
   });
   let shakeTimer: ReturnType<typeof setTimeout> | undefined;
+  // Which call to open() may still show the modal: a later open() or a close() supersedes it.
+  let opening = 0;
 
   function shake() {
     clearTimeout(shakeTimer);
@@ -93,6 +104,7 @@ export function createModalController({
   }
 
   function close() {
+    opening++;
     if (store.getState().open && !mayClose()) return shake();
     if (embedded) {
       store.setState({ loading: false, history: [isConnected() ? 'Account' : 'Connect'] });
@@ -106,14 +118,19 @@ export function createModalController({
   return {
     store,
     open(options = {}) {
-      const connected = isConnected();
-      const wasOpen = store.getState().open;
-      store.setState({
-        open: true,
-        history: [options.view ?? (connected ? 'Account' : disconnectedView())],
-        namespace: options.namespace,
-      });
-      if (!wasOpen) events.emit({ type: 'MODAL_OPEN', data: { connected } });
+      const view = options.view ?? (isConnected() ? 'Account' : disconnectedView());
+      const call = ++opening;
+      const ready = store.getState().open ? undefined : prepare?.(view);
+      const show = () => {
+        if (call !== opening) return;
+        const wasOpen = store.getState().open;
+        store.setState({ open: true, history: [view], namespace: options.namespace, ...(ready && { loading: false }) });
+        if (!wasOpen) events.emit({ type: 'MODAL_OPEN', data: { connected: isConnected() } });
+      };
+      if (!ready) return show();
+      store.setState({ loading: true });
+      const raceLost = new Promise((resolve) => setTimeout(resolve, IMAGE_PRELOAD_RACE_MS));
+      void Promise.race([ready.catch(() => undefined), raceLost]).then(show);
     },
     close,
     push(view) {

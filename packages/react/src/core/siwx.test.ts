@@ -10,6 +10,7 @@ import {
   userRejection,
   uninstallWallets,
   type TestProvider,
+  whenOpen,
 } from '../test/fixtures.js';
 import type { LatchEvent } from './events.js';
 import { RESTORE_WAIT_MS } from './connection.js';
@@ -68,6 +69,7 @@ describe('sign in with X', () => {
     /** Connects from an open modal and waits for the sign-in check. */
     const connect = async () => {
       latch.modal.open();
+      await whenOpen(latch);
       await latch.connect(testWalletInfo.uuid);
       await vi.waitFor(() => expect(latch.siwx.store.getState().status).not.toBe('loading'));
     };

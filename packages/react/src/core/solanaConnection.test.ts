@@ -8,6 +8,7 @@ import {
   rpcResult,
   stubGateway,
   testWalletInfo,
+  whenOpen,
 } from '../test/fixtures.js';
 import {
   createTestStandardWallet,
@@ -63,6 +64,7 @@ describe('Solana connections (Wallet Standard)', () => {
     const { latch, wallet, gateway, connect } = setup();
     const { address } = testSolanaKey();
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
 
     expect(wallet.connect).toHaveBeenCalledWith(undefined);
@@ -86,6 +88,7 @@ describe('Solana connections (Wallet Standard)', () => {
   it('returns to Connect when the user declines in the wallet (4001)', async () => {
     const { latch, connect } = setup(createTestStandardWallet({ reject: { connect: true } }));
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
     expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', error: { kind: 'rejected' } });
     expect(latch.modal.store.getState().history).toEqual(['Connect']);
@@ -96,6 +99,7 @@ describe('Solana connections (Wallet Standard)', () => {
     wallet.connect.mockResolvedValueOnce({ accounts: [{ ...wallet.accounts[0], address: '0OIl-not-base58' }] });
     const { latch, connect } = setup(wallet);
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
     expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', error: { kind: 'failed' } });
     expect(latch.account.getState().address).toBeUndefined();
@@ -185,6 +189,7 @@ describe('Solana connections (Wallet Standard)', () => {
     const adapter = verifyingAdapter();
     const { latch, connect } = setup(wallet, { siwx: { adapter } });
     latch.modal.open();
+    await whenOpen(latch);
     await connect();
     await vi.waitFor(() => expect(currentView(latch.modal.store.getState())).toBe('SIWXSignMessage'));
     return { latch, adapter };

@@ -124,7 +124,7 @@ describe('wallet list store', () => {
       modal: latch.modal,
       storage: window.localStorage,
       networks: latch.networks,
-      prefetchImage: (url) => prefetched.push(url),
+      prefetchImage: async (url) => void prefetched.push(url),
     });
     await list.loadNextPage();
     await list.loadNextPage();
@@ -154,6 +154,7 @@ describe('wallet list store', () => {
 
     // Closing the modal ends the search.
     latch.modal.open();
+    await vi.waitFor(() => expect(latch.modal.store.getState().open).toBe(true));
     latch.modal.close();
     expect(state().search).toEqual({ query: '', wallets: [], count: 0, status: 'idle' });
 

@@ -73,6 +73,8 @@ export interface WalletListController {
   store: Store<WalletListState>;
   /** Reads featured, recommended and the restricted wallets; again only after a failure. */
   load(): Promise<void>;
+  /** Loads the lists and waits for the images of their first wallets (spec §2: before opening). */
+  ready(): Promise<void>;
   /** Reads the next page of the full list; after a failure only when `retry` is set. */
   loadNextPage(options?: { retry?: boolean }): Promise<void>;
   /** Sets the search text; the request follows `SEARCH_DEBOUNCE_MS` after the last change. */
@@ -102,8 +104,8 @@ export function createWalletList({
   storage: KeyValueStorage;
   networks: readonly Network[];
   options?: WalletListOptions;
-  /** Asks the browser to fetch an image into its cache. */
-  prefetchImage?: (url: string) => void;
+  /** Asks the browser to fetch an image into its cache; settles when it is there (or failed). */
+  prefetchImage?: (url: string) => Promise<void>;
   /** Pairs with a catalogue wallet over WalletConnect; without it, selecting shows the wallet's page. */
   pair?: (wallet: CatalogueWallet) => void;
 }): WalletListController {
@@ -127,17 +129,28 @@ export function createWalletList({
     coreReady: false,
   });
 
-  function prefetch(wallets: readonly CatalogueWallet[]) {
+  function prefetch(wallets: readonly CatalogueWallet[]): Promise<unknown> {
     // Spec §9: the images of the first 20 wallets of each page.
-    for (const wallet of wallets.slice(0, IMAGE_PREFETCH_COUNT)) {
-      const url = catalogue.walletImageUrl(wallet);
-      if (url) prefetchImage(url);
-    }
+    return Promise.all(
+      wallets.slice(0, IMAGE_PREFETCH_COUNT).flatMap((wallet) => {
+        const url = catalogue.walletImageUrl(wallet);
+        return url ? [prefetchImage(url)] : [];
+      }),
+    );
+  }
+  // The first lists' images, once load() has read the lists.
+  let firstImages: Promise<unknown> = Promise.resolve();
+
+  // The read in progress, so that a second caller waits for the same one.
+  let reading: Promise<void> = Promise.resolve();
+  function load(): Promise<void> {
+    const { status } = store.getState();
+    if (status === 'loading' || status === 'ready') return reading;
+    reading = read();
+    return reading;
   }
 
-  async function load() {
-    const { status } = store.getState();
-    if (status === 'loading' || status === 'ready') return;
+  async function read() {
     store.setState({ status: 'loading' });
     try {
       // The restriction rule runs in the core: the list is only useful once it has loaded.
@@ -179,7 +192,7 @@ export function createWalletList({
         },
         coreReady: true,
       });
-      prefetch([...featured, ...recommendedPage.data]);
+      firstImages = prefetch([...featured, ...recommendedPage.data]);
     } catch {
       store.setState({ status: 'error' });
     }
@@ -199,7 +212,7 @@ export function createWalletList({
       // A page that adds nothing (the catalogue shrank meanwhile) ends the list.
       const count = added.length ? result.count : current.wallets.length;
       store.setState({ list: { wallets: [...current.wallets, ...added], count, page, status: 'ready' } });
-      prefetch(result.data);
+      void prefetch(result.data);
     } catch {
       store.setState(({ list: current }) => ({ list: { ...current, status: 'error' } }));
     }
@@ -225,7 +238,7 @@ export function createWalletList({
         // A later keystroke started another search: this answer is stale.
         if (request !== searchRequest) return;
         store.setState({ search: { query, wallets: result.data, count: result.count, status: 'ready' } });
-        prefetch(result.data);
+        void prefetch(result.data);
       } catch {
         if (request !== searchRequest) return;
         store.setState(({ search }) => ({ search: { ...search, status: 'error' } }));
@@ -291,6 +304,10 @@ export function createWalletList({
   return {
     store,
     load,
+    async ready() {
+      await load();
+      await firstImages;
+    },
     loadNextPage,
     setSearch,
     select(wallet) {
@@ -337,7 +354,11 @@ function isRecentWallet(value: unknown): value is RecentWallet {
   return typeof name === 'string' && (rdns === undefined || typeof rdns === 'string') && walletOk;
 }
 
-function browserImagePrefetch(url: string) {
-  if (typeof Image === 'undefined') return;
-  new Image().src = url;
+function browserImagePrefetch(url: string): Promise<void> {
+  if (typeof Image === 'undefined') return Promise.resolve();
+  const image = new Image();
+  return new Promise((resolve) => {
+    image.onload = image.onerror = () => resolve();
+    image.src = url;
+  });
 }

@@ -5,6 +5,8 @@ import { useStore } from './useStore.js';
 
 export interface LatchModalControls {
   isOpen: boolean;
+  /** Opening is waiting for the first view's images (at most 2 s), or the modal for the wallet. */
+  isLoading: boolean;
   view: ViewName;
   open(options?: OpenOptions): void;
   close(): void;
@@ -13,7 +15,13 @@ export interface LatchModalControls {
 export function useLatchModal(): LatchModalControls {
   const { modal } = useLatchInstance();
   const state = useStore(modal.store);
-  return { isOpen: state.open, view: currentView(state), open: modal.open, close: modal.close };
+  return {
+    isOpen: state.open,
+    isLoading: state.loading,
+    view: currentView(state),
+    open: modal.open,
+    close: modal.close,
+  };
 }
 
 export interface LatchAccount extends AccountState {

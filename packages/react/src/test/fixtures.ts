@@ -21,6 +21,19 @@ export function createTestLatch(options: Partial<LatchOptions> = {}): Latch {
   return createLatch({ projectId: 'test-project', serverUrl: 'http://latch.test', networks: [devnet], ...options });
 }
 
+/** Settles once `latch`'s modal is open: opening waits for the first view's images (spec §2). */
+export function whenOpen(latch: Latch): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!latch.modal.store.getState().open) return;
+      unsubscribe();
+      resolve();
+    };
+    const unsubscribe = latch.modal.store.subscribe(check);
+    check();
+  });
+}
+
 export const testWalletInfo: Eip6963ProviderInfo = {
   uuid: '6b1f4c1e-0000-4000-8000-000000000001',
   name: 'Test Wallet',

@@ -11,11 +11,17 @@ export function renderWithLatch(latch: Latch, ui: ReactNode = <ConnectButton />)
 }
 
 /** Installs the test wallet, renders a ConnectButton and opens the modal on Connect. */
-export function openConnectView(provider: TestProvider = createTestProvider(), latch = createTestLatch()) {
+export async function openConnectView(provider: TestProvider = createTestProvider(), latch = createTestLatch()) {
   installWallet(provider);
   renderWithLatch(latch);
-  fireEvent.click(screen.getByTestId('connect-button'));
+  await clickOpen();
   return { latch, provider };
+}
+
+/** Clicks the ConnectButton and waits for the modal: opening waits for the wallets' images (spec §2). */
+export async function clickOpen(): Promise<HTMLElement> {
+  fireEvent.click(screen.getByTestId('connect-button'));
+  return screen.findByRole('dialog');
 }
 
 export function chooseTestWallet(): void {

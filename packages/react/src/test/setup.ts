@@ -10,6 +10,22 @@ beforeAll(async () => {
   await loadModal();
 });
 
+// jsdom loads no images: an <img> or `new Image()` never fires `load` or `error`, so opening the
+// modal would always wait out its 2 s image race (spec §2). This stand-in for the browser's image
+// loading fires `load` a task after `src` is set; real image loading runs in the Playwright tests.
+if (typeof HTMLImageElement !== 'undefined') {
+  Object.defineProperty(HTMLImageElement.prototype, 'src', {
+    configurable: true,
+    get(this: HTMLImageElement) {
+      return this.getAttribute('src') ?? '';
+    },
+    set(this: HTMLImageElement, url: string) {
+      this.setAttribute('src', url);
+      setTimeout(() => this.dispatchEvent(new Event('load')));
+    },
+  });
+}
+
 afterEach(() => {
   // Vitest runs without globals, so Testing Library cannot register its own cleanup.
   cleanup();

@@ -7,17 +7,20 @@ import { ConnectButton } from './ConnectButton.js';
 // Wallets are EIP-1193 test doubles (no browser wallet runs in jsdom) and `fetch` is stubbed in
 // place of the Latch server's balance gateway; the end-to-end tests cover both for real.
 describe('ConnectButton', () => {
-  it('says "Connect Wallet" and opens the Connect view', () => {
+  it('says "Connect Wallet" and opens the Connect view', async () => {
     renderWithLatch(createTestLatch());
     const button = screen.getByTestId('connect-button');
     expect(button.textContent).toBe('Connect Wallet');
     fireEvent.click(button);
-    expect(screen.getByRole('dialog', { name: 'Connect a wallet' })).toBeTruthy();
+    // Spec §2: the modal opens once the wallets' images are in (or after 2 s); the button says it is busy.
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    expect(await screen.findByRole('dialog', { name: 'Connect a wallet' })).toBeTruthy();
+    expect(button.getAttribute('aria-busy')).toBe('false');
   });
 
   it('shows the truncated address once connected, and opens Account when clicked', async () => {
     stubGateway();
-    openConnectView();
+    await openConnectView();
     chooseTestWallet();
     await screen.findByTestId('account-address');
     fireEvent.click(screen.getByTestId('modal-close'));
@@ -28,14 +31,14 @@ describe('ConnectButton', () => {
     expect(screen.getByRole('dialog', { name: 'Account' })).toBeTruthy();
   });
 
-  it('uses the configured locale and message overrides', () => {
+  it('uses the configured locale and message overrides', async () => {
     renderWithLatch(createTestLatch({ locale: 'de', messages: { connectTitle: 'Wallet wählen' } }));
     fireEvent.click(screen.getByTestId('connect-button'));
     expect(screen.getByTestId('connect-button').textContent).toBe('Wallet verbinden');
-    expect(screen.getByRole('dialog', { name: 'Wallet wählen' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Wallet wählen' })).toBeTruthy();
   });
 
-  it('hands its state to a custom render prop', () => {
+  it('hands its state to a custom render prop', async () => {
     renderWithLatch(
       createTestLatch(),
       <ConnectButton.Custom>
@@ -48,6 +51,6 @@ describe('ConnectButton', () => {
     );
     const button = screen.getByRole('button', { name: 'disconnected closed' });
     fireEvent.click(button);
-    expect(button.textContent).toBe('disconnected open');
+    expect(await screen.findByRole('button', { name: 'disconnected open' })).toBe(button);
   });
 });

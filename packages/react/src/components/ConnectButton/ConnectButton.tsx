@@ -13,6 +13,8 @@ export interface ConnectButtonRenderProps {
   truncatedAddress?: string;
   caipAddress?: CaipAddress;
   isOpen: boolean;
+  /** Opening waits for the wallets' images (at most 2 s, spec §2), or the modal for the wallet. */
+  isLoading: boolean;
   /** Opens Account when connected, else Connect. */
   open(): void;
 }
@@ -23,13 +25,14 @@ export interface ConnectButtonCustomProps {
 
 /** The headless variant: Latch supplies the state, the host renders its own button. */
 function ConnectButtonCustom({ children }: ConnectButtonCustomProps) {
-  const { status, address, caipAddress, isOpen, open } = useLatch();
+  const { status, address, caipAddress, isOpen, isLoading, open } = useLatch();
   return children({
     status,
     address,
     truncatedAddress: address ? truncateAddress(address) : undefined,
     caipAddress,
     isOpen,
+    isLoading,
     open: () => open(),
   });
 }
@@ -39,12 +42,13 @@ export function ConnectButton() {
   const themeStyle = useThemeStyle();
   return (
     <ConnectButtonCustom>
-      {({ status, truncatedAddress, open }) => (
+      {({ status, truncatedAddress, isLoading, open }) => (
         <button
           type="button"
           className="latch-connect-button"
           data-testid="connect-button"
           data-status={status}
+          aria-busy={isLoading}
           style={themeStyle}
           onClick={open}
         >

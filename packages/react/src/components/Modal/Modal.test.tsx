@@ -1,28 +1,27 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createTestLatch, createTestProvider, installWallet } from '../../test/fixtures.js';
-import { renderWithLatch } from '../../test/render.js';
+import { clickOpen, renderWithLatch } from '../../test/render.js';
 
 // The listed wallet is an EIP-1193 test double: no browser wallet runs in jsdom.
 describe('Modal', () => {
-  function openModal(latch = createTestLatch()) {
+  async function openModal(latch = createTestLatch()) {
     renderWithLatch(latch);
     const opener = screen.getByTestId('connect-button');
     opener.focus();
-    fireEvent.click(opener);
-    return { latch, opener, dialog: screen.getByRole('dialog') };
+    return { latch, opener, dialog: await clickOpen() };
   }
 
-  it('is a modal dialog labelled by its header title, rendered into the body', () => {
-    const { dialog } = openModal();
+  it('is a modal dialog labelled by its header title, rendered into the body', async () => {
+    const { dialog } = await openModal();
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(dialog.dataset).toMatchObject({ testid: 'latch-modal', state: 'open' });
     expect(screen.getByRole('dialog', { name: 'Connect a wallet' })).toBe(dialog);
     expect(dialog.closest('.latch-root')?.parentElement).toBe(document.body);
   });
 
-  it('applies the theme variables on its root', () => {
-    const { dialog } = openModal(createTestLatch({ themeVariables: { '--latch-accent': '#ff7a00' } }));
+  it('applies the theme variables on its root', async () => {
+    const { dialog } = await openModal(createTestLatch({ themeVariables: { '--latch-accent': '#ff7a00' } }));
     const root = dialog.closest<HTMLElement>('.latch-root')!;
     expect(root.style.getPropertyValue('--latch-modal-width')).toBe('360px');
     expect(root.style.getPropertyValue('--latch-color-background')).toBe('#121313');
@@ -30,29 +29,29 @@ describe('Modal', () => {
     expect(root.dataset.theme).toBe('dark');
   });
 
-  it('uses the light backgrounds in light mode', () => {
-    const { dialog } = openModal(createTestLatch({ themeMode: 'light' }));
+  it('uses the light backgrounds in light mode', async () => {
+    const { dialog } = await openModal(createTestLatch({ themeMode: 'light' }));
     const root = dialog.closest<HTMLElement>('.latch-root')!;
     expect(root.style.getPropertyValue('--latch-color-background')).toBe('#ffffff');
   });
 
-  it('moves focus inside on open and back to the opener when Escape closes it', () => {
-    const { dialog, opener } = openModal();
+  it('moves focus inside on open and back to the opener when Escape closes it', async () => {
+    const { dialog, opener } = await openModal();
     expect(dialog.contains(document.activeElement)).toBe(true);
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
   });
 
-  it('closes on a backdrop click', () => {
-    openModal();
+  it('closes on a backdrop click', async () => {
+    await openModal();
     fireEvent.click(screen.getByTestId('latch-backdrop'));
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('traps Tab and Shift+Tab inside the dialog', () => {
+  it('traps Tab and Shift+Tab inside the dialog', async () => {
     installWallet(createTestProvider());
-    openModal();
+    await openModal();
     const close = screen.getByTestId('modal-close');
     // The last control of the Connect view: the entry to the whole wallet catalogue.
     const last = screen.getByTestId('all-wallets');

@@ -36,7 +36,7 @@ const received = (symbol: string, numeric: string) => ({
 });
 
 async function connect() {
-  openConnectView();
+  await openConnectView();
   chooseTestWallet();
   return screen.findByTestId('account-address');
 }

@@ -7,7 +7,7 @@ import { chooseTestWallet, openConnectView } from '../../test/render.js';
 // for the Latch server's balance gateway; the end-to-end tests cover both for real.
 describe('AccountView', () => {
   async function connect() {
-    openConnectView();
+    await openConnectView();
     chooseTestWallet();
     return screen.findByTestId('account-address');
   }

@@ -2,18 +2,18 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { catalogueServer, testCatalogue } from '../../test/catalogue.js';
 import { createTestLatch, createTestProvider, installWallet, stubGateway } from '../../test/fixtures.js';
-import { renderWithLatch } from '../../test/render.js';
+import { clickOpen, renderWithLatch } from '../../test/render.js';
 import { WALLET_ROW_HEIGHT } from './AllWalletsView.js';
 
 // `fetch` stands in for the Latch server's `/getWallets` (unit tests have no server) and the
 // wallet is an EIP-1193 test double; the end-to-end tests scroll, search and connect for real.
-function openAllWallets(options: Parameters<typeof createTestLatch>[0] = {}) {
+async function openAllWallets(options: Parameters<typeof createTestLatch>[0] = {}) {
   const server = catalogueServer(testCatalogue());
   stubGateway(undefined, { wallets: server.respond });
   installWallet(createTestProvider());
   const latch = createTestLatch(options);
   renderWithLatch(latch);
-  fireEvent.click(screen.getByTestId('connect-button'));
+  await clickOpen();
   fireEvent.click(screen.getByTestId('all-wallets'));
   return { server, latch };
 }
@@ -23,7 +23,7 @@ const rows = () => within(list()).getAllByRole('listitem');
 
 describe('AllWalletsView', () => {
   it('says it is loading, then renders only the rows in view of the first page of 40', async () => {
-    openAllWallets();
+    await openAllWallets();
     expect(screen.getByTestId('all-wallets-status').textContent).toBe('Loading wallets…');
     await screen.findByTestId('all-wallets-list');
     // 6.5 rows in view plus 4 beyond the edge: 12 of 40 in the DOM.
@@ -33,7 +33,7 @@ describe('AllWalletsView', () => {
   });
 
   it('reads the next page when scrolled near the end, and keeps the window small', async () => {
-    const { server } = openAllWallets();
+    const { server } = await openAllWallets();
     const scroller = await screen.findByTestId('all-wallets-list');
     scroller.scrollTop = 30 * WALLET_ROW_HEIGHT;
     fireEvent.scroll(scroller);
@@ -47,7 +47,7 @@ describe('AllWalletsView', () => {
   });
 
   it('marks the installed wallet and connects it directly', async () => {
-    openAllWallets();
+    await openAllWallets();
     const installed = await screen.findByTestId('all-wallets-item-test-wallet');
     expect(installed.getAttribute('aria-describedby')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Test Wallet', description: 'Installed' })).toBe(installed);
@@ -56,13 +56,13 @@ describe('AllWalletsView', () => {
   });
 
   it('opens the page of a wallet that is not installed (WalletConnect off)', async () => {
-    openAllWallets({ enableWalletConnect: false });
+    await openAllWallets({ enableWalletConnect: false });
     fireEvent.click(await screen.findByTestId('all-wallets-item-wallet-3'));
     expect(screen.getByRole('dialog', { name: 'Get a wallet' }).textContent).toContain('Wallet 3');
   });
 
   it('searches after the debounce, announces the count, and says when nothing matches', async () => {
-    const { server } = openAllWallets();
+    const { server } = await openAllWallets();
     await screen.findByTestId('all-wallets-list');
     const search = screen.getByRole('searchbox', { name: 'Search wallets' });
     fireEvent.change(search, { target: { value: 'wallet 2' } });
@@ -85,7 +85,7 @@ describe('AllWalletsView', () => {
   });
 
   it('moves focus with the arrow keys, Home and End, rendering the rows it reaches', async () => {
-    openAllWallets();
+    await openAllWallets();
     await screen.findByTestId('all-wallets-list');
     const first = screen.getByTestId('all-wallets-item-wallet-0');
     first.focus();
@@ -103,7 +103,7 @@ describe('AllWalletsView', () => {
   });
 
   it('keeps the focused row in the DOM while it is scrolled out of view', async () => {
-    openAllWallets();
+    await openAllWallets();
     const scroller = await screen.findByTestId('all-wallets-list');
     const first = screen.getByTestId('all-wallets-item-wallet-0');
     first.focus();
@@ -119,7 +119,7 @@ describe('AllWalletsView', () => {
     server.fail(503);
     stubGateway(undefined, { wallets: server.respond });
     renderWithLatch(createTestLatch());
-    fireEvent.click(screen.getByTestId('connect-button'));
+    await clickOpen();
     fireEvent.click(screen.getByTestId('all-wallets'));
     expect(await screen.findByText('The wallet list could not be loaded.')).toBeTruthy();
     server.fail(undefined);

@@ -14,24 +14,24 @@ import { chooseTestWallet, openConnectView, renderWithLatch } from '../../test/r
 // Wallets are EIP-1193 test doubles announced through real EIP-6963 events: no browser wallet
 // runs in jsdom. The end-to-end tests cover a real injected wallet.
 describe('ConnectView', () => {
-  it('lists the announced wallets as buttons with icon and name', () => {
-    openConnectView();
+  it('lists the announced wallets as buttons with icon and name', async () => {
+    await openConnectView();
     const wallet = screen.getByTestId('wallet-selector-dev.latch.testwallet');
     expect(within(wallet).getByRole('img', { name: 'Test Wallet' }).getAttribute('src')).toBe(testWalletInfo.icon);
     expect(wallet.textContent).toBe('Test WalletInstalled');
     expect(screen.getByRole('button', { name: 'Test Wallet', description: 'Installed' })).toBe(wallet);
   });
 
-  it('says so when no browser wallet announced itself', () => {
+  it('says so when no browser wallet announced itself', async () => {
     renderWithLatch(createTestLatch());
     fireEvent.click(screen.getByTestId('connect-button'));
-    expect(screen.getByTestId('no-wallets').textContent).toBe(
+    expect((await screen.findByTestId('no-wallets')).textContent).toBe(
       'No browser wallet was found. Install one, then reload this page.',
     );
   });
 
   it('comes back with the rejection when the user declines in the wallet (4001)', async () => {
-    openConnectView(createTestProvider({ eth_requestAccounts: userRejection }));
+    await openConnectView(createTestProvider({ eth_requestAccounts: userRejection }));
     chooseTestWallet();
     expect((await screen.findByRole('alert')).textContent).toBe('The connection request was rejected.');
     expect(screen.getByRole('dialog', { name: 'Connect a wallet' })).toBeTruthy();
@@ -42,10 +42,10 @@ describe('ConnectView', () => {
 // `fetch` stands in for the Latch server's `/getWallets` (unit tests have no server); the
 // end-to-end tests read the real seed catalogue through `latch serve`.
 describe('ConnectView with the wallet catalogue', () => {
-  function openWithCatalogue(options: Parameters<typeof createTestLatch>[0] = {}) {
+  async function openWithCatalogue(options: Parameters<typeof createTestLatch>[0] = {}) {
     const server = catalogueServer(testCatalogue());
     stubGateway(undefined, { wallets: server.respond });
-    openConnectView(createTestProvider(), createTestLatch(options));
+    await openConnectView(createTestProvider(), createTestLatch(options));
     return server;
   }
 
@@ -55,7 +55,7 @@ describe('ConnectView with the wallet catalogue', () => {
       .map((row) => `${row.dataset.group ?? '-'}:${row.textContent}`);
 
   it('lists the installed wallet, then featured and recommended from the server, then All wallets', async () => {
-    openWithCatalogue({ featuredWalletIds: ['wallet-12', 'wallet-11'] });
+    await openWithCatalogue({ featuredWalletIds: ['wallet-12', 'wallet-11'] });
     await screen.findByTestId('wallet-selector-wallet-12');
     expect(rows()).toEqual([
       'walletConnect:WalletConnectQR code',
@@ -75,7 +75,7 @@ describe('ConnectView with the wallet catalogue', () => {
   });
 
   it('shows the installed wallet once although the catalogue recommends it (same rdns)', async () => {
-    openWithCatalogue({ featuredWalletIds: ['test-wallet', 'wallet-1'] });
+    await openWithCatalogue({ featuredWalletIds: ['test-wallet', 'wallet-1'] });
     await screen.findByTestId('wallet-selector-wallet-1');
     expect(screen.queryByTestId('wallet-selector-test-wallet')).toBeNull();
     expect(screen.getAllByRole('button', { name: 'Test Wallet' })).toHaveLength(1);
@@ -88,7 +88,7 @@ describe('ConnectView with the wallet catalogue', () => {
       STORAGE_KEYS.recentWallets,
       JSON.stringify([{ name: 'Wallet 5', wallet: { id: 'wallet-5', name: 'Wallet 5', image_id: 'wallet-5' } }]),
     );
-    openConnectView();
+    await openConnectView();
     await screen.findByTestId('wallet-selector-wallet-5');
     expect(rows().slice(0, 3)).toEqual([
       'walletConnect:WalletConnectQR code',
@@ -98,7 +98,7 @@ describe('ConnectView with the wallet catalogue', () => {
   });
 
   it('opens the page of a catalogue wallet with its links and why it cannot pair when WalletConnect is off', async () => {
-    openWithCatalogue({ enableWalletConnect: false });
+    await openWithCatalogue({ enableWalletConnect: false });
     fireEvent.click(await screen.findByTestId('wallet-selector-wallet-1'));
     const page = screen.getByRole('dialog', { name: 'Get a wallet' });
     expect(screen.getByTestId('walletconnect-unavailable').textContent).toBe(
@@ -120,14 +120,14 @@ describe('ConnectView with the wallet catalogue', () => {
       catalogueWallet('odd', 'Odd Wallet', { homepage: 'javascript:alert(1)', app_store: 'not a url' }),
     ]);
     stubGateway(undefined, { wallets: server.respond });
-    openConnectView(createTestProvider(), createTestLatch({ enableWalletConnect: false }));
+    await openConnectView(createTestProvider(), createTestLatch({ enableWalletConnect: false }));
     fireEvent.click(await screen.findByTestId('wallet-selector-odd'));
     expect(screen.queryAllByRole('link')).toEqual([]);
     expect(screen.getByText('The catalogue lists no download for Odd Wallet.')).toBeTruthy();
   });
 
   it('opens AllWallets from the All wallets entry', async () => {
-    openWithCatalogue();
+    await openWithCatalogue();
     fireEvent.click(screen.getByTestId('all-wallets'));
     expect(screen.getByRole('dialog', { name: 'All wallets' })).toBeTruthy();
     expect(await screen.findByTestId('all-wallets-list')).toBeTruthy();

@@ -10,7 +10,7 @@ describe('ConnectingExternalView', () => {
     stubGateway();
     let approve!: (accounts: string[]) => void;
     const approval = new Promise<string[]>((resolve) => (approve = resolve));
-    openConnectView(createTestProvider({ eth_requestAccounts: () => approval }));
+    await openConnectView(createTestProvider({ eth_requestAccounts: () => approval }));
     chooseTestWallet();
 
     const dialog = screen.getByRole('dialog', { name: 'Connecting' });
@@ -30,7 +30,7 @@ describe('ConnectingExternalView', () => {
       if (attempts++ === 0) throw new Error('Wallet is locked');
       return [ACCOUNT];
     };
-    openConnectView(createTestProvider({ eth_requestAccounts: failOnce }));
+    await openConnectView(createTestProvider({ eth_requestAccounts: failOnce }));
     chooseTestWallet();
     expect((await screen.findByRole('alert')).textContent).toBe('The connection to Test Wallet failed.');
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));

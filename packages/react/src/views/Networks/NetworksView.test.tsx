@@ -14,8 +14,8 @@ describe('Solana wallets in the modal', () => {
     return openConnectView(createTestProvider(), createTestLatch({ networks: [devnet, solanaDevnet] }));
   }
 
-  it('lists a Solana wallet among the installed wallets, tagged Solana', () => {
-    openWithSolana();
+  it('lists a Solana wallet among the installed wallets, tagged Solana', async () => {
+    await openWithSolana();
     const rows = within(screen.getByRole('list', { name: 'Wallets' }))
       .getAllByRole('listitem')
       .filter((row) => row.dataset.group === 'injected')
@@ -27,7 +27,7 @@ describe('Solana wallets in the modal', () => {
   });
 
   it('connects from the row: Account shows the base58 address and the SOL balance; Networks offers Solana networks only', async () => {
-    openWithSolana();
+    await openWithSolana();
     fireEvent.click(screen.getByTestId('wallet-selector-wallet-standard:Test Solana Wallet'));
     const { address } = testSolanaKey();
     expect((await screen.findByTestId('account-balance')).textContent).toBe('2.000 SOL');
@@ -45,7 +45,7 @@ describe('Solana wallets in the modal', () => {
   });
 
   it('an EVM connection is offered EVM networks only', async () => {
-    openWithSolana();
+    await openWithSolana();
     fireEvent.click(screen.getByTestId('wallet-selector-dev.latch.testwallet'));
     fireEvent.click(await screen.findByTestId('account-network'));
     const picker = await screen.findByTestId('network-picker');

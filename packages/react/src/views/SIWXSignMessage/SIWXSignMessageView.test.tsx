@@ -21,7 +21,7 @@ function adapter(): AuthenticationAdapter {
 async function openSignIn(personalSign: () => unknown, required = false) {
   stubGateway();
   const latch = createTestLatch({ siwx: { adapter: adapter(), required } });
-  openConnectView(createTestProvider({ personal_sign: personalSign }), latch);
+  await openConnectView(createTestProvider({ personal_sign: personalSign }), latch);
   chooseTestWallet();
   await screen.findByTestId('siwx-sign-message');
   return latch;

@@ -8,7 +8,7 @@ import { chooseTestWallet, openConnectView } from '../../test/render.js';
 describe('UnsupportedChainView', () => {
   it('asks to switch to the default network when the wallet leaves the configured ones', async () => {
     stubGateway();
-    const { provider } = openConnectView();
+    const { provider } = await openConnectView();
     chooseTestWallet();
     await screen.findByTestId('account-address');
 
