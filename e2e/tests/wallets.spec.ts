@@ -70,6 +70,26 @@ test('Connect lists the installed wallet, then featured and recommended wallets 
   await modal.screenshot({ path: testInfo.outputPath('connect-dark.png') });
 });
 
+test('the modal opens with its wallets listed and their images already loaded (spec §2: prefetch before opening)', async ({ page }) => {
+  await installTestWallet(page, { privateKey: readDevnet().accounts[1]!.privateKey, rpcUrl: E2E_RPC_URL });
+  await page.goto('/');
+  // Read the dialog the moment it enters the page, before anything else can load.
+  const atOpening = page.evaluate(
+    () =>
+      new Promise<{ rows: number; loaded: number }>((resolve) => {
+        new MutationObserver((_, observer) => {
+          const dialog = document.querySelector('[data-testid="latch-modal"]');
+          if (!dialog) return;
+          observer.disconnect();
+          const images = [...dialog.querySelectorAll<HTMLImageElement>('li[data-group="featured"] img, li[data-group="recommended"] img')];
+          resolve({ rows: images.length, loaded: images.filter((img) => img.complete && img.naturalWidth > 0).length });
+        }).observe(document.body, { childList: true, subtree: true });
+      }),
+  );
+  await page.getByTestId('connect-button').click();
+  expect(await atOpening).toEqual({ rows: 7, loaded: 7 });
+});
+
 test('AllWallets reads the catalogue page by page as it scrolls, with only the visible rows in the DOM', async ({ page }, testInfo) => {
   const pages: string[] = [];
   page.on('request', (request) => {
