@@ -81,7 +81,9 @@ test('the modal opens with its wallets listed and their images already loaded (s
           const dialog = document.querySelector('[data-testid="latch-modal"]');
           if (!dialog) return;
           observer.disconnect();
-          const images = [...dialog.querySelectorAll<HTMLImageElement>('li[data-group="featured"] img, li[data-group="recommended"] img')];
+          const images = Array.from(
+            dialog.querySelectorAll<HTMLImageElement>('li[data-group="featured"] img, li[data-group="recommended"] img'),
+          );
           resolve({ rows: images.length, loaded: images.filter((img) => img.complete && img.naturalWidth > 0).length });
         }).observe(document.body, { childList: true, subtree: true });
       }),
