@@ -5,7 +5,7 @@ import initBindings from './web/latch_wasm.js';
 import { wasmInit } from './loader.js';
 
 export * from './web/latch_wasm.js';
-export { LATCH_CONSTANTS, LATCH_MESSAGES } from './constants.js';
+export { LATCH_CONSTANTS, LATCH_DEFAULT_FEATURES, LATCH_MESSAGES } from './constants.js';
 export { LatchError } from './errors.js';
 
 export const init = wasmInit(initBindings, new URL('./web/latch_wasm_bg.wasm', import.meta.url));

@@ -6,7 +6,7 @@ import { initSync } from './web/latch_wasm.js';
 initSync({ module: readFileSync(new URL('./web/latch_wasm_bg.wasm', import.meta.url)) });
 
 export * from './web/latch_wasm.js';
-export { LATCH_CONSTANTS, LATCH_MESSAGES } from './constants.js';
+export { LATCH_CONSTANTS, LATCH_DEFAULT_FEATURES, LATCH_MESSAGES } from './constants.js';
 export { LatchError } from './errors.js';
 
 export function init() {

@@ -53,6 +53,27 @@ describe('createLatch', () => {
     expect(currentView(usual.modal.store.getState())).toBe('Connect');
   });
 
+  it('resolves the optional features from the spec defaults (§9) and the host\'s overrides', () => {
+    expect(createTestLatch().features).toMatchObject({ allWallets: true, history: true, legalCheckbox: false });
+    const latch = createTestLatch({ features: { history: false, legalCheckbox: true } });
+    expect(latch.features).toMatchObject({ allWallets: true, history: false, legalCheckbox: true, analytics: true });
+  });
+
+  it('asks the server about analytics only with the analytics feature on', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      asked.push(new URL(url).pathname);
+      return Response.json({ isAnalyticsEnabled: false, count: 0, data: [] });
+    });
+    const configReads = () => asked.filter((path) => path === '/getAnalyticsConfig').length;
+    // Mounted first, the instance with the feature off would have asked first.
+    cleanups.push(createTestLatch({ features: { analytics: false } }).mount(window));
+    cleanups.push(createTestLatch().mount(window));
+    await vi.waitFor(() => expect(configReads()).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(configReads()).toBe(1);
+  });
+
   it('keeps two instances independent', async () => {
     const first = createTestLatch();
     const second = createTestLatch();

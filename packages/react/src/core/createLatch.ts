@@ -1,4 +1,4 @@
-import { init, LATCH_MESSAGES } from '@latch/wasm';
+import { init, LATCH_DEFAULT_FEATURES, LATCH_MESSAGES, type Features } from '@latch/wasm';
 import { createTranslate, resolveMessages, type Locale, type Messages, type Translate } from '../locales/index.js';
 import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.js';
 import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
@@ -55,6 +55,13 @@ export interface LatchOptions extends WalletListOptions {
    */
   analytics?: boolean;
   /**
+   * Optional parts on or off; unset ones keep the spec's defaults (§9: all on but
+   * `legalCheckbox`, `smartSessions`, `collapseWallets`). The modal honours `allWallets` (the
+   * *All wallets* entry), `history` (the Account view's Activity tab) and `analytics` (as the
+   * `analytics` option); the others name parts Latch does not have yet and change nothing.
+   */
+  features?: Partial<Features>;
+  /**
    * Sign in with X (spec §4 "Sign-in"): after connecting, the visitor signs a message and gets a
    * session. `{}` uses the Latch server; pass `adapter` to use your own backend.
    */
@@ -87,6 +94,8 @@ export interface LatchOptions extends WalletListOptions {
 
 export interface Latch {
   readonly networks: readonly Network[];
+  /** The optional parts, resolved: the spec's defaults (§9) and the host's `features`. */
+  readonly features: Readonly<Features>;
   readonly defaultNetwork: Network;
   /** The theme in use: `themeMode` and the resolved `--latch-*` variables (defaults plus overrides). */
   readonly theme: Store<ThemeState>;
@@ -216,6 +225,7 @@ export function createLatch(options: LatchOptions): Latch {
     themeVariables: themeFor(options.themeMode ?? 'dark', themeOverrides),
   });
   const lastEvent = createStore<{ event?: LatchEvent; timestamp?: number }>({});
+  const features: Readonly<Features> = Object.freeze({ ...LATCH_DEFAULT_FEATURES, ...options.features });
 
   /**
    * Signing in needs `@latch/wasm/extra` (the message text, a Solana signature's text): fetched
@@ -240,6 +250,7 @@ export function createLatch(options: LatchOptions): Latch {
 
   return {
     networks: options.networks,
+    features,
     defaultNetwork: options.defaultNetwork ?? firstNetwork,
     theme,
     setThemeMode(themeMode) {
@@ -284,7 +295,7 @@ export function createLatch(options: LatchOptions): Latch {
       const stopWalletList = walletList.mount();
       const stopPreloading = (options.siwx ?? options.siweConfig) ? preloadSignInOnOpen(target) : undefined;
       const stopAnalytics =
-        options.analytics === false
+        options.analytics === false || !features.analytics
           ? undefined
           : startAnalytics({ target, events, projectId: options.projectId, serverUrl: getServerUrl() });
       return () => {

@@ -102,10 +102,6 @@ export function uninstallWallets(): void {
 }
 
 /**
- * Replaces `fetch` for the Latch server's chain gateway; unit tests have no server. The real
- * gateway is covered end to end. Globals are restored after each test (`unstubGlobals`).
- */
-/**
  * Stubs `fetch` (no Latch server runs in unit tests; the real one is covered end to end):
  * gateway calls get `respond()` and are recorded on the returned mock; the analytics config
  * answers "off", so analytics sends nothing.

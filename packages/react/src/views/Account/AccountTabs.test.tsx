@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_RETRY_MS } from '../../core/accountData.js';
-import { stubGateway } from '../../test/fixtures.js';
+import { createTestLatch, createTestProvider, stubGateway } from '../../test/fixtures.js';
 import { chooseTestWallet, openConnectView } from '../../test/render.js';
 
 // `fetch` stands in for the Latch server (no server runs in unit tests); the answers follow the
@@ -35,8 +35,8 @@ const received = (symbol: string, numeric: string) => ({
   price: null,
 });
 
-async function connect() {
-  await openConnectView();
+async function connect(latch = createTestLatch()) {
+  await openConnectView(createTestProvider(), latch);
   chooseTestWallet();
   return screen.findByTestId('account-address');
 }
@@ -135,5 +135,15 @@ describe('Account tabs', () => {
     expect(screen.getByRole('tab', { name: 'Activity' }).getAttribute('aria-selected')).toBe('true');
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
     expect(screen.getByRole('tab', { name: 'Tokens' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('has no Activity tab with the history feature off (spec §9), and the keys skip it', async () => {
+    stubGateway();
+    await connect(createTestLatch({ features: { history: false } }));
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Tokens', 'NFTs']);
+    const tokens = screen.getByRole('tab', { name: 'Tokens' });
+    tokens.focus();
+    fireEvent.keyDown(tokens, { key: 'End' });
+    expect(screen.getByRole('tab', { name: 'NFTs' }).getAttribute('aria-selected')).toBe('true');
   });
 });

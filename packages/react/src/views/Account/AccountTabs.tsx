@@ -24,16 +24,18 @@ const TAB_LABELS: Record<Tab, MessageKey> = { tokens: 'tabTokens', nfts: 'tabNft
 /** Tokens, NFTs and Activity of the connected account (spec §2 Account), as ARIA tabs. */
 export function AccountTabs({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
   const latch = useLatchInstance();
+  // Spec §9: Activity is the `history` feature.
+  const tabs: readonly Tab[] = latch.features.history ? TABS : TABS.filter((name) => name !== 'activity');
   const [tab, setTab] = useState<Tab>('tokens');
   const id = (name: Tab, part: 'tab' | 'panel') => `latch-account-${part}-${name}`;
 
   // Arrow keys, Home and End move between tabs (WAI-ARIA tabs pattern, automatic activation).
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
-    const index = TABS.indexOf(tab);
-    const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 }[event.key];
+    const index = tabs.indexOf(tab);
+    const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }[event.key];
     if (next === undefined) return;
     event.preventDefault();
-    const chosen = TABS[(next + TABS.length) % TABS.length]!;
+    const chosen = tabs[(next + tabs.length) % tabs.length]!;
     setTab(chosen);
     document.getElementById(id(chosen, 'tab'))?.focus();
   };
@@ -41,7 +43,7 @@ export function AccountTabs({ caipNetworkId }: { caipNetworkId: CaipNetworkId })
   return (
     <div className="latch-account-tabs">
       <div role="tablist" aria-label={latch.t('accountTabs')} className="latch-tablist">
-        {TABS.map((name) => (
+        {tabs.map((name) => (
           <button
             key={name}
             type="button"

@@ -132,4 +132,10 @@ describe('ConnectView with the wallet catalogue', () => {
     expect(screen.getByRole('dialog', { name: 'All wallets' })).toBeTruthy();
     expect(await screen.findByTestId('all-wallets-list')).toBeTruthy();
   });
+
+  it('has no All wallets entry with the allWallets feature off (spec §9)', async () => {
+    await openWithCatalogue({ features: { allWallets: false } });
+    expect(await screen.findByTestId('wallet-selector-wallet-1')).toBeTruthy();
+    expect(screen.queryByTestId('all-wallets')).toBeNull();
+  });
 });

@@ -76,7 +76,7 @@ export function ConnectView() {
           ),
         )}
         {/* The catalogue's wallets pair over WalletConnect, eip155 only: not in a Solana-only list. */}
-        {namespace === 'solana' ? null : (
+        {namespace === 'solana' || !latch.features.allWallets ? null : (
           <li>
             <button
               type="button"
