@@ -1,6 +1,6 @@
 // @vitest-environment node
 // The Connect view's download budget (issue 6) rests on two lazily loaded parts: the modal's chunk
-// and @latch/wasm's `extra` module. A static import of either from the package's code would put
+// and @latch/wasm's `extra` module (and optional parts such as Activity). A static import of any from the package's code would put
 // it back into what a page loads before the Connect view shows; the bundler would not complain.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,4 +22,11 @@ it('imports @latch/wasm/extra only dynamically, in core/wasmExtra.ts', () => {
   // Type-only imports vanish from the output; a value import would be static.
   expect(wasmExtra).not.toMatch(/^import (?!type )[^;]*'@latch\/wasm\/extra'/m);
   expect(wasmExtra).toContain("import('@latch/wasm/extra').then(");
+});
+
+it('imports the Activity panel (the optional `history` part, spec §9) only dynamically', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./ActivityPanel.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['views/Account/AccountTabs.tsx']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/ActivityPanel\.js'/m);
+  expect(importers[0]?.text).toContain("import('./ActivityPanel.js')");
 });

@@ -1,21 +1,18 @@
-import {
-  filterLowQualityTokens,
-  filterTransactions,
-  formatNumber,
-  formatQuantity,
-  formatRelativeTime,
-  formatValue,
-  groupTransactionsByYearMonth,
-} from '@latch/wasm';
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { filterLowQualityTokens, formatNumber, formatValue } from '@latch/wasm';
+import { lazy, Suspense, useEffect, useState, type KeyboardEvent } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { TOKEN_RETRY_MS } from '../../core/accountData.js';
-import type { Transaction, TokenBalance } from '../../core/api.js';
+import type { TokenBalance } from '../../core/api.js';
 import { serverRefusal } from '../../core/gateway.js';
 import type { CaipNetworkId } from '../../core/types.js';
 import { useStore } from '../../hooks/useStore.js';
 import type { MessageKey } from '../../locales/index.js';
+import { ActivityLoading } from './ActivityLoading.js';
+
+// Spec §9: Activity is the optional `history` part, a chunk of its own, fetched only with the feature on.
+const loadActivityPanel = () => import('./ActivityPanel.js');
+const ActivityPanel = lazy(() => loadActivityPanel().then((module) => ({ default: module.ActivityPanel })));
 
 const TABS = ['tokens', 'nfts', 'activity'] as const;
 type Tab = (typeof TABS)[number];
@@ -27,6 +24,10 @@ export function AccountTabs({ caipNetworkId }: { caipNetworkId: CaipNetworkId })
   // Spec §9: Activity is the `history` feature.
   const tabs: readonly Tab[] = latch.features.history ? TABS : TABS.filter((name) => name !== 'activity');
   const [tab, setTab] = useState<Tab>('tokens');
+  // Fetched while the visitor looks at Tokens, so choosing Activity does not wait for the chunk.
+  useEffect(() => {
+    if (latch.features.history) void loadActivityPanel();
+  }, [latch]);
   const id = (name: Tab, part: 'tab' | 'panel') => `latch-account-${part}-${name}`;
 
   // Arrow keys, Home and End move between tabs (WAI-ARIA tabs pattern, automatic activation).
@@ -62,7 +63,15 @@ export function AccountTabs({ caipNetworkId }: { caipNetworkId: CaipNetworkId })
         ))}
       </div>
       <div role="tabpanel" id={id(tab, 'panel')} aria-labelledby={id(tab, 'tab')} className="latch-tabpanel" tabIndex={0}>
-        {tab === 'tokens' ? <TokensPanel /> : tab === 'nfts' ? <NftsPanel /> : <ActivityPanel caipNetworkId={caipNetworkId} />}
+        {tab === 'tokens' ? (
+          <TokensPanel />
+        ) : tab === 'nfts' ? (
+          <NftsPanel />
+        ) : (
+          <Suspense fallback={<ActivityLoading />}>
+            <ActivityPanel caipNetworkId={caipNetworkId} />
+          </Suspense>
+        )}
       </div>
     </div>
   );
@@ -159,79 +168,5 @@ function NftsPanel() {
         </li>
       ))}
     </ul>
-  );
-}
-
-const OPERATION_LABELS: Record<string, MessageKey> = {
-  send: 'operationSend',
-  receive: 'operationReceive',
-  trade: 'operationTrade',
-  mint: 'operationMint',
-};
-
-function TransactionRow({ transaction, now }: { transaction: Transaction; now: number }) {
-  const latch = useLatchInstance();
-  const { operationType, minedAt, status } = transaction.metadata;
-  const [transfer] = transaction.transfers;
-  const asset = transfer?.fungible_info?.symbol ?? transfer?.nft_info?.name ?? '';
-  return (
-    <li className="latch-row" data-testid="activity-row">
-      {transfer?.fungible_info?.icon?.url ? (
-        <img className="latch-row-icon" src={transfer.fungible_info.icon.url} alt="" width={32} height={32} />
-      ) : (
-        <span className="latch-row-icon" aria-hidden="true" />
-      )}
-      <span className="latch-row-main">
-        <span className="latch-row-title">
-          {latch.t(OPERATION_LABELS[operationType] ?? 'operationOther')}
-          {status === 'failed' ? ` · ${latch.t('activityFailedStatus')}` : ''}
-        </span>
-        <span className="latch-row-detail">
-          {transfer ? `${formatQuantity(transfer.quantity.numeric, operationType)} ${asset}` : ''}
-        </span>
-      </span>
-      <span className="latch-row-side">{formatRelativeTime(Date.parse(minedAt), now)}</span>
-    </li>
-  );
-}
-
-function ActivityPanel({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
-  const latch = useLatchInstance();
-  const { status, transactions, next, loadingMore, error } = useStore(latch.accountData.activity);
-  useEffect(() => void latch.accountData.loadActivity(), [latch]);
-
-  if (status === 'error') {
-    return (
-      <div className="latch-panel-state">
-        <p className="latch-message--error" role={serverRefusal(error) ? 'alert' : undefined}>
-          {latch.t(serverRefusal(error) ?? 'activityFailed')}
-        </p>
-        <Button onClick={() => void latch.accountData.loadActivity()}>{latch.t('retry')}</Button>
-      </div>
-    );
-  }
-  if (status !== 'ready') return <p className="latch-panel-state latch-loading" aria-busy="true">{latch.t('activityLoading')}</p>;
-  const now = Date.now();
-  const shown = filterTransactions(transactions as Transaction[], caipNetworkId) as Transaction[];
-  if (shown.length === 0) return <p className="latch-panel-state">{latch.t('activityEmpty')}</p>;
-  const groups = groupTransactionsByYearMonth(shown, now, -new Date().getTimezoneOffset());
-  return (
-    <div data-testid="account-activity">
-      {groups.map((group) => (
-        <section key={`${group.year}-${group.month}`} className="latch-activity-group">
-          <h3 className="latch-activity-month">{group.label}</h3>
-          <ul className="latch-rows">
-            {(group.transactions as Transaction[]).map((transaction) => (
-              <TransactionRow key={transaction.id} transaction={transaction} now={now} />
-            ))}
-          </ul>
-        </section>
-      ))}
-      {next !== null ? (
-        <Button disabled={loadingMore} onClick={() => void latch.accountData.loadActivity(true)}>
-          {latch.t('activityMore')}
-        </Button>
-      ) : null}
-    </div>
   );
 }

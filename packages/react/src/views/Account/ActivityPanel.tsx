@@ -1,0 +1,86 @@
+// The Account view's Activity tab: spec §9's optional `history` part, a chunk of its own that
+// AccountTabs fetches only when the feature is on.
+import { filterTransactions, formatQuantity, formatRelativeTime, groupTransactionsByYearMonth } from '@latch/wasm';
+import { useEffect } from 'react';
+import { Button } from '../../components/Button/Button.js';
+import { useLatchInstance } from '../../context.js';
+import type { Transaction } from '../../core/api.js';
+import { serverRefusal } from '../../core/gateway.js';
+import type { CaipNetworkId } from '../../core/types.js';
+import { useStore } from '../../hooks/useStore.js';
+import type { MessageKey } from '../../locales/index.js';
+import { ActivityLoading } from './ActivityLoading.js';
+
+const OPERATION_LABELS: Record<string, MessageKey> = {
+  send: 'operationSend',
+  receive: 'operationReceive',
+  trade: 'operationTrade',
+  mint: 'operationMint',
+};
+
+function TransactionRow({ transaction, now }: { transaction: Transaction; now: number }) {
+  const latch = useLatchInstance();
+  const { operationType, minedAt, status } = transaction.metadata;
+  const [transfer] = transaction.transfers;
+  const asset = transfer?.fungible_info?.symbol ?? transfer?.nft_info?.name ?? '';
+  return (
+    <li className="latch-row" data-testid="activity-row">
+      {transfer?.fungible_info?.icon?.url ? (
+        <img className="latch-row-icon" src={transfer.fungible_info.icon.url} alt="" width={32} height={32} />
+      ) : (
+        <span className="latch-row-icon" aria-hidden="true" />
+      )}
+      <span className="latch-row-main">
+        <span className="latch-row-title">
+          {latch.t(OPERATION_LABELS[operationType] ?? 'operationOther')}
+          {status === 'failed' ? ` · ${latch.t('activityFailedStatus')}` : ''}
+        </span>
+        <span className="latch-row-detail">
+          {transfer ? `${formatQuantity(transfer.quantity.numeric, operationType)} ${asset}` : ''}
+        </span>
+      </span>
+      <span className="latch-row-side">{formatRelativeTime(Date.parse(minedAt), now)}</span>
+    </li>
+  );
+}
+
+export function ActivityPanel({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
+  const latch = useLatchInstance();
+  const { status, transactions, next, loadingMore, error } = useStore(latch.accountData.activity);
+  useEffect(() => void latch.accountData.loadActivity(), [latch]);
+
+  if (status === 'error') {
+    return (
+      <div className="latch-panel-state">
+        <p className="latch-message--error" role={serverRefusal(error) ? 'alert' : undefined}>
+          {latch.t(serverRefusal(error) ?? 'activityFailed')}
+        </p>
+        <Button onClick={() => void latch.accountData.loadActivity()}>{latch.t('retry')}</Button>
+      </div>
+    );
+  }
+  if (status !== 'ready') return <ActivityLoading />;
+  const now = Date.now();
+  const shown = filterTransactions(transactions as Transaction[], caipNetworkId) as Transaction[];
+  if (shown.length === 0) return <p className="latch-panel-state">{latch.t('activityEmpty')}</p>;
+  const groups = groupTransactionsByYearMonth(shown, now, -new Date().getTimezoneOffset());
+  return (
+    <div data-testid="account-activity">
+      {groups.map((group) => (
+        <section key={`${group.year}-${group.month}`} className="latch-activity-group">
+          <h3 className="latch-activity-month">{group.label}</h3>
+          <ul className="latch-rows">
+            {(group.transactions as Transaction[]).map((transaction) => (
+              <TransactionRow key={transaction.id} transaction={transaction} now={now} />
+            ))}
+          </ul>
+        </section>
+      ))}
+      {next !== null ? (
+        <Button disabled={loadingMore} onClick={() => void latch.accountData.loadActivity(true)}>
+          {latch.t('activityMore')}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
