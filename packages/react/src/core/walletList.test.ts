@@ -77,6 +77,16 @@ describe('wallet list store', () => {
     await vi.waitFor(() => expect(state().status).toBe('ready'));
   });
 
+  it('reads once per opening: a failed read before the opening shows is not repeated by it', async () => {
+    const { server, latch, state } = setup();
+    server.fail(503);
+    latch.modal.open();
+    await vi.waitFor(() => expect(latch.modal.store.getState().open).toBe(true));
+    await settle();
+    expect(state().status).toBe('error');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('reads the full list in pages of 40, one at a time, until the count is reached', async () => {
     const { server, latch, state } = setup();
     server.hold();

@@ -138,6 +138,8 @@ export function createWalletList({
       }),
     );
   }
+  // Whether ready() has read for the opening under way, so that the opening does not read again.
+  let readForOpening = false;
   // The first lists' images, once load() has read the lists.
   let firstImages: Promise<unknown> = Promise.resolve();
 
@@ -292,11 +294,13 @@ export function createWalletList({
   });
 
   // Spec §2: the wallets shown on opening are read when the modal opens; a failed read is tried
-  // again on the next opening. A search belongs to one visit of the modal.
+  // again on the next opening (once: an opening that waited on ready() has read already). A
+  // search belongs to one visit of the modal.
   let wasOpen = modal.store.getState().open;
   modal.store.subscribe(() => {
     const { open } = modal.store.getState();
-    if (open && !wasOpen) void load();
+    if (open && !wasOpen && !readForOpening) void load();
+    if (open) readForOpening = false;
     if (!open && wasOpen) setSearch('');
     wasOpen = open;
   });
@@ -305,6 +309,7 @@ export function createWalletList({
     store,
     load,
     async ready() {
+      readForOpening = true;
       await load();
       await firstImages;
     },
