@@ -1,10 +1,11 @@
--- wrk script: with BODY set, POST it as text/plain (as the browser client
--- sends JSON-RPC); without, plain GETs. Prints latency percentiles.
+-- wrk script: with BODY set, POST it as CONTENT_TYPE (default text/plain, as
+-- the browser client sends JSON-RPC); without, plain GETs. Prints latency
+-- percentiles.
 local body = os.getenv("BODY")
 if body and body ~= "" then
   wrk.method = "POST"
   wrk.body = body
-  wrk.headers["Content-Type"] = "text/plain"
+  wrk.headers["Content-Type"] = os.getenv("CONTENT_TYPE") or "text/plain"
 end
 
 function done(summary, latency, requests)
