@@ -6,7 +6,6 @@
 //! has one thread, and native users run the client on a `LocalSet`.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
@@ -83,7 +82,7 @@ pub trait Http {
 /// Storage in memory: tests, and a fallback where nothing persists. Clones share the map.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryStorage {
-    map: Rc<RefCell<BTreeMap<String, String>>>,
+    map: Rc<RefCell<crate::map::Map<String, String>>>,
 }
 
 impl MemoryStorage {

@@ -5,6 +5,7 @@
 //! - [`crypto`]: X25519 + HKDF-SHA256 key agreement, topics, ChaCha20-Poly1305
 //!   envelopes (type 0 and type 1).
 //! - [`io`]: the platform traits (transport, clock, storage) and [`io::MemoryStorage`].
+//! - [`map`]: [`map::Map`], the engine's one map type (a sorted vector).
 //! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
 //! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
 //!   update, extend, ping, delete, expirer, persistence).
@@ -20,6 +21,7 @@
 pub mod crypto;
 mod error;
 pub mod io;
+pub mod map;
 #[cfg(feature = "native")]
 pub mod native;
 pub mod provider;

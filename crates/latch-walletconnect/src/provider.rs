@@ -19,7 +19,7 @@
 //! the engine's, so a reload restores the session and its default chain.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use crate::map::Map;
 use std::rc::Rc;
 
 use futures_channel::mpsc;
@@ -51,7 +51,7 @@ fn user_disconnected() -> Reason {
 #[derive(Debug, Clone, Default)]
 pub struct ProviderOptions {
     /// CAIP-2 → HTTP JSON-RPC URL.
-    pub rpc_map: BTreeMap<String, String>,
+    pub rpc_map: Map<String, String>,
     /// The Latch server (`http://127.0.0.1:8787`): chains without an rpcMap entry use its gateway.
     pub gateway_url: Option<String>,
     /// The project id the gateway is called with.
@@ -82,8 +82,8 @@ struct State {
     /// The default chain's accounts, as last heard.
     accounts: Vec<String>,
     /// What `connect()` asked for: namespaces the provider is configured for.
-    namespaces: BTreeMap<String, ProposalNamespace>,
-    optional_namespaces: BTreeMap<String, ProposalNamespace>,
+    namespaces: Map<String, ProposalNamespace>,
+    optional_namespaces: Map<String, ProposalNamespace>,
     /// `setDefaultChain` before any session: taken by the next approval if granted.
     wanted_chain: Option<String>,
     next_rpc_id: u64,
@@ -702,7 +702,7 @@ mod tests {
             topic: TOPIC.into(),
             pairing_topic: "22".repeat(32),
             expiry: 1_900_000_000,
-            namespaces: BTreeMap::from([(
+            namespaces: Map::from([(
                 "eip155".into(),
                 SessionNamespace {
                     accounts: chains.iter().map(|c| format!("{c}:{LOWER}")).collect(),
@@ -711,8 +711,8 @@ mod tests {
                     events: vec!["chainChanged".into(), "accountsChanged".into()],
                 },
             )]),
-            required_namespaces: BTreeMap::new(),
-            optional_namespaces: BTreeMap::new(),
+            required_namespaces: Map::new(),
+            optional_namespaces: Map::new(),
             peer: Peer {
                 public_key: "33".repeat(32),
                 metadata: Metadata::default(),
@@ -759,7 +759,7 @@ mod tests {
 
     fn gateway() -> ProviderOptions {
         ProviderOptions {
-            rpc_map: BTreeMap::from([("eip155:31338".into(), "http://node.test/rpc".into())]),
+            rpc_map: Map::from([("eip155:31338".into(), "http://node.test/rpc".into())]),
             gateway_url: Some("http://latch.test/".into()),
             project_id: Some("demo".into()),
         }

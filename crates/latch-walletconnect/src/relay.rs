@@ -9,7 +9,7 @@
 //! socket is down wait for the next one, up to their deadline.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 use ed25519_dalek::SigningKey;
@@ -22,6 +22,7 @@ use serde_json::{json, Value};
 
 use crate::crypto::{hash_message, random_bytes};
 use crate::io::{Clock, Incoming, Transport};
+use crate::map::Map;
 use crate::{Error, Result};
 
 /// Close code of a refused token or project: not retried.
@@ -77,9 +78,9 @@ pub struct RelayMessage {
 struct State {
     socket: Option<mpsc::UnboundedSender<String>>,
     /// Requests awaiting their answer, by JSON-RPC id.
-    pending: HashMap<u64, oneshot::Sender<Result<Value>>>,
+    pending: Map<u64, oneshot::Sender<Result<Value>>>,
     /// Topic → subscription id (empty until the relay answered).
-    subscriptions: BTreeMap<String, String>,
+    subscriptions: Map<String, String>,
     /// Woken when a socket opens.
     waiters: Vec<oneshot::Sender<()>>,
     seen: HashSet<String>,
@@ -131,8 +132,8 @@ impl Relay {
         let next_id = clock.now_ms().saturating_mul(1000);
         let state = State {
             socket: None,
-            pending: HashMap::new(),
-            subscriptions: BTreeMap::new(),
+            pending: Map::new(),
+            subscriptions: Map::new(),
             waiters: Vec::new(),
             seen: HashSet::new(),
             deliver,
@@ -223,7 +224,7 @@ impl Relay {
             {
                 let mut state = self.shared.state.borrow_mut();
                 state.socket = None;
-                for (_, pending) in state.pending.drain() {
+                for (_, pending) in std::mem::take(&mut state.pending) {
                     let _ = pending.send(Err(Error::Transport(DISCONNECTED.into())));
                 }
             }
@@ -398,8 +399,7 @@ impl Relay {
             .state
             .borrow_mut()
             .subscriptions
-            .entry(topic.to_owned())
-            .or_default();
+            .get_or_default(topic.to_owned());
         let id = self.request("irn_subscribe", json!({ "topic": topic })).await?;
         let id = id.as_str().unwrap_or_default().to_owned();
         if let Some(slot) = self.shared.state.borrow_mut().subscriptions.get_mut(topic) {

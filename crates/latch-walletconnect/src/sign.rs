@@ -7,7 +7,6 @@
 //! arrives as [`SignEvent`]s on the receiver [`SignClient::new`] returns.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -21,6 +20,7 @@ use serde_json::{json, Value};
 
 use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
 use crate::io::{Clock, Storage, Transport};
+use crate::map::Map;
 use crate::relay::{Relay, RelayMessage, RelayOptions};
 use crate::uri::PairingUri;
 use crate::{to_json, Error, Result};
@@ -114,11 +114,11 @@ impl SessionNamespace {
 #[serde(rename_all = "camelCase", default)]
 pub struct ConnectParams {
     /// Namespaces the wallet must grant.
-    pub required_namespaces: BTreeMap<String, ProposalNamespace>,
+    pub required_namespaces: Map<String, ProposalNamespace>,
     /// Namespaces the wallet may grant.
-    pub optional_namespaces: BTreeMap<String, ProposalNamespace>,
+    pub optional_namespaces: Map<String, ProposalNamespace>,
     /// Free-form `sessionProperties`.
-    pub session_properties: Option<BTreeMap<String, String>>,
+    pub session_properties: Option<Map<String, String>>,
 }
 
 /// The other side of a session.
@@ -142,11 +142,11 @@ pub struct Session {
     /// Unix seconds.
     pub expiry: u64,
     /// What the wallet granted.
-    pub namespaces: BTreeMap<String, SessionNamespace>,
+    pub namespaces: Map<String, SessionNamespace>,
     /// What was asked for.
-    pub required_namespaces: BTreeMap<String, ProposalNamespace>,
+    pub required_namespaces: Map<String, ProposalNamespace>,
     /// What was offered.
-    pub optional_namespaces: BTreeMap<String, ProposalNamespace>,
+    pub optional_namespaces: Map<String, ProposalNamespace>,
     /// The wallet (the controller).
     pub peer: Peer,
     /// The dapp's own public key for this session.
@@ -183,7 +183,7 @@ pub enum SignEvent {
         /// Session topic.
         topic: String,
         /// The new namespaces.
-        namespaces: BTreeMap<String, SessionNamespace>,
+        namespaces: Map<String, SessionNamespace>,
     },
     /// The wallet extended the session.
     SessionExtended {
@@ -259,15 +259,15 @@ struct Waiting {
 #[derive(Default)]
 struct State {
     /// Topic → key, for every pairing and session.
-    keys: HashMap<String, SymKey>,
-    proposals: HashMap<u64, Proposal>,
+    keys: Map<String, SymKey>,
+    proposals: Map<u64, Proposal>,
     /// Session topic → proposal id, between the proposal's answer and the settlement.
-    settling: HashMap<String, u64>,
-    sessions: BTreeMap<String, Session>,
+    settling: Map<String, u64>,
+    sessions: Map<String, Session>,
     /// Our requests awaiting the peer's answer, by id.
-    waiting: HashMap<u64, Waiting>,
+    waiting: Map<u64, Waiting>,
     /// `topic:…` / `id:…` → expiry in ms.
-    expirer: BTreeMap<String, u64>,
+    expirer: Map<String, u64>,
     last_id: u64,
     closed: bool,
 }
@@ -303,7 +303,7 @@ impl SignClient {
         storage: Rc<dyn Storage>,
         clock: Rc<dyn Clock>,
     ) -> Result<(Self, mpsc::UnboundedReceiver<SignEvent>)> {
-        let mut keychain: BTreeMap<String, String> = load(&*storage, STORE_KEYCHAIN).await?;
+        let mut keychain: Map<String, String> = load(&*storage, STORE_KEYCHAIN).await?;
         let seed = match keychain.get(CLIENT_SEED).map(|s| crypto::parse_hex32(s, "client seed")) {
             Some(Ok(seed)) => seed,
             _ => {
@@ -314,7 +314,7 @@ impl SignClient {
             }
         };
         let sessions: Vec<Session> = load(&*storage, STORE_SESSIONS).await?;
-        let expirer: BTreeMap<String, u64> = load(&*storage, STORE_EXPIRER).await?;
+        let expirer: Map<String, u64> = load(&*storage, STORE_EXPIRER).await?;
         let (relay, messages) = Relay::new(options.relay, seed, transport, clock.clone())?;
         let mut state = State::default();
         for session in sessions {
@@ -745,7 +745,7 @@ impl SignClient {
                 self.respond(topic, id, Ok(json!(true)), opts::EVENT_RES).await
             }
             "wc_sessionUpdate" if known => {
-                let namespaces: BTreeMap<String, SessionNamespace> = match BTreeMap::deserialize(&params["namespaces"])
+                let namespaces: Map<String, SessionNamespace> = match Map::deserialize(&params["namespaces"])
                 {
                     Ok(namespaces) => namespaces,
                     Err(e) => {
@@ -832,7 +832,7 @@ impl SignClient {
     async fn on_settle(&self, topic: &str, id: &Value, params: Value) -> Result<()> {
         #[derive(Deserialize)]
         struct Settle {
-            namespaces: BTreeMap<String, SessionNamespace>,
+            namespaces: Map<String, SessionNamespace>,
             controller: Peer,
             expiry: u64,
         }
@@ -949,7 +949,7 @@ impl SignClient {
     /// Writes sessions, their keys (with the client seed) and session expiries.
     async fn persist(&self) -> Result<()> {
         let storage = &self.inner.storage;
-        let mut keychain: BTreeMap<String, String> = load(&**storage, STORE_KEYCHAIN).await?;
+        let mut keychain: Map<String, String> = load(&**storage, STORE_KEYCHAIN).await?;
         let (sessions, expirer) = {
             let state = self.inner.state.borrow();
             keychain.retain(|k, _| k == CLIENT_SEED);
@@ -959,7 +959,7 @@ impl SignClient {
                 }
             }
             let sessions: Vec<Session> = state.sessions.values().cloned().collect();
-            let expirer: BTreeMap<String, u64> = state
+            let expirer: Map<String, u64> = state
                 .expirer
                 .iter()
                 .filter(|(t, _)| t.starts_with("topic:"))

@@ -6,13 +6,13 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 
 use common::{Latch, Wallet};
 use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
+use latch_walletconnect::map::Map;
 use latch_walletconnect::io::{MemoryStorage, Storage};
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::RelayOptions;
@@ -38,8 +38,8 @@ fn eip155() -> ConnectParams {
         events: vec!["accountsChanged".into(), "chainChanged".into()],
     };
     ConnectParams {
-        required_namespaces: BTreeMap::from([("eip155".into(), namespace)]),
-        optional_namespaces: BTreeMap::new(),
+        required_namespaces: Map::from([("eip155".into(), namespace)]),
+        optional_namespaces: Map::new(),
         session_properties: None,
     }
 }

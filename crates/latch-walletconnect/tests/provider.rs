@@ -7,13 +7,13 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 
 use common::{Anvil, Latch, Wallet};
 use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
+use latch_walletconnect::map::Map;
 use latch_walletconnect::io::{MemoryStorage, Storage};
 use latch_walletconnect::native::{ReqwestHttp, TokioClock, TungsteniteTransport};
 use latch_walletconnect::provider::{Provider, ProviderEvent, ProviderOptions, STORE_DEFAULT_CHAIN, STORE_NAMESPACES};
@@ -94,8 +94,8 @@ fn devnet_params() -> ConnectParams {
         events: vec!["accountsChanged".into(), "chainChanged".into()],
     };
     ConnectParams {
-        required_namespaces: BTreeMap::from([("eip155".into(), namespace("eip155:31337"))]),
-        optional_namespaces: BTreeMap::from([("eip155".into(), namespace("eip155:31338"))]),
+        required_namespaces: Map::from([("eip155".into(), namespace("eip155:31337"))]),
+        optional_namespaces: Map::from([("eip155".into(), namespace("eip155:31338"))]),
         session_properties: None,
     }
 }
@@ -110,7 +110,7 @@ async fn the_provider_with_the_official_wallet_on_anvil() {
     let mut wallet = Wallet::start(&url, Some(&rpc)).await;
     let storage = MemoryStorage::default();
     let options = ProviderOptions {
-        rpc_map: BTreeMap::from([("eip155:31338".into(), second.url.clone())]),
+        rpc_map: Map::from([("eip155:31338".into(), second.url.clone())]),
         gateway_url: Some(latch.http_url()),
         project_id: Some("demo".into()),
     };
@@ -327,7 +327,7 @@ async fn the_provider_with_the_official_wallet_on_anvil() {
                 storage.get("wc@2:client:0.3//session").await.unwrap().as_deref(),
                 Some("[]")
             );
-            let keychain: BTreeMap<String, String> =
+            let keychain: Map<String, String> =
                 serde_json::from_str(&storage.get("wc@2:core:0.3//keychain").await.unwrap().unwrap()).unwrap();
             assert_eq!(
                 keychain.keys().collect::<Vec<_>>(),

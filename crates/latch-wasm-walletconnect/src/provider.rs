@@ -3,7 +3,6 @@
 //! `WalletConnectClient`, it only converts values and forwards events; the
 //! behaviour lives in `latch_walletconnect::provider`.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
@@ -56,7 +55,7 @@ export interface WalletConnectProviderEvents {
 #[serde(rename_all = "camelCase")]
 struct ProviderOptionsJs {
     #[serde(default)]
-    rpc_map: BTreeMap<String, String>,
+    rpc_map: latch_walletconnect::map::Map<String, String>,
     gateway_url: Option<String>,
 }
 

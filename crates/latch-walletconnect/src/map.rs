@@ -1,0 +1,282 @@
+//! [`Map`]: the engine's one map type, a vector kept sorted by key.
+//!
+//! The engine's maps hold a handful of entries (namespaces, sessions, keys,
+//! expiries), where a B-tree buys nothing, and each `BTreeMap<K, V>` the
+//! engine used compiled its own node-balancing code into the browser module
+//! (about 60 kB of its 505 kB before gzip). A sorted vector needs a binary
+//! search and `Vec`'s insert and remove. It iterates in key order and
+//! serializes as a JSON object, as a `BTreeMap` did, so stored state and wire
+//! formats are unchanged.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A map from `K` to `V`, in key order.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Map<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for Map<K, V> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for Map<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.0.iter().map(|(k, v)| (k, v))).finish()
+    }
+}
+
+impl<K: Ord, V> Map<K, V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn position<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.0.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    }
+
+    /// The value under `key`.
+    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
+        self.position(key).ok().map(|i| &self.0[i].1)
+    }
+
+    /// The value under `key`, to change.
+    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
+        self.position(key).ok().map(|i| &mut self.0[i].1)
+    }
+
+    /// Whether `key` has a value.
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.position(key).is_ok()
+    }
+
+    /// Puts `value` under `key`; the value it replaces, if any.
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        match self.position(&key) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+            Err(i) => {
+                self.0.insert(i, (key, value));
+                None
+            }
+        }
+    }
+
+    /// The value under `key`, inserting `V::default()` first when there is none.
+    pub fn get_or_default(&mut self, key: K) -> &mut V
+    where
+        V: Default,
+    {
+        let i = match self.position(&key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (key, V::default()));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    /// Takes out the value under `key`.
+    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
+        self.position(key).ok().map(|i| self.0.remove(i).1)
+    }
+
+    /// Keeps only the entries `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
+        self.0.retain_mut(|(k, v)| keep(k, v));
+    }
+}
+
+impl<K, V> Map<K, V> {
+    /// How many entries it holds.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Removes every entry.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The entries, in key order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// The values, in key order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    /// The values, in key order, to change.
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+        self.0.iter_mut().map(|(_, v)| v)
+    }
+}
+
+impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for Map<K, V> {
+    type Output = V;
+    /// The value under `key`; panics when there is none, as a `BTreeMap` does.
+    fn index(&self, key: &Q) -> &V {
+        self.get(key).expect("no entry under this key")
+    }
+}
+
+impl<K: Ord, V> FromIterator<(K, V)> for Map<K, V> {
+    /// Later entries replace earlier ones under the same key, as in a `BTreeMap`.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(entries: I) -> Self {
+        let mut map = Self::new();
+        for (k, v) in entries {
+            map.insert(k, v);
+        }
+        map
+    }
+}
+
+impl<K: Ord, V, const N: usize> From<[(K, V); N]> for Map<K, V> {
+    fn from(entries: [(K, V); N]) -> Self {
+        entries.into_iter().collect()
+    }
+}
+
+impl<K, V> IntoIterator for Map<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a Map<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for Map<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for Map<K, V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MapVisitor<K, V>(PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Visitor<'de> for MapVisitor<K, V> {
+            type Value = Map<K, V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+                let mut map = Map::new();
+                while let Some((k, v)) = access.next_entry()? {
+                    map.insert(k, v);
+                }
+                Ok(map)
+            }
+        }
+        deserializer.deserialize_map(MapVisitor(PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Insert(u8, u16),
+        Remove(u8),
+        Retain(u8),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (any::<u8>(), any::<u16>()).prop_map(|(k, v)| Op::Insert(k, v)),
+            any::<u8>().prop_map(Op::Remove),
+            any::<u8>().prop_map(Op::Retain),
+        ]
+    }
+
+    proptest! {
+        /// Any sequence of changes leaves it holding what a `BTreeMap` would, in the same order.
+        #[test]
+        fn behaves_as_a_btree_map(ops in prop::collection::vec(op(), 0..200)) {
+            let mut ours = Map::new();
+            let mut model = BTreeMap::new();
+            for op in ops {
+                match op {
+                    Op::Insert(k, v) => prop_assert_eq!(ours.insert(k, v), model.insert(k, v)),
+                    Op::Remove(k) => prop_assert_eq!(ours.remove(&k), model.remove(&k)),
+                    Op::Retain(below) => {
+                        ours.retain(|k, _| *k < below);
+                        model.retain(|k, _| *k < below);
+                    }
+                }
+                prop_assert_eq!(ours.len(), model.len());
+            }
+            prop_assert!(ours.iter().eq(model.iter()));
+            for k in 0..=u8::MAX {
+                prop_assert_eq!(ours.get(&k), model.get(&k));
+            }
+        }
+
+        /// It reads and writes JSON as a `BTreeMap<String, _>` does.
+        #[test]
+        fn json_as_a_btree_map(entries in prop::collection::btree_map("[a-z:0-9]{0,12}", any::<u32>(), 0..20)) {
+            let ours: Map<String, u32> = entries.clone().into_iter().collect();
+            let text = serde_json::to_string(&ours).unwrap();
+            prop_assert_eq!(&text, &serde_json::to_string(&entries).unwrap());
+            prop_assert_eq!(serde_json::from_str::<Map<String, u32>>(&text).unwrap(), ours);
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_the_last_value() {
+        let map: Map<String, u32> = serde_json::from_str(r#"{"b":1,"a":2,"b":3}"#).unwrap();
+        assert_eq!(map.iter().collect::<Vec<_>>(), [(&"a".to_owned(), &2), (&"b".to_owned(), &3)]);
+        assert!(serde_json::from_str::<Map<String, u32>>("[1]").is_err());
+    }
+}
