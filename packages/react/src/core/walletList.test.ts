@@ -87,6 +87,20 @@ describe('wallet list store', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('an opening given up before it showed does not spare the next opening its read', async () => {
+    const { server, latch, state } = setup();
+    server.fail(503);
+    latch.modal.open();
+    latch.modal.close();
+    await settle();
+    expect(state().status).toBe('error');
+    server.fail(undefined);
+    // All wallets opens without waiting on a read (no prepare), so only the opening reads.
+    latch.modal.open({ view: 'AllWallets' });
+    await vi.waitFor(() => expect(state().status).toBe('ready'));
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('reads the full list in pages of 40, one at a time, until the count is reached', async () => {
     const { server, latch, state } = setup();
     server.hold();

@@ -296,13 +296,16 @@ export function createWalletList({
   // Spec §2: the wallets shown on opening are read when the modal opens; a failed read is tried
   // again on the next opening (once: an opening that waited on ready() has read already). A
   // search belongs to one visit of the modal.
-  let wasOpen = modal.store.getState().open;
+  let { open: wasOpen, loading: wasLoading } = modal.store.getState();
   modal.store.subscribe(() => {
-    const { open } = modal.store.getState();
+    const { open, loading } = modal.store.getState();
     if (open && !wasOpen && !readForOpening) void load();
-    if (open) readForOpening = false;
+    // ready()'s read was for one opening: the one that showed, or that was given up (closed
+    // while it waited), so the next opening reads for itself.
+    if (open || (wasLoading && !loading)) readForOpening = false;
     if (!open && wasOpen) setSearch('');
     wasOpen = open;
+    wasLoading = loading;
   });
 
   return {
