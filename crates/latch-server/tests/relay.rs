@@ -9,7 +9,7 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::state_with;
+use common::{next_json, state_with, Client};
 use ed25519_dalek::SigningKey;
 use futures_util::{SinkExt, StreamExt};
 use latch_server::relay::{auth, subscription_id};
@@ -18,7 +18,6 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-type Client = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn serve(state: AppState) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -53,20 +52,6 @@ async fn connect(base: &str, seed: u8) -> Client {
         .await
         .unwrap();
     client
-}
-
-/// The next text message as JSON (within 10 s).
-async fn next_json(client: &mut Client) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), client.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            return serde_json::from_str(&text).unwrap();
-        }
-    }
 }
 
 /// Nothing arrives for `ms` milliseconds.

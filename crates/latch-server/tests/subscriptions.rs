@@ -7,14 +7,13 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{state_with, Anvil};
+use common::{next_json, state_with, Anvil, Client};
 use futures_util::{SinkExt, StreamExt};
 use latch_server::app;
 use latch_server::config::ChainConfig;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-type Client = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// Serves `state` on a loopback port; its base URL.
 async fn serve(state: latch_server::AppState) -> String {
@@ -26,20 +25,6 @@ async fn serve(state: latch_server::AppState) -> String {
             .unwrap()
     });
     format!("127.0.0.1:{}", address.port())
-}
-
-/// The next text message as JSON (within 10 s).
-async fn next_json(client: &mut Client) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), client.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            return serde_json::from_str(&text).unwrap();
-        }
-    }
 }
 
 async fn send(client: &mut Client, text: &str) {

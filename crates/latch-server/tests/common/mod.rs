@@ -13,6 +13,24 @@ use latch_server::store::Project;
 use latch_server::AppState;
 use tokio::process::{Child, Command};
 
+/// A WebSocket client of the tests' servers.
+pub type Client = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The next text message on `client` as JSON (within 10 s).
+pub async fn next_json(client: &mut Client) -> serde_json::Value {
+    use futures_util::StreamExt;
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), client.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(text) = message {
+            return serde_json::from_str(&text).unwrap();
+        }
+    }
+}
+
 /// A running anvil, killed when dropped.
 pub struct Anvil {
     pub url: String,
