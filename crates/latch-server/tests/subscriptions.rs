@@ -14,7 +14,6 @@ use latch_server::config::ChainConfig;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-
 /// Serves `state` on a loopback port; its base URL.
 async fn serve(state: latch_server::AppState) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -276,7 +276,10 @@ mod tests {
     #[test]
     fn a_repeated_key_keeps_the_last_value() {
         let map: Map<String, u32> = serde_json::from_str(r#"{"b":1,"a":2,"b":3}"#).unwrap();
-        assert_eq!(map.iter().collect::<Vec<_>>(), [(&"a".to_owned(), &2), (&"b".to_owned(), &3)]);
+        assert_eq!(
+            map.iter().collect::<Vec<_>>(),
+            [(&"a".to_owned(), &2), (&"b".to_owned(), &3)]
+        );
         assert!(serde_json::from_str::<Map<String, u32>>("[1]").is_err());
     }
 }

@@ -19,7 +19,6 @@
 //! the engine's, so a reload restores the session and its default chain.
 
 use std::cell::RefCell;
-use crate::map::Map;
 use std::rc::Rc;
 
 use futures_channel::mpsc;
@@ -29,6 +28,7 @@ use latch_core::caip::CaipNetworkId;
 use serde_json::{json, Value};
 
 use crate::io::{BodyKind, Http, Storage};
+use crate::map::Map;
 use crate::sign::{ConnectParams, Connecting, ProposalNamespace, Reason, Session, SignClient, SignEvent};
 use crate::{to_json, Error, Result};
 

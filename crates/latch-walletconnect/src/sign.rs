@@ -745,8 +745,7 @@ impl SignClient {
                 self.respond(topic, id, Ok(json!(true)), opts::EVENT_RES).await
             }
             "wc_sessionUpdate" if known => {
-                let namespaces: Map<String, SessionNamespace> = match Map::deserialize(&params["namespaces"])
-                {
+                let namespaces: Map<String, SessionNamespace> = match Map::deserialize(&params["namespaces"]) {
                     Ok(namespaces) => namespaces,
                     Err(e) => {
                         return self
