@@ -6,6 +6,7 @@
 //!   envelopes (type 0 and type 1).
 //! - [`io`]: the platform traits (transport, clock, storage) and [`io::MemoryStorage`].
 //! - [`map`]: [`map::Map`], the engine's one map type (a sorted vector).
+//! - [`read`]: typed reads from JSON values, written by hand.
 //! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
 //! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
 //!   update, extend, ping, delete, expirer, persistence).
@@ -25,6 +26,7 @@ pub mod map;
 #[cfg(feature = "native")]
 pub mod native;
 pub mod provider;
+pub mod read;
 pub mod relay;
 pub mod sign;
 pub mod uri;

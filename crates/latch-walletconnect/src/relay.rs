@@ -17,12 +17,12 @@ use futures_channel::{mpsc, oneshot};
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
 use latch_core::relay_auth;
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::crypto::{hash_message, random_bytes};
 use crate::io::{Clock, Incoming, Transport};
 use crate::map::Map;
+use crate::read::{self, FromValue};
 use crate::{Error, Result};
 
 /// Close code of a refused token or project: not retried.
@@ -60,20 +60,32 @@ impl RelayOptions {
 }
 
 /// A message the relay delivered on a subscribed topic.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelayMessage {
     /// Its topic.
     pub topic: String,
     /// The envelope (base64).
     pub message: String,
     /// When the relay stored it, ms.
-    #[serde(default)]
     pub published_at: u64,
     /// The publisher's tag.
-    #[serde(default)]
     pub tag: i64,
 }
+
+// Read by hand (crate::read), like the engine's records.
+impl FromValue for RelayMessage {
+    fn from_value(value: &Value) -> std::result::Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            topic: read::field(fields, "topic")?,
+            message: read::field(fields, "message")?,
+            published_at: read::or_default(fields, "publishedAt")?,
+            tag: read::or_default(fields, "tag")?,
+        })
+    }
+}
+
+crate::by_hand!(RelayMessage);
 
 struct State {
     socket: Option<mpsc::UnboundedSender<String>>,
@@ -306,10 +318,6 @@ impl Relay {
     /// A request from the relay: `irn_subscription` is acknowledged and
     /// delivered once per (topic, message); others are acknowledged and ignored.
     fn on_request(&self, frame: &Value) {
-        #[derive(Deserialize)]
-        struct Params {
-            data: RelayMessage,
-        }
         let id = frame.get("id").cloned().unwrap_or(Value::Null);
         let mut state = self.shared.state.borrow_mut();
         // Echo the id exactly as sent (number or string).
@@ -320,7 +328,10 @@ impl Relay {
         if frame.get("method").and_then(Value::as_str) != Some("irn_subscription") {
             return;
         }
-        let Some(Ok(Params { data })) = frame.get("params").map(Params::deserialize) else {
+        let data = frame
+            .get("params")
+            .map(|params| read::object(params).and_then(|p| read::field(p, "data")));
+        let Some(Ok::<RelayMessage, _>(data)) = data else {
             tracing::warn!("relay: malformed irn_subscription");
             return;
         };
@@ -425,14 +436,10 @@ impl Relay {
 
     /// The messages the relay's mailbox holds for `topic` (this client has not acknowledged).
     pub async fn fetch_messages(&self, topic: &str) -> Result<Vec<RelayMessage>> {
-        #[derive(Deserialize)]
-        struct Fetched {
-            messages: Vec<RelayMessage>,
-        }
         let answer = self.request("irn_fetchMessages", json!({ "topic": topic })).await?;
-        Fetched::deserialize(&answer)
-            .map(|f| f.messages)
-            .map_err(|e| Error::InvalidPayload(e.to_string()))
+        read::object(&answer)
+            .and_then(|fields| read::field(fields, "messages"))
+            .map_err(Error::InvalidPayload)
     }
 
     /// Closes the socket for good; [`Relay::run`] returns and requests fail with [`Error::Closed`].

@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
 use crate::io::{Clock, Storage, Transport};
 use crate::map::Map;
+use crate::read::{self, FromValue};
 use crate::relay::{Relay, RelayMessage, RelayOptions};
 use crate::uri::PairingUri;
 use crate::{to_json, Error, Result};
@@ -59,7 +60,7 @@ mod opts {
 }
 
 /// The dapp as wallets show it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct Metadata {
     /// Name.
     pub name: String,
@@ -73,7 +74,7 @@ pub struct Metadata {
 }
 
 /// A CAIP-25 namespace asked for in a proposal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct ProposalNamespace {
     /// CAIP-2 chains (absent when the key itself is a chain, `eip155:1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -85,7 +86,7 @@ pub struct ProposalNamespace {
 }
 
 /// A CAIP-25 namespace the wallet granted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct SessionNamespace {
     /// CAIP-10 accounts.
     pub accounts: Vec<String>,
@@ -110,8 +111,7 @@ impl SessionNamespace {
 }
 
 /// What [`SignClient::connect`] proposes (read from JS in camelCase).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Debug, Clone, Default)]
 pub struct ConnectParams {
     /// Namespaces the wallet must grant.
     pub required_namespaces: Map<String, ProposalNamespace>,
@@ -122,7 +122,7 @@ pub struct ConnectParams {
 }
 
 /// The other side of a session.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Peer {
     /// Its X25519 public key (hex).
@@ -132,7 +132,7 @@ pub struct Peer {
 }
 
 /// A settled session.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
     /// The session topic.
@@ -154,13 +154,106 @@ pub struct Session {
 }
 
 /// A JSON-RPC error as the protocol sends it (`{code, message}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Reason {
     /// Code (`6000` user disconnected, `5000` user rejected, …).
     pub code: i64,
     /// Message.
     pub message: String,
 }
+
+// Read by hand (crate::read): derived readers were a large part of the browser module.
+impl FromValue for Metadata {
+    fn from_value(value: &Value) -> std::result::Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            name: read::field(fields, "name")?,
+            description: read::field(fields, "description")?,
+            url: read::field(fields, "url")?,
+            icons: read::or_default(fields, "icons")?,
+        })
+    }
+}
+
+impl FromValue for ProposalNamespace {
+    fn from_value(value: &Value) -> std::result::Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            chains: read::optional(fields, "chains")?,
+            methods: read::field(fields, "methods")?,
+            events: read::field(fields, "events")?,
+        })
+    }
+}
+
+impl FromValue for SessionNamespace {
+    fn from_value(value: &Value) -> std::result::Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            accounts: read::field(fields, "accounts")?,
+            chains: read::optional(fields, "chains")?,
+            methods: read::field(fields, "methods")?,
+            events: read::field(fields, "events")?,
+        })
+    }
+}
+
+impl FromValue for ConnectParams {
+    fn from_value(value: &Value) -> std::result::Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            required_namespaces: read::or_default(fields, "requiredNamespaces")?,
+            optional_namespaces: read::or_default(fields, "optionalNamespaces")?,
+            session_properties: read::optional(fields, "sessionProperties")?,
+        })
+    }
+}
+
+impl FromValue for Peer {
+    fn from_value(value: &Value) -> std::result::Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            public_key: read::field(fields, "publicKey")?,
+            metadata: read::field(fields, "metadata")?,
+        })
+    }
+}
+
+impl FromValue for Session {
+    fn from_value(value: &Value) -> std::result::Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            topic: read::field(fields, "topic")?,
+            pairing_topic: read::field(fields, "pairingTopic")?,
+            expiry: read::field(fields, "expiry")?,
+            namespaces: read::field(fields, "namespaces")?,
+            required_namespaces: read::field(fields, "requiredNamespaces")?,
+            optional_namespaces: read::field(fields, "optionalNamespaces")?,
+            peer: read::field(fields, "peer")?,
+            self_public_key: read::field(fields, "selfPublicKey")?,
+        })
+    }
+}
+
+impl FromValue for Reason {
+    fn from_value(value: &Value) -> std::result::Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            code: read::field(fields, "code")?,
+            message: read::field(fields, "message")?,
+        })
+    }
+}
+
+crate::by_hand!(
+    Metadata,
+    ProposalNamespace,
+    SessionNamespace,
+    ConnectParams,
+    Peer,
+    Session,
+    Reason
+);
 
 /// What happened, as the app sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -829,12 +922,19 @@ impl SignClient {
 
     /// `wc_sessionSettle` on a session topic derived from one of our proposals.
     async fn on_settle(&self, topic: &str, id: &Value, params: Value) -> Result<()> {
-        #[derive(Deserialize)]
         struct Settle {
             namespaces: Map<String, SessionNamespace>,
             controller: Peer,
             expiry: u64,
         }
+        let read_settle = |params: &Value| -> std::result::Result<Settle, String> {
+            let fields = read::object(params)?;
+            Ok(Settle {
+                namespaces: read::field(fields, "namespaces")?,
+                controller: read::field(fields, "controller")?,
+                expiry: read::field(fields, "expiry")?,
+            })
+        };
         let Some(proposal_id) = self.inner.state.borrow_mut().settling.remove(topic) else {
             return self
                 .respond(
@@ -845,7 +945,7 @@ impl SignClient {
                 )
                 .await;
         };
-        let settle = match Settle::deserialize(&params) {
+        let settle = match read_settle(&params) {
             Ok(settle) => settle,
             Err(e) => {
                 return self
@@ -989,7 +1089,124 @@ async fn load<T: serde::de::DeserializeOwned + Default>(storage: &dyn Storage, k
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    fn strings() -> impl Strategy<Value = Vec<String>> {
+        prop::collection::vec("[a-z0-9:_]{0,10}", 0..3)
+    }
+
+    fn session() -> impl Strategy<Value = Session> {
+        fn proposals() -> impl Strategy<Value = Map<String, ProposalNamespace>> {
+            let proposal = (prop::option::of(strings()), strings(), strings()).prop_map(|(chains, methods, events)| {
+                ProposalNamespace {
+                    chains,
+                    methods,
+                    events,
+                }
+            });
+            prop::collection::vec(("[a-z0-9:]{1,8}", proposal), 0..3)
+                .prop_map(|entries| entries.into_iter().collect::<Map<_, _>>())
+        }
+        let granted = (strings(), prop::option::of(strings()), strings(), strings()).prop_map(
+            |(accounts, chains, methods, events)| SessionNamespace {
+                accounts,
+                chains,
+                methods,
+                events,
+            },
+        );
+        let metadata =
+            ("\\PC{0,12}", "\\PC{0,12}", "[a-z:/.]{0,12}", strings()).prop_map(|(name, description, url, icons)| {
+                Metadata {
+                    name,
+                    description,
+                    url,
+                    icons,
+                }
+            });
+        (
+            (
+                "[0-9a-f]{64}",
+                "[0-9a-f]{64}",
+                any::<u64>(),
+                "[0-9a-f]{64}",
+                "[0-9a-f]{64}",
+            ),
+            prop::collection::vec(("[a-z0-9:]{1,8}", granted), 0..3),
+            proposals(),
+            proposals(),
+            metadata,
+        )
+            .prop_map(
+                |(
+                    (topic, pairing_topic, expiry, public_key, self_public_key),
+                    granted,
+                    required,
+                    optional,
+                    metadata,
+                )| {
+                    Session {
+                        topic,
+                        pairing_topic,
+                        expiry,
+                        namespaces: granted.into_iter().collect(),
+                        required_namespaces: required,
+                        optional_namespaces: optional,
+                        peer: Peer { public_key, metadata },
+                        self_public_key,
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        /// A session read by hand is the one written (storage and the JS façade both go this way).
+        #[test]
+        fn sessions_read_back_as_written(session in session()) {
+            let written = serde_json::to_value(&session).unwrap();
+            prop_assert_eq!(Session::from_value(&written), Ok(session.clone()));
+            prop_assert_eq!(crate::from_json::<Session>(&written.to_string()).unwrap(), session);
+        }
+
+        /// Any JSON is read or refused with a reason, never a panic.
+        #[test]
+        fn any_json_is_read_or_refused(value in any_json()) {
+            let _ = Session::from_value(&value);
+            let _ = ConnectParams::from_value(&value);
+            let _ = crate::relay::RelayMessage::from_value(&value);
+        }
+    }
+
+    fn any_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            "[a-zA-Z]{0,6}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                prop::collection::vec(
+                    (
+                        prop::sample::select(vec![
+                            "topic",
+                            "expiry",
+                            "peer",
+                            "namespaces",
+                            "message",
+                            "requiredNamespaces"
+                        ]),
+                        inner
+                    ),
+                    0..4
+                )
+                .prop_map(|fields| Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+            ]
+        })
+    }
 
     #[test]
     fn connect_params_read_the_js_shape() {

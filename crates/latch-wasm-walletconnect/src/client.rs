@@ -8,11 +8,11 @@ use std::rc::Rc;
 use futures_channel::mpsc::UnboundedReceiver;
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::io::{MemoryStorage, Storage};
+use latch_walletconnect::read::{self, FromValue};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, SignClient, SignEvent, SignOptions};
 use latch_walletconnect::web::{BrowserClock, IndexedDbStorage, WebSocketTransport};
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -99,16 +99,11 @@ export interface WalletConnectEvents {
 }
 "#;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 enum StorageKind {
-    #[serde(rename = "indexedDB")]
     IndexedDb,
     Memory,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub(crate) struct Options {
     relay_url: String,
     pub(crate) project_id: Option<String>,
@@ -117,15 +112,11 @@ pub(crate) struct Options {
     request_timeout_ms: Option<u64>,
 }
 
-#[derive(Deserialize)]
 struct RequestBody {
     method: String,
-    #[serde(default)]
     params: Value,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct RequestArgs {
     topic: String,
     chain_id: String,
@@ -133,9 +124,62 @@ struct RequestArgs {
     expiry: Option<u64>,
 }
 
-#[derive(Deserialize)]
 struct TopicArgs {
     topic: String,
+}
+
+// Read by hand (latch_walletconnect::read), like the engine's types.
+impl FromValue for StorageKind {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        match value.as_str() {
+            Some("indexedDB") => Ok(Self::IndexedDb),
+            Some("memory") => Ok(Self::Memory),
+            _ => Err(format!("unknown storage {value}, expected \"indexedDB\" or \"memory\"")),
+        }
+    }
+}
+
+impl FromValue for Options {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            relay_url: read::field(fields, "relayUrl")?,
+            project_id: read::optional(fields, "projectId")?,
+            metadata: read::field(fields, "metadata")?,
+            storage: read::optional(fields, "storage")?,
+            request_timeout_ms: read::optional(fields, "requestTimeoutMs")?,
+        })
+    }
+}
+
+impl FromValue for RequestBody {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            method: read::field(fields, "method")?,
+            params: read::or_default(fields, "params")?,
+        })
+    }
+}
+
+impl FromValue for RequestArgs {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            topic: read::field(fields, "topic")?,
+            chain_id: read::field(fields, "chainId")?,
+            request: read::field(fields, "request")?,
+            expiry: read::optional(fields, "expiry")?,
+        })
+    }
+}
+
+impl FromValue for TopicArgs {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        Ok(Self {
+            topic: read::field(read::object(value)?, "topic")?,
+        })
+    }
 }
 
 // Values cross the boundary as JSON text (`JSON.stringify` / `JSON.parse`):
@@ -152,19 +196,13 @@ pub(crate) fn json_of(value: &JsValue) -> Value {
 }
 
 /// Reads `value` as `T`; a wrong shape throws `Invalid {what}: …` naming the field.
-/// Through `&Value`, like the engine's own reads (one deserializer per type).
-pub(crate) fn read<T: DeserializeOwned>(what: &'static str, value: &Value) -> Result<T, JsValue> {
-    T::deserialize(value).map_err(|e| {
-        js_error(latch_core::Error::InvalidInput {
-            what,
-            reason: e.to_string(),
-        })
-    })
+pub(crate) fn read_value<T: FromValue>(what: &'static str, value: &Value) -> Result<T, JsValue> {
+    T::from_value(value).map_err(|reason| js_error(latch_core::Error::InvalidInput { what, reason }))
 }
 
-/// Reads JS `value` as `T` (see [`read`]).
-pub(crate) fn from_js<T: DeserializeOwned>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
-    read(what, &json_of(value))
+/// Reads JS `value` as `T` (see [`read_value`]).
+pub(crate) fn from_js<T: FromValue>(what: &'static str, value: &JsValue) -> Result<T, JsValue> {
+    read_value(what, &json_of(value))
 }
 
 /// `value` as a plain JS value.

@@ -7,13 +7,13 @@ use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::provider::{Provider, ProviderEvent, ProviderOptions};
+use latch_walletconnect::read::{self, FromValue};
 use latch_walletconnect::sign::ConnectParams;
 use latch_walletconnect::web::FetchHttp;
-use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use crate::client::{event_to_js, from_js, json_of, read, sign_client, to_js, wc_error, Options};
+use crate::client::{event_to_js, from_js, json_of, read_value, sign_client, to_js, wc_error, Options};
 use crate::listeners::Listeners;
 use crate::{spawn, to_promise};
 
@@ -51,25 +51,47 @@ export interface WalletConnectProviderEvents {
 // What the provider adds to the client's options and connect params. Read
 // from the same object as those, rather than with `#[serde(flatten)]`, which
 // would compile every nested type's deserializer a second time.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct ProviderOptionsJs {
-    #[serde(default)]
     rpc_map: latch_walletconnect::map::Map<String, String>,
     gateway_url: Option<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct ConnectArgs {
     default_chain: Option<String>,
 }
 
-#[derive(Deserialize)]
 struct RequestArgs {
     method: String,
-    #[serde(default)]
     params: Value,
+}
+
+// Read by hand (latch_walletconnect::read), like the engine's types.
+impl FromValue for ProviderOptionsJs {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            rpc_map: read::or_default(fields, "rpcMap")?,
+            gateway_url: read::optional(fields, "gatewayUrl")?,
+        })
+    }
+}
+
+impl FromValue for ConnectArgs {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        Ok(Self {
+            default_chain: read::optional(read::object(value)?, "defaultChain")?,
+        })
+    }
+}
+
+impl FromValue for RequestArgs {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let fields = read::object(value)?;
+        Ok(Self {
+            method: read::field(fields, "method")?,
+            params: read::or_default(fields, "params")?,
+        })
+    }
 }
 
 /// A `LatchError`; a wallet's or RPC node's refusal keeps its numeric JSON-RPC `code`.
@@ -121,8 +143,8 @@ impl WalletConnectProvider {
     async fn start(options: JsValue) -> Result<WalletConnectProvider, JsValue> {
         const WHAT: &str = "WalletConnect provider options";
         let options = json_of(&options);
-        let client: Options = read(WHAT, &options)?;
-        let extra: ProviderOptionsJs = read(WHAT, &options)?;
+        let client: Options = read_value(WHAT, &options)?;
+        let extra: ProviderOptionsJs = read_value(WHAT, &options)?;
         let provider_options = ProviderOptions {
             rpc_map: extra.rpc_map,
             gateway_url: extra.gateway_url,
@@ -164,8 +186,8 @@ impl WalletConnectProvider {
         params: JsValue,
     ) -> Result<Promise, JsValue> {
         let params = json_of(&params);
-        let connect: ConnectParams = read("connect params", &params)?;
-        let ConnectArgs { default_chain } = read("connect params", &params)?;
+        let connect: ConnectParams = read_value("connect params", &params)?;
+        let ConnectArgs { default_chain } = read_value("connect params", &params)?;
         let provider = self.provider.clone();
         Ok(to_promise(async move {
             let connecting = provider.connect(connect, default_chain).await.map_err(provider_error)?;

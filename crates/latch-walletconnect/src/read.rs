@@ -1,0 +1,147 @@
+//! Typed reads from a [`Value`], written by hand.
+//!
+//! A derived `Deserialize` compiles a field visitor, a map visitor and a
+//! sequence visitor into every type; for the engine's records and frames that
+//! was a large share of the browser module (BENCHMARKS.md). These types read
+//! their fields from a `Value` instead, and [`by_hand!`](crate::by_hand) gives
+//! them the `Deserialize` that storage and callers use, through `Value`'s own,
+//! which the module compiles anyway. Errors name the field, as serde's do.
+
+use serde_json::Value;
+
+use crate::map::Map;
+
+/// A JSON object's fields.
+pub type Object = serde_json::Map<String, Value>;
+
+/// A type read from JSON by hand.
+pub trait FromValue: Sized {
+    /// Reads `value`; `Err` says what is wrong with it.
+    fn from_value(value: &Value) -> Result<Self, String>;
+}
+
+impl FromValue for String {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        value
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| expected("a string", value))
+    }
+}
+
+impl FromValue for u64 {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        value.as_u64().ok_or_else(|| expected("an unsigned integer", value))
+    }
+}
+
+impl FromValue for i64 {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        value.as_i64().ok_or_else(|| expected("an integer", value))
+    }
+}
+
+impl FromValue for Value {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        Ok(value.clone())
+    }
+}
+
+impl<T: FromValue> FromValue for Vec<T> {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let items = value.as_array().ok_or_else(|| expected("an array", value))?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| T::from_value(item).map_err(|e| format!("[{index}]: {e}")))
+            .collect()
+    }
+}
+
+impl<T: FromValue> FromValue for Map<String, T> {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        object(value)?
+            .iter()
+            .map(|(key, item)| Ok((key.clone(), T::from_value(item).map_err(|e| format!("{key}: {e}"))?)))
+            .collect()
+    }
+}
+
+/// `value`'s fields, when it is an object.
+pub fn object(value: &Value) -> Result<&Object, String> {
+    value.as_object().ok_or_else(|| expected("an object", value))
+}
+
+/// Field `key`, which must be there.
+pub fn field<T: FromValue>(fields: &Object, key: &str) -> Result<T, String> {
+    match fields.get(key) {
+        Some(value) => T::from_value(value).map_err(|e| format!("{key}: {e}")),
+        None => Err(format!("missing field `{key}`")),
+    }
+}
+
+/// Field `key`, `None` when absent or null.
+pub fn optional<T: FromValue>(fields: &Object, key: &str) -> Result<Option<T>, String> {
+    match fields.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => T::from_value(value).map(Some).map_err(|e| format!("{key}: {e}")),
+    }
+}
+
+/// Field `key`, its default when absent or null.
+pub fn or_default<T: FromValue + Default>(fields: &Object, key: &str) -> Result<T, String> {
+    optional(fields, key).map(Option::unwrap_or_default)
+}
+
+fn expected(what: &str, value: &Value) -> String {
+    let found = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    format!("expected {what}, found {found}")
+}
+
+/// `serde::Deserialize` for types that implement [`FromValue`]: the value is
+/// read as a `Value` first, then by hand.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! by_hand {
+    ($($type:ty),* $(,)?) => {$(
+        impl<'de> serde::Deserialize<'de> for $type {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                <$type as $crate::read::FromValue>::from_value(&value).map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn errors_name_the_field() {
+        let fields = json!({"a": 1, "b": ["x", 2], "c": null});
+        let fields = object(&fields).unwrap();
+        assert_eq!(field::<u64>(fields, "a"), Ok(1));
+        assert_eq!(
+            field::<Vec<String>>(fields, "b"),
+            Err("b: [1]: expected a string, found a number".into())
+        );
+        assert_eq!(field::<u64>(fields, "z"), Err("missing field `z`".into()));
+        assert_eq!(optional::<u64>(fields, "c"), Ok(None));
+        assert_eq!(or_default::<Vec<String>>(fields, "z"), Ok(vec![]));
+        assert_eq!(object(&json!([1])).unwrap_err(), "expected an object, found an array");
+        assert_eq!(
+            u64::from_value(&json!(-1)).unwrap_err(),
+            "expected an unsigned integer, found a number"
+        );
+    }
+}
