@@ -35,12 +35,12 @@ pub mod web;
 
 pub use error::{Error, Result};
 
-/// Reads JSON `text` as `T`, through a [`serde_json::Value`]. Every typed
-/// read in the engine goes through `&Value`, so each type's deserializer is
-/// compiled once (for `&Value`) rather than once per source (text, owned
-/// value, borrowed value): a large share of the browser module's size.
-pub fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<T> {
-    T::deserialize(&serde_json::from_str::<serde_json::Value>(text)?)
+/// Reads JSON `text` as `T`, through a [`serde_json::Value`] and the type's
+/// hand-written reader ([`read::FromValue`]): no serde deserializer is
+/// compiled per type, a large share of the browser module's size otherwise.
+pub fn from_json<T: read::FromValue>(text: &str) -> std::result::Result<T, String> {
+    let value = serde_json::from_str::<serde_json::Value>(text).map_err(|e| e.to_string())?;
+    T::from_value(&value)
 }
 
 /// `value` as JSON text, through a [`serde_json::Value`] for the same reason

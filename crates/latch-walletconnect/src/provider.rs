@@ -29,6 +29,7 @@ use serde_json::{json, Value};
 
 use crate::io::{BodyKind, Http, Storage};
 use crate::map::Map;
+use crate::read::FromValue;
 use crate::sign::{ConnectParams, Connecting, ProposalNamespace, Reason, Session, SignClient, SignEvent};
 use crate::{to_json, Error, Result};
 
@@ -637,7 +638,7 @@ impl Provider {
 
 /// A stored JSON value, or the default when absent or unreadable (the
 /// provider's keys are a cache of what connect() asked; a bad one is not fatal).
-async fn load<T: serde::de::DeserializeOwned + Default>(storage: &dyn Storage, key: &str) -> Result<T> {
+async fn load<T: FromValue + Default>(storage: &dyn Storage, key: &str) -> Result<T> {
     Ok(storage
         .get(key)
         .await?

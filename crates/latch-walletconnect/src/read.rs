@@ -47,6 +47,16 @@ impl FromValue for Value {
     }
 }
 
+impl<T: FromValue> FromValue for Option<T> {
+    /// `None` for `null`.
+    fn from_value(value: &Value) -> Result<Self, String> {
+        match value {
+            Value::Null => Ok(None),
+            value => T::from_value(value).map(Some),
+        }
+    }
+}
+
 impl<T: FromValue> FromValue for Vec<T> {
     fn from_value(value: &Value) -> Result<Self, String> {
         let items = value.as_array().ok_or_else(|| expected("an array", value))?;
@@ -83,8 +93,8 @@ pub fn field<T: FromValue>(fields: &Object, key: &str) -> Result<T, String> {
 /// Field `key`, `None` when absent or null.
 pub fn optional<T: FromValue>(fields: &Object, key: &str) -> Result<Option<T>, String> {
     match fields.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => T::from_value(value).map(Some).map_err(|e| format!("{key}: {e}")),
+        None => Ok(None),
+        Some(value) => Option::<T>::from_value(value).map_err(|e| format!("{key}: {e}")),
     }
 }
 

@@ -15,7 +15,7 @@ use futures_channel::{mpsc, oneshot};
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
 use latch_core::validate::ExpirerTarget;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
@@ -768,7 +768,7 @@ impl SignClient {
         };
         let answer = match (payload.get("result"), payload.get("error")) {
             (Some(result), _) => Ok(result.clone()),
-            (None, Some(error)) => Err(Reason::deserialize(error)
+            (None, Some(error)) => Err(Reason::from_value(error)
                 .map(|r| Error::Peer {
                     code: r.code,
                     message: r.message,
@@ -838,7 +838,7 @@ impl SignClient {
                 self.respond(topic, id, Ok(json!(true)), opts::EVENT_RES).await
             }
             "wc_sessionUpdate" if known => {
-                let namespaces: Map<String, SessionNamespace> = match Map::deserialize(&params["namespaces"]) {
+                let namespaces: Map<String, SessionNamespace> = match Map::from_value(&params["namespaces"]) {
                     Ok(namespaces) => namespaces,
                     Err(e) => {
                         return self
@@ -883,7 +883,7 @@ impl SignClient {
                 Ok(())
             }
             "wc_sessionDelete" if known => {
-                let reason = Reason::deserialize(&params).unwrap_or(Reason {
+                let reason = Reason::from_value(&params).unwrap_or(Reason {
                     code: 6000,
                     message: "User disconnected.".into(),
                 });
@@ -1080,7 +1080,7 @@ fn invalid(why: &str) -> Reason {
 }
 
 /// A stored JSON value, or the default when absent.
-async fn load<T: serde::de::DeserializeOwned + Default>(storage: &dyn Storage, key: &str) -> Result<T> {
+async fn load<T: FromValue + Default>(storage: &dyn Storage, key: &str) -> Result<T> {
     match storage.get(key).await? {
         None => Ok(T::default()),
         Some(text) => crate::from_json(&text).map_err(|e| Error::Storage(format!("{key}: {e}"))),
