@@ -6,7 +6,7 @@
 
 use latch_walletconnect::crypto::{self, Envelope, SymKey};
 use latch_walletconnect::provider::{addresses_of_event, chain_id_for_events, chain_of_event};
-use latch_walletconnect::read::FromValue;
+use latch_walletconnect::json::FromValue;
 use latch_walletconnect::relay::RelayMessage;
 use latch_walletconnect::sign::{ConnectParams, Session};
 use latch_walletconnect::uri::PairingUri;

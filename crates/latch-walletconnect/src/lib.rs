@@ -5,8 +5,8 @@
 //! - [`crypto`]: X25519 + HKDF-SHA256 key agreement, topics, ChaCha20-Poly1305
 //!   envelopes (type 0 and type 1).
 //! - [`io`]: the platform traits (transport, clock, storage) and [`io::MemoryStorage`].
+//! - [`json`]: typed reads of JSON values, written by hand.
 //! - [`map`]: [`map::Map`], the engine's one map type (a sorted vector).
-//! - [`read`]: typed reads from JSON values, written by hand.
 //! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
 //! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
 //!   update, extend, ping, delete, expirer, persistence).
@@ -22,11 +22,11 @@
 pub mod crypto;
 mod error;
 pub mod io;
+pub mod json;
 pub mod map;
 #[cfg(feature = "native")]
 pub mod native;
 pub mod provider;
-pub mod read;
 pub mod relay;
 pub mod sign;
 pub mod uri;
@@ -36,9 +36,9 @@ pub mod web;
 pub use error::{Error, Result};
 
 /// Reads JSON `text` as `T`, through a [`serde_json::Value`] and the type's
-/// hand-written reader ([`read::FromValue`]): no serde deserializer is
+/// hand-written reader ([`json::FromValue`]): no serde deserializer is
 /// compiled per type, a large share of the browser module's size otherwise.
-pub fn from_json<T: read::FromValue>(text: &str) -> std::result::Result<T, String> {
+pub fn from_json<T: json::FromValue>(text: &str) -> std::result::Result<T, String> {
     let value = serde_json::from_str::<serde_json::Value>(text).map_err(|e| e.to_string())?;
     T::from_value(&value)
 }

@@ -28,8 +28,8 @@ use latch_core::caip::CaipNetworkId;
 use serde_json::{json, Value};
 
 use crate::io::{BodyKind, Http, Storage};
+use crate::json::FromValue;
 use crate::map::Map;
-use crate::read::FromValue;
 use crate::sign::{ConnectParams, Connecting, ProposalNamespace, Reason, Session, SignClient, SignEvent};
 use crate::{to_json, Error, Result};
 

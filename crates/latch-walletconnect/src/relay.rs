@@ -21,8 +21,8 @@ use serde_json::{json, Value};
 
 use crate::crypto::{hash_message, random_bytes};
 use crate::io::{Clock, Incoming, Transport};
+use crate::json::{self, FromValue};
 use crate::map::Map;
-use crate::read::{self, FromValue};
 use crate::{Error, Result};
 
 /// Close code of a refused token or project: not retried.
@@ -72,15 +72,15 @@ pub struct RelayMessage {
     pub tag: i64,
 }
 
-// Read by hand (crate::read), like the engine's records.
+// Read by hand (crate::json), like the engine's records.
 impl FromValue for RelayMessage {
     fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            topic: read::field(fields, "topic")?,
-            message: read::field(fields, "message")?,
-            published_at: read::or_default(fields, "publishedAt")?,
-            tag: read::or_default(fields, "tag")?,
+            topic: json::field(fields, "topic")?,
+            message: json::field(fields, "message")?,
+            published_at: json::or_default(fields, "publishedAt")?,
+            tag: json::or_default(fields, "tag")?,
         })
     }
 }
@@ -330,7 +330,7 @@ impl Relay {
         }
         let data = frame
             .get("params")
-            .map(|params| read::object(params).and_then(|p| read::field(p, "data")));
+            .map(|params| json::object(params).and_then(|p| json::field(p, "data")));
         let Some(Ok::<RelayMessage, _>(data)) = data else {
             tracing::warn!("relay: malformed irn_subscription");
             return;
@@ -437,8 +437,8 @@ impl Relay {
     /// The messages the relay's mailbox holds for `topic` (this client has not acknowledged).
     pub async fn fetch_messages(&self, topic: &str) -> Result<Vec<RelayMessage>> {
         let answer = self.request("irn_fetchMessages", json!({ "topic": topic })).await?;
-        read::object(&answer)
-            .and_then(|fields| read::field(fields, "messages"))
+        json::object(&answer)
+            .and_then(|fields| json::field(fields, "messages"))
             .map_err(Error::InvalidPayload)
     }
 

@@ -20,8 +20,8 @@ use serde_json::{json, Value};
 
 use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
 use crate::io::{Clock, Storage, Transport};
+use crate::json::{self, FromValue};
 use crate::map::Map;
-use crate::read::{self, FromValue};
 use crate::relay::{Relay, RelayMessage, RelayOptions};
 use crate::uri::PairingUri;
 use crate::{to_json, Error, Result};
@@ -162,85 +162,85 @@ pub struct Reason {
     pub message: String,
 }
 
-// Read by hand (crate::read): derived readers were a large part of the browser module.
+// Read by hand (crate::json): derived readers were a large part of the browser module.
 impl FromValue for Metadata {
     fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            name: read::field(fields, "name")?,
-            description: read::field(fields, "description")?,
-            url: read::field(fields, "url")?,
-            icons: read::or_default(fields, "icons")?,
+            name: json::field(fields, "name")?,
+            description: json::field(fields, "description")?,
+            url: json::field(fields, "url")?,
+            icons: json::or_default(fields, "icons")?,
         })
     }
 }
 
 impl FromValue for ProposalNamespace {
     fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            chains: read::optional(fields, "chains")?,
-            methods: read::field(fields, "methods")?,
-            events: read::field(fields, "events")?,
+            chains: json::optional(fields, "chains")?,
+            methods: json::field(fields, "methods")?,
+            events: json::field(fields, "events")?,
         })
     }
 }
 
 impl FromValue for SessionNamespace {
     fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            accounts: read::field(fields, "accounts")?,
-            chains: read::optional(fields, "chains")?,
-            methods: read::field(fields, "methods")?,
-            events: read::field(fields, "events")?,
+            accounts: json::field(fields, "accounts")?,
+            chains: json::optional(fields, "chains")?,
+            methods: json::field(fields, "methods")?,
+            events: json::field(fields, "events")?,
         })
     }
 }
 
 impl FromValue for ConnectParams {
     fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            required_namespaces: read::or_default(fields, "requiredNamespaces")?,
-            optional_namespaces: read::or_default(fields, "optionalNamespaces")?,
-            session_properties: read::optional(fields, "sessionProperties")?,
+            required_namespaces: json::or_default(fields, "requiredNamespaces")?,
+            optional_namespaces: json::or_default(fields, "optionalNamespaces")?,
+            session_properties: json::optional(fields, "sessionProperties")?,
         })
     }
 }
 
 impl FromValue for Peer {
     fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            public_key: read::field(fields, "publicKey")?,
-            metadata: read::field(fields, "metadata")?,
+            public_key: json::field(fields, "publicKey")?,
+            metadata: json::field(fields, "metadata")?,
         })
     }
 }
 
 impl FromValue for Session {
     fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            topic: read::field(fields, "topic")?,
-            pairing_topic: read::field(fields, "pairingTopic")?,
-            expiry: read::field(fields, "expiry")?,
-            namespaces: read::field(fields, "namespaces")?,
-            required_namespaces: read::field(fields, "requiredNamespaces")?,
-            optional_namespaces: read::field(fields, "optionalNamespaces")?,
-            peer: read::field(fields, "peer")?,
-            self_public_key: read::field(fields, "selfPublicKey")?,
+            topic: json::field(fields, "topic")?,
+            pairing_topic: json::field(fields, "pairingTopic")?,
+            expiry: json::field(fields, "expiry")?,
+            namespaces: json::field(fields, "namespaces")?,
+            required_namespaces: json::field(fields, "requiredNamespaces")?,
+            optional_namespaces: json::field(fields, "optionalNamespaces")?,
+            peer: json::field(fields, "peer")?,
+            self_public_key: json::field(fields, "selfPublicKey")?,
         })
     }
 }
 
 impl FromValue for Reason {
     fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            code: read::field(fields, "code")?,
-            message: read::field(fields, "message")?,
+            code: json::field(fields, "code")?,
+            message: json::field(fields, "message")?,
         })
     }
 }
@@ -928,11 +928,11 @@ impl SignClient {
             expiry: u64,
         }
         let read_settle = |params: &Value| -> std::result::Result<Settle, String> {
-            let fields = read::object(params)?;
+            let fields = json::object(params)?;
             Ok(Settle {
-                namespaces: read::field(fields, "namespaces")?,
-                controller: read::field(fields, "controller")?,
-                expiry: read::field(fields, "expiry")?,
+                namespaces: json::field(fields, "namespaces")?,
+                controller: json::field(fields, "controller")?,
+                expiry: json::field(fields, "expiry")?,
             })
         };
         let Some(proposal_id) = self.inner.state.borrow_mut().settling.remove(topic) else {

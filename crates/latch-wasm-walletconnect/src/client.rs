@@ -8,7 +8,7 @@ use std::rc::Rc;
 use futures_channel::mpsc::UnboundedReceiver;
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::io::{MemoryStorage, Storage};
-use latch_walletconnect::read::{self, FromValue};
+use latch_walletconnect::json::{self, FromValue};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, SignClient, SignEvent, SignOptions};
 use latch_walletconnect::web::{BrowserClock, IndexedDbStorage, WebSocketTransport};
@@ -128,7 +128,7 @@ struct TopicArgs {
     topic: String,
 }
 
-// Read by hand (latch_walletconnect::read), like the engine's types.
+// Read by hand (latch_walletconnect::json), like the engine's types.
 impl FromValue for StorageKind {
     fn from_value(value: &Value) -> Result<Self, String> {
         match value.as_str() {
@@ -141,35 +141,35 @@ impl FromValue for StorageKind {
 
 impl FromValue for Options {
     fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            relay_url: read::field(fields, "relayUrl")?,
-            project_id: read::optional(fields, "projectId")?,
-            metadata: read::field(fields, "metadata")?,
-            storage: read::optional(fields, "storage")?,
-            request_timeout_ms: read::optional(fields, "requestTimeoutMs")?,
+            relay_url: json::field(fields, "relayUrl")?,
+            project_id: json::optional(fields, "projectId")?,
+            metadata: json::field(fields, "metadata")?,
+            storage: json::optional(fields, "storage")?,
+            request_timeout_ms: json::optional(fields, "requestTimeoutMs")?,
         })
     }
 }
 
 impl FromValue for RequestBody {
     fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            method: read::field(fields, "method")?,
-            params: read::or_default(fields, "params")?,
+            method: json::field(fields, "method")?,
+            params: json::or_default(fields, "params")?,
         })
     }
 }
 
 impl FromValue for RequestArgs {
     fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            topic: read::field(fields, "topic")?,
-            chain_id: read::field(fields, "chainId")?,
-            request: read::field(fields, "request")?,
-            expiry: read::optional(fields, "expiry")?,
+            topic: json::field(fields, "topic")?,
+            chain_id: json::field(fields, "chainId")?,
+            request: json::field(fields, "request")?,
+            expiry: json::optional(fields, "expiry")?,
         })
     }
 }
@@ -177,7 +177,7 @@ impl FromValue for RequestArgs {
 impl FromValue for TopicArgs {
     fn from_value(value: &Value) -> Result<Self, String> {
         Ok(Self {
-            topic: read::field(read::object(value)?, "topic")?,
+            topic: json::field(json::object(value)?, "topic")?,
         })
     }
 }

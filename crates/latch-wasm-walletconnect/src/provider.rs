@@ -6,8 +6,8 @@
 use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
+use latch_walletconnect::json::{self, FromValue};
 use latch_walletconnect::provider::{Provider, ProviderEvent, ProviderOptions};
-use latch_walletconnect::read::{self, FromValue};
 use latch_walletconnect::sign::ConnectParams;
 use latch_walletconnect::web::FetchHttp;
 use serde_json::{json, Value};
@@ -65,13 +65,13 @@ struct RequestArgs {
     params: Value,
 }
 
-// Read by hand (latch_walletconnect::read), like the engine's types.
+// Read by hand (latch_walletconnect::json), like the engine's types.
 impl FromValue for ProviderOptionsJs {
     fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            rpc_map: read::or_default(fields, "rpcMap")?,
-            gateway_url: read::optional(fields, "gatewayUrl")?,
+            rpc_map: json::or_default(fields, "rpcMap")?,
+            gateway_url: json::optional(fields, "gatewayUrl")?,
         })
     }
 }
@@ -79,17 +79,17 @@ impl FromValue for ProviderOptionsJs {
 impl FromValue for ConnectArgs {
     fn from_value(value: &Value) -> Result<Self, String> {
         Ok(Self {
-            default_chain: read::optional(read::object(value)?, "defaultChain")?,
+            default_chain: json::optional(json::object(value)?, "defaultChain")?,
         })
     }
 }
 
 impl FromValue for RequestArgs {
     fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = read::object(value)?;
+        let fields = json::object(value)?;
         Ok(Self {
-            method: read::field(fields, "method")?,
-            params: read::or_default(fields, "params")?,
+            method: json::field(fields, "method")?,
+            params: json::or_default(fields, "params")?,
         })
     }
 }

@@ -3,9 +3,11 @@
 //! A derived `Deserialize` compiles a field visitor, a map visitor and a
 //! sequence visitor into every type; for the engine's records and frames that
 //! was a large share of the browser module (BENCHMARKS.md). These types read
-//! their fields from a `Value` instead, and [`by_hand!`](crate::by_hand) gives
-//! them the `Deserialize` that storage and callers use, through `Value`'s own,
-//! which the module compiles anyway. Errors name the field, as serde's do.
+//! their fields from a `Value` instead ([`FromValue`]), and
+//! [`by_hand!`](crate::by_hand) gives them the `Deserialize` that callers may
+//! use, through `Value`'s own. Writes stay derived: a hand-written writer
+//! measured larger than serde's (BENCHMARKS.md). Errors name the field, as
+//! serde's do.
 
 use serde_json::Value;
 
@@ -124,7 +126,7 @@ macro_rules! by_hand {
         impl<'de> serde::Deserialize<'de> for $type {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
                 let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                <$type as $crate::read::FromValue>::from_value(&value).map_err(serde::de::Error::custom)
+                <$type as $crate::json::FromValue>::from_value(&value).map_err(serde::de::Error::custom)
             }
         }
     )*};
