@@ -117,6 +117,22 @@ fn expected(what: &str, value: &Value) -> String {
     format!("expected {what}, found {found}")
 }
 
+/// [`FromValue`] for a struct read field by field from a JSON object, each
+/// field with [`field`], [`optional`] or [`or_default`] under its JSON key:
+/// `read_fields!(Peer { public_key: field("publicKey"), metadata: field("metadata") });`
+#[macro_export]
+#[doc(hidden)]
+macro_rules! read_fields {
+    ($type:ident { $($name:ident: $how:ident($key:literal)),* $(,)? }) => {
+        impl $crate::json::FromValue for $type {
+            fn from_value(value: &serde_json::Value) -> std::result::Result<Self, String> {
+                let fields = $crate::json::object(value)?;
+                Ok(Self { $($name: $crate::json::$how(fields, $key)?),* })
+            }
+        }
+    };
+}
+
 /// `serde::Deserialize` for types that implement [`FromValue`]: the value is
 /// read as a `Value` first, then by hand.
 #[macro_export]

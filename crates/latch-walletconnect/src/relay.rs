@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 
 use crate::crypto::{hash_message, random_bytes};
 use crate::io::{Clock, Incoming, Transport};
-use crate::json::{self, FromValue};
+use crate::json;
 use crate::map::Map;
 use crate::{Error, Result};
 
@@ -73,17 +73,12 @@ pub struct RelayMessage {
 }
 
 // Read by hand (crate::json), like the engine's records.
-impl FromValue for RelayMessage {
-    fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            topic: json::field(fields, "topic")?,
-            message: json::field(fields, "message")?,
-            published_at: json::or_default(fields, "publishedAt")?,
-            tag: json::or_default(fields, "tag")?,
-        })
-    }
-}
+crate::read_fields!(RelayMessage {
+    topic: field("topic"),
+    message: field("message"),
+    published_at: or_default("publishedAt"),
+    tag: or_default("tag"),
+});
 
 crate::by_hand!(RelayMessage);
 

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 
 use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
 use crate::io::{Clock, Storage, Transport};
-use crate::json::{self, FromValue};
+use crate::json::FromValue;
 use crate::map::Map;
 use crate::relay::{Relay, RelayMessage, RelayOptions};
 use crate::uri::PairingUri;
@@ -163,87 +163,52 @@ pub struct Reason {
 }
 
 // Read by hand (crate::json): derived readers were a large part of the browser module.
-impl FromValue for Metadata {
-    fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            name: json::field(fields, "name")?,
-            description: json::field(fields, "description")?,
-            url: json::field(fields, "url")?,
-            icons: json::or_default(fields, "icons")?,
-        })
-    }
-}
+crate::read_fields!(Metadata {
+    name: field("name"),
+    description: field("description"),
+    url: field("url"),
+    icons: or_default("icons"),
+});
 
-impl FromValue for ProposalNamespace {
-    fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            chains: json::optional(fields, "chains")?,
-            methods: json::field(fields, "methods")?,
-            events: json::field(fields, "events")?,
-        })
-    }
-}
+crate::read_fields!(ProposalNamespace {
+    chains: optional("chains"),
+    methods: field("methods"),
+    events: field("events"),
+});
 
-impl FromValue for SessionNamespace {
-    fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            accounts: json::field(fields, "accounts")?,
-            chains: json::optional(fields, "chains")?,
-            methods: json::field(fields, "methods")?,
-            events: json::field(fields, "events")?,
-        })
-    }
-}
+crate::read_fields!(SessionNamespace {
+    accounts: field("accounts"),
+    chains: optional("chains"),
+    methods: field("methods"),
+    events: field("events"),
+});
 
-impl FromValue for ConnectParams {
-    fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            required_namespaces: json::or_default(fields, "requiredNamespaces")?,
-            optional_namespaces: json::or_default(fields, "optionalNamespaces")?,
-            session_properties: json::optional(fields, "sessionProperties")?,
-        })
-    }
-}
+crate::read_fields!(ConnectParams {
+    required_namespaces: or_default("requiredNamespaces"),
+    optional_namespaces: or_default("optionalNamespaces"),
+    session_properties: optional("sessionProperties"),
+});
 
-impl FromValue for Peer {
-    fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            public_key: json::field(fields, "publicKey")?,
-            metadata: json::field(fields, "metadata")?,
-        })
-    }
-}
+crate::read_fields!(Peer {
+    public_key: field("publicKey"),
+    metadata: field("metadata"),
+});
 
-impl FromValue for Session {
-    fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            topic: json::field(fields, "topic")?,
-            pairing_topic: json::field(fields, "pairingTopic")?,
-            expiry: json::field(fields, "expiry")?,
-            namespaces: json::field(fields, "namespaces")?,
-            required_namespaces: json::field(fields, "requiredNamespaces")?,
-            optional_namespaces: json::field(fields, "optionalNamespaces")?,
-            peer: json::field(fields, "peer")?,
-            self_public_key: json::field(fields, "selfPublicKey")?,
-        })
-    }
-}
+crate::read_fields!(Session {
+    topic: field("topic"),
+    pairing_topic: field("pairingTopic"),
+    expiry: field("expiry"),
+    namespaces: field("namespaces"),
+    required_namespaces: field("requiredNamespaces"),
+    optional_namespaces: field("optionalNamespaces"),
+    peer: field("peer"),
+    self_public_key: field("selfPublicKey"),
+});
 
-impl FromValue for Reason {
-    fn from_value(value: &Value) -> std::result::Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            code: json::field(fields, "code")?,
-            message: json::field(fields, "message")?,
-        })
-    }
-}
+crate::read_fields!(Reason {
+    code: field("code"),
+    message: field("message"),
+});
 
 crate::by_hand!(
     Metadata,
@@ -927,14 +892,11 @@ impl SignClient {
             controller: Peer,
             expiry: u64,
         }
-        let read_settle = |params: &Value| -> std::result::Result<Settle, String> {
-            let fields = json::object(params)?;
-            Ok(Settle {
-                namespaces: json::field(fields, "namespaces")?,
-                controller: json::field(fields, "controller")?,
-                expiry: json::field(fields, "expiry")?,
-            })
-        };
+        crate::read_fields!(Settle {
+            namespaces: field("namespaces"),
+            controller: field("controller"),
+            expiry: field("expiry"),
+        });
         let Some(proposal_id) = self.inner.state.borrow_mut().settling.remove(topic) else {
             return self
                 .respond(
@@ -945,7 +907,7 @@ impl SignClient {
                 )
                 .await;
         };
-        let settle = match read_settle(&params) {
+        let settle = match Settle::from_value(&params) {
             Ok(settle) => settle,
             Err(e) => {
                 return self

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use futures_channel::mpsc::UnboundedReceiver;
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::io::{MemoryStorage, Storage};
-use latch_walletconnect::json::{self, FromValue};
+use latch_walletconnect::json::FromValue;
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, SignClient, SignEvent, SignOptions};
 use latch_walletconnect::web::{BrowserClock, IndexedDbStorage, WebSocketTransport};
@@ -139,48 +139,27 @@ impl FromValue for StorageKind {
     }
 }
 
-impl FromValue for Options {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            relay_url: json::field(fields, "relayUrl")?,
-            project_id: json::optional(fields, "projectId")?,
-            metadata: json::field(fields, "metadata")?,
-            storage: json::optional(fields, "storage")?,
-            request_timeout_ms: json::optional(fields, "requestTimeoutMs")?,
-        })
-    }
-}
+latch_walletconnect::read_fields!(Options {
+    relay_url: field("relayUrl"),
+    project_id: optional("projectId"),
+    metadata: field("metadata"),
+    storage: optional("storage"),
+    request_timeout_ms: optional("requestTimeoutMs"),
+});
 
-impl FromValue for RequestBody {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            method: json::field(fields, "method")?,
-            params: json::or_default(fields, "params")?,
-        })
-    }
-}
+latch_walletconnect::read_fields!(RequestBody {
+    method: field("method"),
+    params: or_default("params"),
+});
 
-impl FromValue for RequestArgs {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            topic: json::field(fields, "topic")?,
-            chain_id: json::field(fields, "chainId")?,
-            request: json::field(fields, "request")?,
-            expiry: json::optional(fields, "expiry")?,
-        })
-    }
-}
+latch_walletconnect::read_fields!(RequestArgs {
+    topic: field("topic"),
+    chain_id: field("chainId"),
+    request: field("request"),
+    expiry: optional("expiry"),
+});
 
-impl FromValue for TopicArgs {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        Ok(Self {
-            topic: json::field(json::object(value)?, "topic")?,
-        })
-    }
-}
+latch_walletconnect::read_fields!(TopicArgs { topic: field("topic") });
 
 // Values cross the boundary as JSON text (`JSON.stringify` / `JSON.parse`):
 // the engine's types already go through serde_json, and a second serde

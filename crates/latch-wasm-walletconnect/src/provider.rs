@@ -6,7 +6,6 @@
 use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
-use latch_walletconnect::json::{self, FromValue};
 use latch_walletconnect::provider::{Provider, ProviderEvent, ProviderOptions};
 use latch_walletconnect::sign::ConnectParams;
 use latch_walletconnect::web::FetchHttp;
@@ -66,33 +65,19 @@ struct RequestArgs {
 }
 
 // Read by hand (latch_walletconnect::json), like the engine's types.
-impl FromValue for ProviderOptionsJs {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            rpc_map: json::or_default(fields, "rpcMap")?,
-            gateway_url: json::optional(fields, "gatewayUrl")?,
-        })
-    }
-}
+latch_walletconnect::read_fields!(ProviderOptionsJs {
+    rpc_map: or_default("rpcMap"),
+    gateway_url: optional("gatewayUrl"),
+});
 
-impl FromValue for ConnectArgs {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        Ok(Self {
-            default_chain: json::optional(json::object(value)?, "defaultChain")?,
-        })
-    }
-}
+latch_walletconnect::read_fields!(ConnectArgs {
+    default_chain: optional("defaultChain")
+});
 
-impl FromValue for RequestArgs {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let fields = json::object(value)?;
-        Ok(Self {
-            method: json::field(fields, "method")?,
-            params: json::or_default(fields, "params")?,
-        })
-    }
-}
+latch_walletconnect::read_fields!(RequestArgs {
+    method: field("method"),
+    params: or_default("params"),
+});
 
 /// A `LatchError`; a wallet's or RPC node's refusal keeps its numeric JSON-RPC `code`.
 fn provider_error(err: latch_walletconnect::Error) -> JsValue {
