@@ -62,6 +62,7 @@ function setup({ storage = memoryStorage() }: { storage?: KeyValueStorage } = {}
   const gateway = createGateway({ projectId: 'p', getServerUrl: () => 'http://latch.test' });
   const connection = createConnectionController({ modal, gateway, networks: [devnet], events, storage });
   const engine = fakeEngine();
+  const load = vi.fn(async () => engine.module);
   const walletConnect = createWalletConnect({
     projectId: 'p',
     getServerUrl: () => 'http://latch.test',
@@ -70,10 +71,10 @@ function setup({ storage = memoryStorage() }: { storage?: KeyValueStorage } = {}
     modal,
     connection,
     storage,
-    load: async () => engine.module,
+    load,
     now: () => now,
   });
-  return { modal, connection, walletConnect, engine, storage, tick: (ms: number) => (now += ms) };
+  return { modal, connection, walletConnect, engine, load, storage, tick: (ms: number) => (now += ms) };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -106,6 +107,33 @@ describe('WalletConnect pairing', () => {
       optionalNamespaces: { eip155: expect.objectContaining({ chains: ['eip155:31337'] }) },
       defaultChain: 'eip155:31337',
     });
+  });
+
+  it('preloads the module once without connecting, and pairs with it later', async () => {
+    const { modal, walletConnect, engine, load } = setup();
+    walletConnect.preload();
+    walletConnect.preload();
+    await settle();
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(engine.module.WalletConnectProvider.create).not.toHaveBeenCalled();
+    modal.open();
+    walletConnect.start();
+    await settle();
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(walletConnect.store.getState().status).toBe('ready');
+  });
+
+  it('loads again on pairing when the preload failed', async () => {
+    const { modal, walletConnect, engine, load } = setup();
+    load.mockRejectedValueOnce(new Error('offline'));
+    walletConnect.preload();
+    await settle();
+    modal.open();
+    walletConnect.start();
+    await settle();
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(engine.module.WalletConnectProvider.create).toHaveBeenCalledTimes(1);
+    expect(walletConnect.store.getState().status).toBe('ready');
   });
 
   it('connects when the wallet approves, and remembers the session for a reload', async () => {

@@ -81,6 +81,11 @@ export interface WalletConnectController {
   retry(): boolean;
   /** A reload: the persisted session, if any, reconnects without a new pairing. */
   restore(): Promise<void>;
+  /**
+   * Fetches and compiles the engine's module ahead of a likely click (the pointer over, or focus
+   * on, a row that pairs) without connecting to anything; a failed fetch is tried again on use.
+   */
+  preload(): void;
 }
 
 /** The methods and events asked for: what the modal itself uses plus what dapps commonly send. */
@@ -96,7 +101,10 @@ const EIP155_EVENTS = ['chainChanged', 'accountsChanged'];
 /** Spec §9 "near-expiry 10 s": the link is renewed this long before it expires. */
 const LINK_RENEW_MARGIN_MS = LATCH_CONSTANTS.pairing.nearExpiryMs;
 
-/** The module loads only when WalletConnect is used: pages that never pair never download it. */
+/**
+ * The module loads only when WalletConnect is about to be used (a row that pairs pointed at or
+ * focused, a pairing, a restore): pages where nobody pairs never download it.
+ */
 const loadModule = () => import('@latch/wasm-walletconnect') as unknown as Promise<WalletConnectModule>;
 
 export function createWalletConnect({
@@ -126,10 +134,19 @@ export function createWalletConnect({
   let lastAttemptAt = 0;
   let renewTimer: ReturnType<typeof setTimeout> | undefined;
 
+  let loaded: Promise<WalletConnectModule> | undefined;
+  function loadOnce() {
+    loaded ??= load().then(async (module) => {
+      await module.init();
+      return module;
+    });
+    loaded.catch(() => (loaded = undefined));
+    return loaded;
+  }
+
   function startEngine() {
     engine ??= (async () => {
-      const module = await load();
-      await module.init();
+      const module = await loadOnce();
       const serverUrl = getServerUrl();
       const provider = await module.WalletConnectProvider.create({
         relayUrl: options.relayUrl ?? `${serverUrl.replace(/^http/, 'ws')}/relay`,
@@ -228,6 +245,9 @@ export function createWalletConnect({
 
   return {
     store,
+    preload() {
+      void loadOnce().catch(() => undefined);
+    },
     start(wallet) {
       store.setState({ wallet });
       // Showing the view makes a link when there is none (the subscription above).

@@ -7,10 +7,12 @@ export interface WalletButtonProps {
   tags?: readonly string[];
   testId: string;
   onClick(): void;
+  /** The pointer is over it or it has focus: a click may follow (for preloading). */
+  onIntent?(): void;
 }
 
 /** One wallet of a list: its icon and name as the button's name, tags as its description. */
-export function WalletButton({ name, imageUrl, tags = [], testId, onClick }: WalletButtonProps) {
+export function WalletButton({ name, imageUrl, tags = [], testId, onClick, onIntent }: WalletButtonProps) {
   const tagsId = useId();
   return (
     <button
@@ -19,6 +21,8 @@ export function WalletButton({ name, imageUrl, tags = [], testId, onClick }: Wal
       data-testid={testId}
       aria-describedby={tags.length ? tagsId : undefined}
       onClick={onClick}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
     >
       {imageUrl ? (
         <img className="latch-wallet-icon" src={imageUrl} alt={name} loading="lazy" decoding="async" />

@@ -40,6 +40,8 @@ export function AllWalletsView() {
         tags={connector ? [latch.t('walletInstalled')] : []}
         testId={`all-wallets-item-${wallet.id}`}
         onClick={() => (connector ? void latch.connect(connector.id) : latch.walletList.select(wallet))}
+        // Not installed: it pairs over WalletConnect, whose engine can start loading now.
+        onIntent={connector ? undefined : () => latch.walletConnect?.preload()}
       />
     );
   }

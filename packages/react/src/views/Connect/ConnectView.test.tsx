@@ -1,5 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../core/storage.js';
 import { catalogueServer, catalogueWallet, testCatalogue } from '../../test/catalogue.js';
 import {
@@ -124,6 +124,21 @@ describe('ConnectView with the wallet catalogue', () => {
     fireEvent.click(await screen.findByTestId('wallet-selector-odd'));
     expect(screen.queryAllByRole('link')).toEqual([]);
     expect(screen.getByText('The catalogue lists no download for Odd Wallet.')).toBeTruthy();
+  });
+
+  it('starts loading the WalletConnect engine when a row that pairs is pointed at or focused', async () => {
+    const latch = createTestLatch();
+    const preload = vi.spyOn(latch.walletConnect!, 'preload').mockImplementation(() => undefined);
+    stubGateway(undefined, { wallets: catalogueServer(testCatalogue()).respond });
+    await openConnectView(createTestProvider(), latch);
+    fireEvent.pointerEnter(screen.getByTestId('wallet-selector-walletconnect'));
+    expect(preload).toHaveBeenCalledTimes(1);
+    // A catalogue wallet pairs over WalletConnect too.
+    fireEvent.focus(await screen.findByTestId('wallet-selector-wallet-0'));
+    expect(preload).toHaveBeenCalledTimes(2);
+    // The installed wallet does not.
+    fireEvent.pointerEnter(screen.getByTestId('wallet-selector-dev.latch.testwallet'));
+    expect(preload).toHaveBeenCalledTimes(2);
   });
 
   it('opens AllWallets from the All wallets entry', async () => {

@@ -15,6 +15,8 @@ const WALLET_CONNECT_ICON = `data:image/svg+xml,${encodeURIComponent(
  */
 export function ConnectView() {
   const latch = useLatchInstance();
+  // Rows that pair start fetching the WalletConnect engine when pointed at or focused, before the click.
+  const preloadWalletConnect = () => latch.walletConnect?.preload();
   const { error } = useStore(latch.connection);
   const { namespace } = useStore(latch.modal.store);
   const { count } = useWalletList();
@@ -51,6 +53,7 @@ export function ConnectView() {
                 tags={[latch.t('walletConnectTag')]}
                 testId="wallet-selector-walletconnect"
                 onClick={() => latch.walletConnect?.start()}
+                onIntent={preloadWalletConnect}
               />
             </li>
           ) : entry.type === 'connector' ? (
@@ -71,6 +74,7 @@ export function ConnectView() {
                 tags={tags(entry)}
                 testId={`wallet-selector-${entry.wallet.id}`}
                 onClick={() => latch.walletList.select(entry.wallet)}
+                onIntent={preloadWalletConnect}
               />
             </li>
           ),
