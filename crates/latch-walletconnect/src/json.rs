@@ -3,9 +3,8 @@
 //! A derived `Deserialize` compiles a field visitor, a map visitor and a
 //! sequence visitor into every type; for the engine's records and frames that
 //! was a large share of the browser module (BENCHMARKS.md). These types read
-//! their fields from a `Value` instead ([`FromValue`]), and
-//! [`by_hand!`](crate::by_hand) gives them the `Deserialize` that callers may
-//! use, through `Value`'s own. Writes stay derived: a hand-written writer
+//! their fields from a `Value` instead ([`FromValue`], [`read_fields!`](crate::read_fields),
+//! [`crate::from_json`] for text). Writes stay derived: a hand-written writer
 //! measured larger than serde's (BENCHMARKS.md). Errors name the field, as
 //! serde's do.
 
@@ -131,21 +130,6 @@ macro_rules! read_fields {
             }
         }
     };
-}
-
-/// `serde::Deserialize` for types that implement [`FromValue`]: the value is
-/// read as a `Value` first, then by hand.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! by_hand {
-    ($($type:ty),* $(,)?) => {$(
-        impl<'de> serde::Deserialize<'de> for $type {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                <$type as $crate::json::FromValue>::from_value(&value).map_err(serde::de::Error::custom)
-            }
-        }
-    )*};
 }
 
 #[cfg(test)]

@@ -43,9 +43,9 @@ pub fn from_json<T: json::FromValue>(text: &str) -> std::result::Result<T, Strin
     T::from_value(&value)
 }
 
-/// `value` as JSON text, through a [`serde_json::Value`] for the same reason
-/// as [`from_json`]: `json!` already compiles each type's serializer for
-/// `Value`, so text does not need a second one.
+/// `value` as JSON text, through a [`serde_json::Value`]: `json!` already
+/// compiles each type's serializer for `Value`, so text does not need a
+/// second one.
 pub fn json_text<T: serde::Serialize>(value: &T) -> serde_json::Result<String> {
     serde_json::to_value(value).map(|value| value.to_string())
 }

@@ -5,16 +5,14 @@
 //! engine used compiled its own node-balancing code into the browser module
 //! (about 60 kB of its 505 kB before gzip). A sorted vector needs a binary
 //! search and `Vec`'s insert and remove. It iterates in key order and
-//! serializes as a JSON object, as a `BTreeMap` did, so stored state and wire
-//! formats are unchanged.
+//! is written as a JSON object (and read as one, through `crate::json`), as a
+//! `BTreeMap` was, so stored state and wire formats are unchanged.
 
 use std::borrow::Borrow;
 use std::fmt;
-use std::marker::PhantomData;
 
-use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
 /// A map from `K` to `V`, in key order.
 #[derive(Clone, PartialEq, Eq)]
@@ -139,11 +137,6 @@ impl<K, V> Map<K, V> {
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
         self.0.iter().map(|(_, v)| v)
     }
-
-    /// The values, in key order, to change.
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
-        self.0.iter_mut().map(|(_, v)| v)
-    }
 }
 
 impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for Map<K, V> {
@@ -197,26 +190,6 @@ impl<K: Serialize, V: Serialize> Serialize for Map<K, V> {
     }
 }
 
-impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for Map<K, V> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MapVisitor<K, V>(PhantomData<(K, V)>);
-        impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Visitor<'de> for MapVisitor<K, V> {
-            type Value = Map<K, V>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-                let mut map = Map::new();
-                while let Some((k, v)) = access.next_entry()? {
-                    map.insert(k, v);
-                }
-                Ok(map)
-            }
-        }
-        deserializer.deserialize_map(MapVisitor(PhantomData))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -263,23 +236,23 @@ mod tests {
             }
         }
 
-        /// It reads and writes JSON as a `BTreeMap<String, _>` does.
+        /// It writes JSON as a `BTreeMap<String, _>` does, and reads back what it wrote.
         #[test]
-        fn json_as_a_btree_map(entries in prop::collection::btree_map("[a-z:0-9]{0,12}", any::<u32>(), 0..20)) {
-            let ours: Map<String, u32> = entries.clone().into_iter().collect();
+        fn json_as_a_btree_map(entries in prop::collection::btree_map("[a-z:0-9]{0,12}", any::<u64>(), 0..20)) {
+            let ours: Map<String, u64> = entries.clone().into_iter().collect();
             let text = serde_json::to_string(&ours).unwrap();
             prop_assert_eq!(&text, &serde_json::to_string(&entries).unwrap());
-            prop_assert_eq!(serde_json::from_str::<Map<String, u32>>(&text).unwrap(), ours);
+            prop_assert_eq!(crate::from_json::<Map<String, u64>>(&text).unwrap(), ours);
         }
     }
 
     #[test]
     fn a_repeated_key_keeps_the_last_value() {
-        let map: Map<String, u32> = serde_json::from_str(r#"{"b":1,"a":2,"b":3}"#).unwrap();
+        let map: Map<String, u64> = crate::from_json(r#"{"b":1,"a":2,"b":3}"#).unwrap();
         assert_eq!(
             map.iter().collect::<Vec<_>>(),
             [(&"a".to_owned(), &2), (&"b".to_owned(), &3)]
         );
-        assert!(serde_json::from_str::<Map<String, u32>>("[1]").is_err());
+        assert!(crate::from_json::<Map<String, u64>>("[1]").is_err());
     }
 }

@@ -80,8 +80,6 @@ crate::read_fields!(RelayMessage {
     tag: or_default("tag"),
 });
 
-crate::by_hand!(RelayMessage);
-
 struct State {
     socket: Option<mpsc::UnboundedSender<String>>,
     /// Requests awaiting their answer, by JSON-RPC id.
@@ -323,10 +321,10 @@ impl Relay {
         if frame.get("method").and_then(Value::as_str) != Some("irn_subscription") {
             return;
         }
-        let data = frame
+        let data: Option<RelayMessage> = frame
             .get("params")
-            .map(|params| json::object(params).and_then(|p| json::field(p, "data")));
-        let Some(Ok::<RelayMessage, _>(data)) = data else {
+            .and_then(|params| json::object(params).and_then(|p| json::field(p, "data")).ok());
+        let Some(data) = data else {
             tracing::warn!("relay: malformed irn_subscription");
             return;
         };

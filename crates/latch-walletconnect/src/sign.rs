@@ -69,7 +69,6 @@ pub struct Metadata {
     /// Its origin.
     pub url: String,
     /// Icon URLs.
-    #[serde(default)]
     pub icons: Vec<String>,
 }
 
@@ -77,7 +76,7 @@ pub struct Metadata {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct ProposalNamespace {
     /// CAIP-2 chains (absent when the key itself is a chain, `eip155:1`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub chains: Option<Vec<String>>,
     /// JSON-RPC methods.
     pub methods: Vec<String>,
@@ -91,7 +90,7 @@ pub struct SessionNamespace {
     /// CAIP-10 accounts.
     pub accounts: Vec<String>,
     /// CAIP-2 chains, when the wallet lists them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub chains: Option<Vec<String>>,
     /// Methods.
     pub methods: Vec<String>,
@@ -209,16 +208,6 @@ crate::read_fields!(Reason {
     code: field("code"),
     message: field("message"),
 });
-
-crate::by_hand!(
-    Metadata,
-    ProposalNamespace,
-    SessionNamespace,
-    ConnectParams,
-    Peer,
-    Session,
-    Reason
-);
 
 /// What happened, as the app sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -1132,12 +1121,19 @@ mod tests {
             prop_assert_eq!(crate::from_json::<Session>(&written.to_string()).unwrap(), session);
         }
 
-        /// Any JSON is read or refused with a reason, never a panic.
+        /// Any JSON is read or refused with a reason, never a panic; what reads writes back the same.
         #[test]
         fn any_json_is_read_or_refused(value in any_json()) {
-            let _ = Session::from_value(&value);
-            let _ = ConnectParams::from_value(&value);
-            let _ = crate::relay::RelayMessage::from_value(&value);
+            match Session::from_value(&value) {
+                Ok(session) => prop_assert_eq!(Session::from_value(&serde_json::to_value(&session).unwrap()), Ok(session)),
+                Err(reason) => prop_assert!(!reason.is_empty()),
+            }
+            if let Err(reason) = ConnectParams::from_value(&value) {
+                prop_assert!(!reason.is_empty());
+            }
+            if let Err(reason) = crate::relay::RelayMessage::from_value(&value) {
+                prop_assert!(!reason.is_empty());
+            }
         }
     }
 
@@ -1172,7 +1168,7 @@ mod tests {
 
     #[test]
     fn connect_params_read_the_js_shape() {
-        let params: ConnectParams = serde_json::from_str(
+        let params: ConnectParams = crate::from_json(
             r#"{"requiredNamespaces":{"eip155":{"chains":["eip155:1"],"methods":["personal_sign"],"events":[]}},
                 "sessionProperties":{"k":"v"}}"#,
         )
@@ -1184,9 +1180,12 @@ mod tests {
         assert!(params.optional_namespaces.is_empty());
         assert_eq!(params.session_properties.unwrap()["k"], "v");
         // Everything is optional: `{}` proposes nothing in particular.
-        let empty: ConnectParams = serde_json::from_str("{}").unwrap();
+        let empty: ConnectParams = crate::from_json("{}").unwrap();
         assert!(empty.required_namespaces.is_empty());
         // A namespace without methods is a shape error, not a panic.
-        assert!(serde_json::from_str::<ConnectParams>(r#"{"requiredNamespaces":{"eip155":{}}}"#).is_err());
+        assert_eq!(
+            crate::from_json::<ConnectParams>(r#"{"requiredNamespaces":{"eip155":{}}}"#).unwrap_err(),
+            "requiredNamespaces: eip155: missing field `methods`"
+        );
     }
 }

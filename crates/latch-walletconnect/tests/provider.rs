@@ -328,7 +328,8 @@ async fn the_provider_with_the_official_wallet_on_anvil() {
                 Some("[]")
             );
             let keychain: Map<String, String> =
-                serde_json::from_str(&storage.get("wc@2:core:0.3//keychain").await.unwrap().unwrap()).unwrap();
+                latch_walletconnect::from_json(&storage.get("wc@2:core:0.3//keychain").await.unwrap().unwrap())
+                    .unwrap();
             assert_eq!(
                 keychain.keys().collect::<Vec<_>>(),
                 ["client_ed25519_seed"],
