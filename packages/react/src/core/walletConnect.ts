@@ -2,6 +2,7 @@ import { canRetryPairing, init, isPairingNearExpiry, LATCH_CONSTANTS, pairingExp
 import type { CatalogueWallet } from './catalogue.js';
 import type { ConnectionController } from './connection.js';
 import type { ModalController } from './modal.js';
+import { onceUntilFailure } from './onceUntilFailure.js';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createStore, type Store } from './store.js';
 import type { Connector, Eip1193Provider, Network } from './types.js';
@@ -129,41 +130,32 @@ export function createWalletConnect({
   now?: () => number;
 }): WalletConnectController {
   const store = createStore<WalletConnectState>({ status: 'idle' });
-  let engine: Promise<{ module: WalletConnectModule; provider: WalletConnectProvider }> | undefined;
   let attempt = 0;
   let lastAttemptAt = 0;
   let renewTimer: ReturnType<typeof setTimeout> | undefined;
 
-  let loaded: Promise<WalletConnectModule> | undefined;
-  function loadOnce() {
-    loaded ??= load().then(async (module) => {
-      await module.init();
-      return module;
-    });
-    loaded.catch(() => (loaded = undefined));
-    return loaded;
-  }
+  const loadOnce = onceUntilFailure(async () => {
+    const module = await load();
+    await module.init();
+    return module;
+  });
 
-  function startEngine() {
-    engine ??= (async () => {
-      const module = await loadOnce();
-      const serverUrl = getServerUrl();
-      const provider = await module.WalletConnectProvider.create({
-        relayUrl: options.relayUrl ?? `${serverUrl.replace(/^http/, 'ws')}/relay`,
-        projectId,
-        metadata: options.metadata ?? {
-          name: globalThis.document?.title || globalThis.location.host,
-          description: '',
-          url: globalThis.location.origin,
-        },
-        gatewayUrl: serverUrl,
-      });
-      return { module, provider };
-    })();
-    // A failed load (offline, relay refused) may be tried again on the next attempt.
-    engine.catch(() => (engine = undefined));
-    return engine;
-  }
+  // A failed start (offline, relay refused) is tried again on the next attempt.
+  const startEngine = onceUntilFailure(async () => {
+    const module = await loadOnce();
+    const serverUrl = getServerUrl();
+    const provider = await module.WalletConnectProvider.create({
+      relayUrl: options.relayUrl ?? `${serverUrl.replace(/^http/, 'ws')}/relay`,
+      projectId,
+      metadata: options.metadata ?? {
+        name: globalThis.document?.title || globalThis.location.host,
+        description: '',
+        url: globalThis.location.origin,
+      },
+      gatewayUrl: serverUrl,
+    });
+    return { module, provider };
+  });
 
   /** The session's wallet as a connector of the connection controller. */
   function connectorFor(provider: WalletConnectProvider): Connector {

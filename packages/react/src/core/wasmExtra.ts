@@ -1,3 +1,5 @@
+import { onceUntilFailure } from './onceUntilFailure.js';
+
 /**
  * `@latch/wasm/extra`: the part of latch-core the modal does not need to show (sign-in messages,
  * the text of a Solana signature), a wasm module of its own so the Connect view does not wait for
@@ -8,18 +10,9 @@
  */
 type WasmExtra = typeof import('@latch/wasm/extra');
 
-let loading: Promise<WasmExtra> | undefined;
-
-export function loadWasmExtra(): Promise<WasmExtra> {
-  loading ??= import('@latch/wasm/extra').then(
-    async (module) => {
-      await module.init();
-      return module;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+export const loadWasmExtra: () => Promise<WasmExtra> = onceUntilFailure(() =>
+  import('@latch/wasm/extra').then(async (module) => {
+    await module.init();
+    return module;
+  }),
+);

@@ -128,6 +128,8 @@ describe('ConnectView with the wallet catalogue', () => {
 
   it('starts loading the WalletConnect engine when a row that pairs is pointed at or focused', async () => {
     const latch = createTestLatch();
+    // Only which rows call it is checked here: the real preload fetches the wasm engine, which jsdom
+    // cannot run (core/walletConnect.test.ts covers what it does; Playwright runs it for real).
     const preload = vi.spyOn(latch.walletConnect!, 'preload').mockImplementation(() => undefined);
     stubGateway(undefined, { wallets: catalogueServer(testCatalogue()).respond });
     await openConnectView(createTestProvider(), latch);
