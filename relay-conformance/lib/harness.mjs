@@ -158,6 +158,11 @@ export async function pairAndApprove(dapp, wallet) {
       eip155: { chains: ["eip155:1"], methods: ["personal_sign", "eth_sendTransaction"], events: ["accountsChanged"] },
     },
   });
+  // Wait for the session from the start: the official client drops a settlement
+  // that arrives before `approval()` is called (its delayed promise ignores
+  // `resolve` until then), and with two relay nodes it can beat `approve()`'s return.
+  const dappSession = approval();
+  dappSession.catch(() => {}); // Awaited below; not an unhandled rejection meanwhile.
   const proposal = once(wallet, "session_proposal");
   await wallet.pair({ uri });
   const { id } = await proposal;
@@ -172,8 +177,7 @@ export async function pairAndApprove(dapp, wallet) {
       },
     },
   });
-  const [dappSession, walletSession] = await Promise.all([approval(), acknowledged()]);
-  return { dappSession, walletSession };
+  return { dappSession: await dappSession, walletSession: await acknowledged() };
 }
 
 /** Has the wallet answer every session request with `answer(event)` (`{result}` or `{error}`). */
