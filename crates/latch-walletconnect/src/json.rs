@@ -86,8 +86,8 @@ pub fn object(value: &Value) -> Result<&Object, String> {
 /// Field `key`, which must be there.
 pub fn field<T: FromValue>(fields: &Object, key: &str) -> Result<T, String> {
     match fields.get(key) {
-        Some(value) => T::from_value(value).map_err(|e| format!("{key}: {e}")),
-        None => Err(format!("missing field `{key}`")),
+        Some(value) => T::from_value(value).map_err(|e| in_field(key, e)),
+        None => Err(missing(key)),
     }
 }
 
@@ -95,8 +95,22 @@ pub fn field<T: FromValue>(fields: &Object, key: &str) -> Result<T, String> {
 pub fn optional<T: FromValue>(fields: &Object, key: &str) -> Result<Option<T>, String> {
     match fields.get(key) {
         None => Ok(None),
-        Some(value) => Option::<T>::from_value(value).map_err(|e| format!("{key}: {e}")),
+        Some(value) => Option::<T>::from_value(value).map_err(|e| in_field(key, e)),
     }
+}
+
+// The messages are built out of line: inlined, `format!` was copied into every
+// instance of `field` and `optional` (one per field type) in the wasm module.
+#[cold]
+#[inline(never)]
+fn in_field(key: &str, error: String) -> String {
+    format!("{key}: {error}")
+}
+
+#[cold]
+#[inline(never)]
+fn missing(key: &str) -> String {
+    format!("missing field `{key}`")
 }
 
 /// Field `key`, its default when absent or null.
