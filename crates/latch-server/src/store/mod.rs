@@ -1,6 +1,7 @@
 //! Storage behind one trait in domain terms, so SQLite (embedded default) and
 //! Postgres (when scaled out) are interchangeable; chosen once from the URL scheme.
 
+pub mod journal;
 mod postgres;
 mod sql;
 mod sqlite;

@@ -15,18 +15,13 @@ const MIGRATION_LOCK: i64 = 0x006c_6174_6368;
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     pool: PgPool,
-    /// The relay's group commits share the pool (Postgres caches pages server-side).
-    relay_writer: PgPool,
 }
 
 impl PostgresStore {
     /// Connects to `postgres://…` and migrates the schema.
     pub async fn open(url: &str) -> StoreResult<Self> {
         let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
-        let store = Self {
-            relay_writer: pool.clone(),
-            pool,
-        };
+        let store = Self { pool };
         store.migrate().await?;
         Ok(store)
     }
@@ -40,6 +35,143 @@ impl PostgresStore {
         apply_migrations(&mut tx).await?;
         tx.commit().await?;
         Ok(())
+    }
+}
+
+/// The relay mailbox: a row per message, de-duplicated by a unique (topic, hash)
+/// index, and a row per ack; every node reads and writes the same rows.
+impl PostgresStore {
+    pub(super) async fn mailbox_write(
+        &self,
+        messages: &[RelayMessage],
+        acks: &[RelayAck],
+    ) -> StoreResult<Vec<Option<i64>>> {
+        // Multi-row statements: a batch of thousands costs a few round trips.
+        const ROWS: usize = 500;
+        let mut tx = self.pool.begin().await?;
+        let mut inserted = std::collections::HashMap::new();
+        for chunk in messages.chunks(ROWS) {
+            let mut insert = sqlx::QueryBuilder::<sqlx::Postgres>::new(
+                "INSERT INTO relay_messages (topic, hash, message, tag, publisher, published_at, expires_at) ",
+            );
+            insert.push_values(chunk, |mut row, m| {
+                row.push_bind(m.topic.as_str())
+                    .push_bind(m.hash.as_str())
+                    .push_bind(m.message.as_str())
+                    .push_bind(m.tag)
+                    .push_bind(m.publisher.as_str())
+                    .push_bind(m.published_at)
+                    .push_bind(m.expires_at);
+            });
+            insert.push(" ON CONFLICT (topic, hash) DO NOTHING RETURNING id, topic, hash");
+            for row in insert.build().fetch_all(&mut *tx).await? {
+                inserted.insert(
+                    (row.try_get::<String, _>("topic")?, row.try_get::<String, _>("hash")?),
+                    row.try_get::<i64, _>("id")?,
+                );
+            }
+        }
+        for chunk in acks.chunks(ROWS) {
+            let mut insert =
+                sqlx::QueryBuilder::<sqlx::Postgres>::new("INSERT INTO relay_acks (message_id, client_id) ");
+            insert.push_values(chunk, |mut row, a| {
+                row.push_bind(a.message_id).push_bind(a.client_id.as_str());
+            });
+            insert.push(" ON CONFLICT (message_id, client_id) DO NOTHING");
+            insert.build().execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        // The first of equal messages in the batch is the new one.
+        Ok(messages
+            .iter()
+            .map(|m| inserted.remove(&(m.topic.clone(), m.hash.clone())))
+            .collect())
+    }
+
+    pub(super) async fn mailbox_pending(
+        &self,
+        topic: &str,
+        client_id: &str,
+        now_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<RelayMessage>> {
+        let rows = sqlx::query(
+            "SELECT id, topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages m
+                 WHERE m.topic = $1 AND m.expires_at > $2 AND m.publisher <> $3 AND NOT EXISTS
+                 (SELECT 1 FROM relay_acks a WHERE a.message_id = m.id AND a.client_id = $3)
+                 ORDER BY m.id LIMIT $4",
+        )
+        .bind(topic)
+        .bind(now_ms)
+        .bind(client_id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(RelayMessage {
+                    id: row.try_get("id")?,
+                    topic: row.try_get("topic")?,
+                    hash: row.try_get("hash")?,
+                    message: row.try_get("message")?,
+                    tag: row.try_get("tag")?,
+                    publisher: row.try_get("publisher")?,
+                    published_at: row.try_get("published_at")?,
+                    expires_at: row.try_get("expires_at")?,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn mailbox_prune(&self, now_ms: i64) -> StoreResult<u64> {
+        // On the relay's writer, in chunks found by the expiry index: a prune competing
+        // for SQLite's write lock made group commits wait, and one long delete would
+        // hold back publishes for as long as it takes.
+        const CHUNK: i64 = 1000;
+        let mut pruned = 0;
+        loop {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query(
+                "DELETE FROM relay_acks WHERE message_id IN
+                     (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
+            )
+            .bind(now_ms)
+            .bind(CHUNK)
+            .execute(&mut *tx)
+            .await?;
+            let done = sqlx::query(
+                "DELETE FROM relay_messages WHERE id IN
+                     (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
+            )
+            .bind(now_ms)
+            .bind(CHUNK)
+            .execute(&mut *tx)
+            .await?;
+            let last = done.rows_affected() < CHUNK as u64;
+            if last {
+                // And acks that came after their message was dropped: every id below the
+                // oldest message left (ids are never reused, so these name no message).
+                sqlx::query(
+                    "DELETE FROM relay_acks WHERE message_id <
+                         COALESCE((SELECT MIN(id) FROM relay_messages), 9223372036854775807)",
+                )
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            pruned += done.rows_affected();
+            if last {
+                return Ok(pruned);
+            }
+        }
+    }
+
+    pub(super) async fn mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages WHERE expires_at > $1")
+            .bind(now_ms)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(count.max(0) as u64)
     }
 }
 

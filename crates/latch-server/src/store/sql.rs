@@ -2,9 +2,9 @@
 //! and both keep JSON as text, so one body of queries serves both; the macro
 //! only varies the pool and row types.
 
-/// Implements [`super::Store`] for `$store` (with a `pool` field, and a
-/// `relay_writer` pool for the relay's group commits) whose rows are `$row` on
-/// database `$db`, and `apply_migrations` for its `migrate`; `$dialect` names
+/// Implements [`super::Store`] for `$store` (with a `pool` field, and
+/// `mailbox_*` methods for the relay mailbox, which each backend keeps its own
+/// way) whose rows are `$row` on database `$db`, and `apply_migrations` for its `migrate`; `$dialect` names
 /// the [`Step`] field of its migrations.
 macro_rules! impl_sql_store {
     ($store:ty, $row:ty, $db:ty, $dialect:ident) => {
@@ -464,45 +464,7 @@ macro_rules! impl_sql_store {
             }
 
             async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>> {
-                // Multi-row statements: a batch of thousands costs a few round trips.
-                const ROWS: usize = 500;
-                let mut tx = self.relay_writer.begin().await?;
-                let mut inserted = std::collections::HashMap::new();
-                for chunk in messages.chunks(ROWS) {
-                    let mut insert = sqlx::QueryBuilder::<$db>::new(
-                        "INSERT INTO relay_messages (topic, hash, message, tag, publisher, published_at, expires_at) ",
-                    );
-                    insert.push_values(chunk, |mut row, m| {
-                        row.push_bind(m.topic.as_str())
-                            .push_bind(m.hash.as_str())
-                            .push_bind(m.message.as_str())
-                            .push_bind(m.tag)
-                            .push_bind(m.publisher.as_str())
-                            .push_bind(m.published_at)
-                            .push_bind(m.expires_at);
-                    });
-                    insert.push(" ON CONFLICT (topic, hash) DO NOTHING RETURNING id, topic, hash");
-                    for row in insert.build().fetch_all(&mut *tx).await? {
-                        inserted.insert(
-                            (row.try_get::<String, _>("topic")?, row.try_get::<String, _>("hash")?),
-                            row.try_get::<i64, _>("id")?,
-                        );
-                    }
-                }
-                for chunk in acks.chunks(ROWS) {
-                    let mut insert = sqlx::QueryBuilder::<$db>::new("INSERT INTO relay_acks (message_id, client_id) ");
-                    insert.push_values(chunk, |mut row, a| {
-                        row.push_bind(a.message_id).push_bind(a.client_id.as_str());
-                    });
-                    insert.push(" ON CONFLICT (message_id, client_id) DO NOTHING");
-                    insert.build().execute(&mut *tx).await?;
-                }
-                tx.commit().await?;
-                // The first of equal messages in the batch is the new one.
-                Ok(messages
-                    .iter()
-                    .map(|m| inserted.remove(&(m.topic.clone(), m.hash.clone())))
-                    .collect())
+                self.mailbox_write(messages, acks).await
             }
 
             async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()> {
@@ -616,83 +578,15 @@ macro_rules! impl_sql_store {
                 now_ms: i64,
                 limit: u32,
             ) -> StoreResult<Vec<RelayMessage>> {
-                let rows = sqlx::query(
-                    "SELECT id, topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages m
-                     WHERE m.topic = $1 AND m.expires_at > $2 AND m.publisher <> $3 AND NOT EXISTS
-                     (SELECT 1 FROM relay_acks a WHERE a.message_id = m.id AND a.client_id = $3)
-                     ORDER BY m.id LIMIT $4",
-                )
-                .bind(topic)
-                .bind(now_ms)
-                .bind(client_id)
-                .bind(i64::from(limit))
-                .fetch_all(&self.pool)
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok(RelayMessage {
-                            id: row.try_get("id")?,
-                            topic: row.try_get("topic")?,
-                            hash: row.try_get("hash")?,
-                            message: row.try_get("message")?,
-                            tag: row.try_get("tag")?,
-                            publisher: row.try_get("publisher")?,
-                            published_at: row.try_get("published_at")?,
-                            expires_at: row.try_get("expires_at")?,
-                        })
-                    })
-                    .collect()
+                self.mailbox_pending(topic, client_id, now_ms, limit).await
             }
 
             async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
-                // On the relay's writer, in chunks found by the expiry index: a prune competing
-                // for SQLite's write lock made group commits wait, and one long delete would
-                // hold back publishes for as long as it takes.
-                const CHUNK: i64 = 1000;
-                let mut pruned = 0;
-                loop {
-                    let mut tx = self.relay_writer.begin().await?;
-                    sqlx::query(
-                        "DELETE FROM relay_acks WHERE message_id IN
-                         (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
-                    )
-                    .bind(now_ms)
-                    .bind(CHUNK)
-                    .execute(&mut *tx)
-                    .await?;
-                    let done = sqlx::query(
-                        "DELETE FROM relay_messages WHERE id IN
-                         (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
-                    )
-                    .bind(now_ms)
-                    .bind(CHUNK)
-                    .execute(&mut *tx)
-                    .await?;
-                    let last = done.rows_affected() < CHUNK as u64;
-                    if last {
-                        // And acks that came after their message was dropped: every id below the
-                        // oldest message left (ids are never reused, so these name no message).
-                        sqlx::query(
-                            "DELETE FROM relay_acks WHERE message_id <
-                             COALESCE((SELECT MIN(id) FROM relay_messages), 9223372036854775807)",
-                        )
-                        .execute(&mut *tx)
-                        .await?;
-                    }
-                    tx.commit().await?;
-                    pruned += done.rows_affected();
-                    if last {
-                        return Ok(pruned);
-                    }
-                }
+                self.mailbox_prune(now_ms).await
             }
 
             async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
-                let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages WHERE expires_at > $1")
-                    .bind(now_ms)
-                    .fetch_one(&self.pool)
-                    .await?;
-                Ok(count.max(0) as u64)
+                self.mailbox_size(now_ms).await
             }
 
             async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>> {
@@ -921,6 +815,21 @@ pub(super) const MIGRATIONS: &[Step] = &[
     // De-duplication by sha256(message) within a topic.
     Step::both("CREATE UNIQUE INDEX relay_messages_by_hash ON relay_messages (topic, hash)"),
     Step::both("CREATE INDEX relay_messages_by_expiry ON relay_messages (expires_at)"),
+    // SQLite keeps the mailbox as a journal, a row per group commit (`store::journal`); its
+    // first use moves what the tables above hold into it. Postgres, shared by several nodes,
+    // keeps the tables.
+    Step {
+        sqlite: "CREATE TABLE relay_journal (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            expires_at BIGINT NOT NULL,
+            body BLOB NOT NULL
+        )",
+        postgres: "SELECT 1",
+    },
+    Step {
+        sqlite: "CREATE INDEX relay_journal_by_expiry ON relay_journal (expires_at)",
+        postgres: "SELECT 1",
+    },
 ];
 
 /// One schema step in each backend's dialect (the same text for most).

@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::Row;
 
+use super::journal::Journal;
 use super::sql::impl_sql_store;
 use super::{
     AnalyticsEvent, NameRecord, Project, RelayAck, RelayMessage, SiwxNonce, SiwxSession, Store, StoreError,
@@ -23,11 +24,11 @@ const WAL_LIMIT_PAGES: i64 = 65_536;
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    /// One connection for the relay's group commits. SQLite drops a connection's
-    /// page cache whenever another connection wrote since its last transaction, so
-    /// commits rotating over the pool re-read every page they touch; one writer
-    /// keeps its pages cached.
-    relay_writer: SqlitePool,
+    /// The relay mailbox, on a connection of its own for the relay's group
+    /// commits. SQLite drops a connection's page cache whenever another
+    /// connection wrote since its last transaction, so commits rotating over the
+    /// pool re-read every page they touch; one writer keeps its pages cached.
+    journal: std::sync::Arc<Journal>,
     _checkpoints: std::sync::Arc<Checkpoints>,
 }
 
@@ -122,9 +123,34 @@ impl SqliteStore {
             .await?;
         Ok(Self {
             _checkpoints: std::sync::Arc::new(checkpoints(pool.clone(), relay_writer.clone())),
-            relay_writer,
+            journal: std::sync::Arc::new(Journal::new(relay_writer, pool.clone())),
             pool,
         })
+    }
+}
+
+/// The relay mailbox is the journal's.
+impl SqliteStore {
+    async fn mailbox_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>> {
+        self.journal.write(messages, acks).await
+    }
+
+    async fn mailbox_pending(
+        &self,
+        topic: &str,
+        client_id: &str,
+        now_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<RelayMessage>> {
+        self.journal.pending(topic, client_id, now_ms, limit).await
+    }
+
+    async fn mailbox_prune(&self, now_ms: i64) -> StoreResult<u64> {
+        self.journal.prune(now_ms).await
+    }
+
+    async fn mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
+        self.journal.size(now_ms).await
     }
 }
 
@@ -153,6 +179,68 @@ mod tests {
         }
         let store = SqliteStore::open(&url).await.unwrap();
         assert_eq!(store.project("demo").await.unwrap(), Some(project));
+    }
+
+    // The relay's journal (store::journal) is read back on reopening: what a restart of
+    // `latch` relies on to lose no message, acked state and de-duplication included.
+    #[tokio::test]
+    async fn the_mailbox_survives_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("latch.db").display());
+        let topic = "ab".repeat(32);
+        let message = |text: &str, expires_at: i64| RelayMessage {
+            id: 0,
+            topic: topic.clone(),
+            hash: format!("{text:0>64}"),
+            message: text.into(),
+            tag: 1108,
+            publisher: "did:key:zDapp".into(),
+            published_at: 1,
+            expires_at,
+        };
+        let reopen = |store: SqliteStore| async {
+            store.pool.close().await;
+            drop(store);
+            SqliteStore::open(&url).await.unwrap()
+        };
+        async fn rows(store: &SqliteStore) -> Result<i64, sqlx::Error> {
+            sqlx::query_scalar("SELECT COUNT(*) FROM relay_journal")
+                .fetch_one(&store.pool)
+                .await
+        }
+        let texts = |messages: Vec<RelayMessage>| messages.into_iter().map(|m| m.message).collect::<Vec<_>>();
+
+        let store = SqliteStore::open(&url).await.unwrap();
+        let ids = store
+            .relay_write(&[message("m1", 1_000), message("m2", 2_000)], &[])
+            .await
+            .unwrap();
+        let ack = RelayAck {
+            message_id: ids[0].unwrap(),
+            client_id: "did:key:zWallet".into(),
+        };
+        store.relay_write(&[], &[ack]).await.unwrap();
+        let store = reopen(store).await;
+        assert_eq!(
+            texts(store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap()),
+            ["m2"]
+        );
+        let stored = store.relay_pending(&topic, "did:key:zOther", 500, 10).await.unwrap();
+        assert_eq!(stored.iter().map(|m| Some(m.id)).collect::<Vec<_>>(), ids, "same ids");
+        assert_eq!(store.relay_write(&[message("m1", 1_000)], &[]).await.unwrap(), [None]);
+        let later = store.relay_write(&[message("m3", 3_000)], &[]).await.unwrap();
+        assert!(later[0] > ids[1], "ids keep increasing across restarts");
+        assert_eq!(rows(&store).await.unwrap(), 3);
+
+        // A row goes once all it names has expired: m1 and m2's row and the ack's.
+        assert_eq!(store.relay_prune(2_000).await.unwrap(), 2);
+        assert_eq!(rows(&store).await.unwrap(), 1);
+        let store = reopen(store).await;
+        assert_eq!(
+            texts(store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap()),
+            ["m3"]
+        );
+        assert_eq!(store.relay_mailbox_size(500).await.unwrap(), 1);
     }
 
     #[tokio::test]
@@ -186,9 +274,9 @@ mod tests {
         assert!(written > 100_000, "the writes went to the WAL ({written} bytes)");
 
         // Below the limit only the passive pass runs.
-        assert!(!checkpoint(&store.pool, &store.relay_writer, i64::MAX).await.unwrap());
+        assert!(!checkpoint(&store.pool, store.journal.writer(), i64::MAX).await.unwrap());
         // Past it, the WAL starts over: as many writes again reuse the file instead of growing it.
-        assert!(checkpoint(&store.pool, &store.relay_writer, 1).await.unwrap());
+        assert!(checkpoint(&store.pool, store.journal.writer(), 1).await.unwrap());
         for n in 50..100 {
             store.relay_write(&[message(n)], &[]).await.unwrap();
         }
@@ -216,19 +304,33 @@ mod tests {
         }
         let store = SqliteStore::open(&url).await.unwrap();
         crate::store::contract::old_mailbox_kept(&store).await;
-
-        // An ack of a message already pruned (its id is below every stored one) goes at the next prune.
-        let late = RelayAck {
-            message_id: 0,
-            client_id: "did:key:zLate".into(),
-        };
-        store.relay_write(&[], &[late]).await.unwrap();
-        let late_acks = || {
-            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM relay_acks WHERE client_id = 'did:key:zLate'")
+        let old_rows = || async {
+            let messages: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages")
                 .fetch_one(&store.pool)
+                .await
+                .unwrap();
+            let acks: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_acks")
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+            messages + acks
         };
-        assert_eq!(late_acks().await.unwrap(), 1);
-        assert_eq!(store.relay_prune(500).await.unwrap(), 0);
-        assert_eq!(late_acks().await.unwrap(), 0);
+        assert_eq!(old_rows().await, 0, "moved into the journal");
+
+        // Opened again, the journal alone holds the same mailbox.
+        store.pool.close().await;
+        drop(store);
+        let store = SqliteStore::open(&url).await.unwrap();
+        let topic = "ab".repeat(32);
+        let texts = |messages: Vec<RelayMessage>| messages.into_iter().map(|m| m.message).collect::<Vec<_>>();
+        assert_eq!(
+            texts(store.relay_pending(&topic, "did:key:zOther", 500, 10).await.unwrap()),
+            ["m1", "m2", "m3"]
+        );
+        assert!(store
+            .relay_pending(&topic, "did:key:zWallet", 500, 10)
+            .await
+            .unwrap()
+            .is_empty());
     }
 }
