@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(row) = full {
         let wanted: Vec<_> = [0, 2, 3]
             .into_iter()
-            .filter_map(|p| row.messages.get(p).map(|m| (p, m.clone())))
+            .filter_map(|p| row.messages.get(p).map(|m| (p, *m)))
             .collect();
         assert_eq!(some, Ok(wanted));
     }

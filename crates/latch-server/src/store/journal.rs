@@ -54,19 +54,79 @@ pub enum JournalError {
     Trailing(usize),
 }
 
-/// What one row holds: messages (their `id` is not stored: it follows from the
-/// row's id and their place) and acks.
+/// What one row holds, as it lies in the row's bytes: messages (their `id` is
+/// not stored: it follows from the row's id and their place) and acks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Row {
+pub struct Row<'a> {
     /// New messages, in storage order.
-    pub messages: Vec<RelayMessage>,
+    pub messages: Vec<MessageRef<'a>>,
     /// Acks of messages stored before.
-    pub acks: Vec<RelayAck>,
+    pub acks: Vec<AckRef<'a>>,
+}
+
+/// A [`RelayMessage`] without its id, borrowed from wherever it lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // the fields of RelayMessage
+pub struct MessageRef<'a> {
+    pub topic: &'a str,
+    pub hash: &'a str,
+    pub message: &'a str,
+    pub publisher: &'a str,
+    pub tag: i64,
+    pub published_at: i64,
+    pub expires_at: i64,
+}
+
+impl MessageRef<'_> {
+    /// The message, stored under `id`.
+    pub fn to_message(&self, id: i64) -> RelayMessage {
+        RelayMessage {
+            id,
+            topic: self.topic.into(),
+            hash: self.hash.into(),
+            message: self.message.into(),
+            tag: self.tag,
+            publisher: self.publisher.into(),
+            published_at: self.published_at,
+            expires_at: self.expires_at,
+        }
+    }
+}
+
+impl<'a> From<&'a RelayMessage> for MessageRef<'a> {
+    fn from(m: &'a RelayMessage) -> Self {
+        Self {
+            topic: &m.topic,
+            hash: &m.hash,
+            message: &m.message,
+            publisher: &m.publisher,
+            tag: m.tag,
+            published_at: m.published_at,
+            expires_at: m.expires_at,
+        }
+    }
+}
+
+/// A [`RelayAck`], borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // the fields of RelayAck
+pub struct AckRef<'a> {
+    pub message_id: i64,
+    pub client_id: &'a str,
+}
+
+impl<'a> From<&'a RelayAck> for AckRef<'a> {
+    fn from(a: &'a RelayAck) -> Self {
+        Self {
+            message_id: a.message_id,
+            client_id: &a.client_id,
+        }
+    }
 }
 
 /// A row's bytes: the format, then each list as a count and its items; texts
 /// as a length and UTF-8, numbers as 8 bytes, little-endian throughout.
-pub fn encode(messages: &[&RelayMessage], acks: &[&RelayAck]) -> Vec<u8> {
+pub fn encode(messages: &[MessageRef<'_>], acks: &[AckRef<'_>]) -> Vec<u8> {
     let texts: usize = messages
         .iter()
         .map(|m| m.topic.len() + m.hash.len() + m.message.len() + m.publisher.len() + 40)
@@ -76,7 +136,7 @@ pub fn encode(messages: &[&RelayMessage], acks: &[&RelayAck]) -> Vec<u8> {
     out.push(FORMAT);
     out.extend_from_slice(&(messages.len() as u32).to_le_bytes());
     for m in messages {
-        for text in [&m.topic, &m.hash, &m.message, &m.publisher] {
+        for text in [m.topic, m.hash, m.message, m.publisher] {
             put_text(&mut out, text);
         }
         for number in [m.tag, m.published_at, m.expires_at] {
@@ -86,7 +146,7 @@ pub fn encode(messages: &[&RelayMessage], acks: &[&RelayAck]) -> Vec<u8> {
     out.extend_from_slice(&(acks.len() as u32).to_le_bytes());
     for a in acks {
         out.extend_from_slice(&a.message_id.to_le_bytes());
-        put_text(&mut out, &a.client_id);
+        put_text(&mut out, a.client_id);
     }
     out
 }
@@ -96,15 +156,15 @@ fn put_text(out: &mut Vec<u8>, text: &str) {
     out.extend_from_slice(text.as_bytes());
 }
 
-/// Reads what [`encode`] wrote; every message's `id` is 0.
-pub fn decode(bytes: &[u8]) -> Result<Row, JournalError> {
+/// Reads what [`encode`] wrote, borrowing every text from `bytes`.
+pub fn decode(bytes: &[u8]) -> Result<Row<'_>, JournalError> {
     let mut reader = Reader(bytes);
     let mut row = Row::default();
     for _ in 0..reader.header()? {
         row.messages.push(reader.message()?);
     }
     for _ in 0..reader.count()? {
-        row.acks.push(RelayAck {
+        row.acks.push(AckRef {
             message_id: reader.number()?,
             client_id: reader.text()?,
         });
@@ -116,9 +176,9 @@ pub fn decode(bytes: &[u8]) -> Result<Row, JournalError> {
 }
 
 /// The messages at `positions` (ascending) in a row [`encode`] wrote, each with
-/// its position; the others are skipped without being copied, and nothing past
-/// the last one wanted is read. Positions past the row's end are left out.
-pub fn decode_messages(bytes: &[u8], positions: &[usize]) -> Result<Vec<(usize, RelayMessage)>, JournalError> {
+/// its position; nothing past the last one wanted is read. Positions past the
+/// row's end are left out.
+pub fn decode_messages<'a>(bytes: &'a [u8], positions: &[usize]) -> Result<Vec<(usize, MessageRef<'a>)>, JournalError> {
     let mut reader = Reader(bytes);
     let count = reader.header()?;
     let mut wanted = positions.iter().copied().peekable();
@@ -153,9 +213,8 @@ impl<'a> Reader<'a> {
         Ok(count)
     }
 
-    fn message(&mut self) -> Result<RelayMessage, JournalError> {
-        Ok(RelayMessage {
-            id: 0,
+    fn message(&mut self) -> Result<MessageRef<'a>, JournalError> {
+        Ok(MessageRef {
             topic: self.text()?,
             hash: self.text()?,
             message: self.text()?,
@@ -194,10 +253,9 @@ impl<'a> Reader<'a> {
         Ok(i64::from_le_bytes(bytes))
     }
 
-    fn text(&mut self) -> Result<String, JournalError> {
+    fn text(&mut self) -> Result<&'a str, JournalError> {
         let len = usize::try_from(self.count()?).map_err(|_| JournalError::Truncated)?;
-        let bytes = self.take(len)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| JournalError::Text)
+        std::str::from_utf8(self.take(len)?).map_err(|_| JournalError::Text)
     }
 }
 
@@ -213,16 +271,19 @@ pub struct Index {
     topics: HashMap<Arc<str>, Topic>,
     /// (expires_at, id) of every message held, for pruning in expiry order.
     expiry: BTreeSet<(i64, i64)>,
+    /// Client ids named by the messages held, stored once each: a client
+    /// publishes and acks many messages.
+    clients: HashSet<Arc<str>>,
 }
 
 #[derive(Debug)]
 struct Held {
     topic: Arc<str>,
     hash: Arc<str>,
-    publisher: Box<str>,
+    publisher: Arc<str>,
     expires_at: i64,
     /// Clients that acked it (a topic has few subscribers: a list is smallest).
-    acked_by: Vec<Box<str>>,
+    acked_by: Vec<Arc<str>>,
 }
 
 #[derive(Debug, Default)]
@@ -239,15 +300,16 @@ impl Index {
 
     /// Holds `message` under `id`; `false` (and nothing changes) when its
     /// (topic, hash) or the id is already held.
-    pub fn insert(&mut self, id: i64, message: &RelayMessage) -> bool {
-        if self.contains(&message.topic, &message.hash) || self.messages.contains_key(&id) {
+    pub fn insert(&mut self, id: i64, message: &MessageRef<'_>) -> bool {
+        if self.contains(message.topic, message.hash) || self.messages.contains_key(&id) {
             return false;
         }
-        let topic_name = match self.topics.get_key_value(message.topic.as_str()) {
+        let publisher = self.client(message.publisher);
+        let topic_name = match self.topics.get_key_value(message.topic) {
             Some((name, _)) => name.clone(),
-            None => Arc::from(message.topic.as_str()),
+            None => Arc::from(message.topic),
         };
-        let hash: Arc<str> = Arc::from(message.hash.as_str());
+        let hash: Arc<str> = Arc::from(message.hash);
         let topic = self.topics.entry(topic_name.clone()).or_default();
         topic.ids.insert(id);
         topic.by_hash.insert(hash.clone(), id);
@@ -257,7 +319,7 @@ impl Index {
             Held {
                 topic: topic_name,
                 hash,
-                publisher: message.publisher.as_str().into(),
+                publisher,
                 expires_at: message.expires_at,
                 acked_by: Vec::new(),
             },
@@ -265,22 +327,44 @@ impl Index {
         true
     }
 
+    /// The one copy of `client_id`.
+    fn client(&mut self, client_id: &str) -> Arc<str> {
+        match self.clients.get(client_id) {
+            Some(client) => client.clone(),
+            None => {
+                let client: Arc<str> = Arc::from(client_id);
+                self.clients.insert(client.clone());
+                client
+            }
+        }
+    }
+
+    /// Lets go of one reference to a client id, forgetting the id when no
+    /// message names it any more.
+    fn release(&mut self, client: Arc<str>) {
+        // Two: the set's and this one.
+        if Arc::strong_count(&client) == 2 {
+            self.clients.remove(&client);
+        }
+    }
+
     /// When the message `ack` names expires, if it is held and not yet acked by
     /// that client: whether recording the ack would change anything.
-    pub fn unacked_expiry(&self, ack: &RelayAck) -> Option<i64> {
+    pub fn unacked_expiry(&self, ack: &AckRef<'_>) -> Option<i64> {
         let held = self.messages.get(&ack.message_id)?;
         (!held.acked_by.iter().any(|c| **c == *ack.client_id)).then_some(held.expires_at)
     }
 
     /// Records `ack`; `false` when its message is not held or it was recorded already.
-    pub fn ack(&mut self, ack: &RelayAck) -> bool {
-        match self.messages.get_mut(&ack.message_id) {
-            Some(held) if !held.acked_by.iter().any(|c| **c == *ack.client_id) => {
-                held.acked_by.push(ack.client_id.as_str().into());
-                true
-            }
-            _ => false,
+    pub fn ack(&mut self, ack: &AckRef<'_>) -> bool {
+        if self.unacked_expiry(ack).is_none() {
+            return false;
         }
+        let client = self.client(ack.client_id);
+        if let Some(held) = self.messages.get_mut(&ack.message_id) {
+            held.acked_by.push(client);
+        }
+        true
     }
 
     /// The ids of unexpired messages of `topic` that `client_id` neither
@@ -320,6 +404,10 @@ impl Index {
                 });
                 if emptied {
                     self.topics.remove(&held.topic);
+                }
+                self.release(held.publisher);
+                for client in held.acked_by {
+                    self.release(client);
                 }
                 pruned += 1;
             }
@@ -387,18 +475,20 @@ impl Journal {
         let (fresh, new_acks, acks_expire) = {
             let index = lock(&loaded.index);
             let mut seen = HashSet::new();
-            let fresh: Vec<&RelayMessage> = messages
+            let fresh: Vec<MessageRef<'_>> = messages
                 .iter()
-                .filter(|m| !index.contains(&m.topic, &m.hash) && seen.insert((&m.topic, &m.hash)))
+                .map(MessageRef::from)
+                .filter(|m| !index.contains(m.topic, m.hash) && seen.insert((m.topic, m.hash)))
                 .collect();
             let mut seen = HashSet::new();
             let mut acks_expire = i64::MIN;
-            let new_acks: Vec<&RelayAck> = acks
+            let new_acks: Vec<AckRef<'_>> = acks
                 .iter()
+                .map(AckRef::from)
                 .filter(|a| {
                     let expires = index.unacked_expiry(a);
                     acks_expire = acks_expire.max(expires.unwrap_or(i64::MIN));
-                    expires.is_some() && seen.insert((a.message_id, &a.client_id))
+                    expires.is_some() && seen.insert((a.message_id, a.client_id))
                 })
                 .collect();
             (fresh, new_acks, acks_expire)
@@ -412,13 +502,16 @@ impl Journal {
             for (position, message) in fresh.iter().enumerate() {
                 let id = message_id(rows[position / ROW_MESSAGES], position % ROW_MESSAGES);
                 index.insert(id, message);
-                ids.insert((&message.topic, &message.hash), id);
+                ids.insert((message.topic, message.hash), id);
             }
-            for ack in new_acks {
+            for ack in &new_acks {
                 index.ack(ack);
             }
         }
-        Ok(messages.iter().map(|m| ids.remove(&(&m.topic, &m.hash))).collect())
+        Ok(messages
+            .iter()
+            .map(|m| ids.remove(&(m.topic.as_str(), m.hash.as_str())))
+            .collect())
     }
 
     /// See [`super::Store::relay_pending`].
@@ -445,10 +538,11 @@ impl Journal {
             // No row: a prune since dropped it, all its messages having expired.
             let Some(body) = body else { continue };
             let decoded = decode_messages(&body, &positions).map_err(|error| corrupt(row, &error))?;
-            messages.extend(decoded.into_iter().map(|(position, message)| RelayMessage {
-                id: message_id(row, position),
-                ..message
-            }));
+            messages.extend(
+                decoded
+                    .into_iter()
+                    .map(|(position, message)| message.to_message(message_id(row, position))),
+            );
         }
         Ok(messages)
     }
@@ -508,8 +602,8 @@ fn lock(index: &std::sync::Mutex<Index>) -> std::sync::MutexGuard<'_, Index> {
 /// `tx`; the rows' ids. Each row expires with the last message it names.
 async fn append(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    messages: &[&RelayMessage],
-    acks: &[&RelayAck],
+    messages: &[MessageRef<'_>],
+    acks: &[AckRef<'_>],
     acks_expire: i64,
 ) -> StoreResult<Vec<i64>> {
     let mut rows = Vec::new();
@@ -559,7 +653,7 @@ async fn load(writer: &SqlitePool) -> StoreResult<Index> {
                 expires_at: row.try_get("expires_at")?,
             });
         }
-        let refs: Vec<&RelayMessage> = messages.iter().collect();
+        let refs: Vec<MessageRef<'_>> = messages.iter().map(MessageRef::from).collect();
         let rows = append(&mut tx, &refs, &[], i64::MIN).await?;
         let new_id: HashMap<i64, (i64, i64)> = old_ids
             .iter()
@@ -586,7 +680,7 @@ async fn load(writer: &SqlitePool) -> StoreResult<Index> {
             }
         }
         if !acks.is_empty() {
-            let refs: Vec<&RelayAck> = acks.iter().collect();
+            let refs: Vec<AckRef<'_>> = acks.iter().map(AckRef::from).collect();
             append(&mut tx, &[], &refs, acks_expire).await?;
         }
         sqlx::query("DELETE FROM relay_acks").execute(&mut *tx).await?;
@@ -594,19 +688,28 @@ async fn load(writer: &SqlitePool) -> StoreResult<Index> {
     }
     tx.commit().await?;
 
+    let started = std::time::Instant::now();
     let mut index = Index::default();
+    let mut read = 0u64;
     let mut rows = sqlx::query("SELECT id, body FROM relay_journal ORDER BY id").fetch(writer);
     while let Some(row) = rows.try_next().await? {
         let id: i64 = row.try_get("id")?;
         let body: Vec<u8> = row.try_get("body")?;
         let decoded = decode(&body).map_err(|error| corrupt(id, &error))?;
-        for (position, message) in decoded.messages.into_iter().enumerate() {
-            index.insert(message_id(id, position), &message);
+        for (position, message) in decoded.messages.iter().enumerate() {
+            index.insert(message_id(id, position), message);
         }
         for ack in &decoded.acks {
             index.ack(ack);
         }
+        read += 1;
     }
+    tracing::info!(
+        rows = read,
+        messages = index.messages.len(),
+        ms = started.elapsed().as_millis() as u64,
+        "relay journal read"
+    );
     Ok(index)
 }
 
@@ -635,19 +738,15 @@ mod tests {
             message_id: 5 << ROW_BITS,
             client_id: "did:key:zWallet".into(),
         };
-        let bytes = encode(&messages.iter().collect::<Vec<_>>(), &[&ack]);
-        assert_eq!(
-            decode(&bytes),
-            Ok(Row {
-                messages: messages.to_vec(),
-                acks: vec![ack]
-            })
-        );
+        let messages: Vec<MessageRef<'_>> = messages.iter().map(MessageRef::from).collect();
+        let acks = vec![AckRef::from(&ack)];
+        let bytes = encode(&messages, &acks);
+        assert_eq!(decode(&bytes), Ok(Row { messages, acks }));
     }
 
     #[test]
     fn a_damaged_row_is_refused() {
-        let bytes = encode(&[&message(0, 1, 2, 3, 9)], &[]);
+        let bytes = encode(&[(&message(0, 1, 2, 3, 9)).into()], &[]);
         assert_eq!(decode(&bytes[..bytes.len() - 1]), Err(JournalError::Truncated));
         assert_eq!(
             decode(&[bytes.as_slice(), &[0]].concat()),
@@ -721,11 +820,13 @@ mod tests {
                 .zip(&texts)
                 .map(|(&message_id, client)| RelayAck { message_id, client_id: client.clone() })
                 .collect();
-            let bytes = encode(&messages.iter().collect::<Vec<_>>(), &acks.iter().collect::<Vec<_>>());
+            let messages: Vec<MessageRef<'_>> = messages.iter().map(MessageRef::from).collect();
+            let acks: Vec<AckRef<'_>> = acks.iter().map(AckRef::from).collect();
+            let bytes = encode(&messages, &acks);
             let positions: Vec<usize> = (0..messages.len() + 1).filter(|p| numbers.get(*p).is_some_and(|n| n % 2 == 0)).collect();
-            let some: Vec<(usize, RelayMessage)> = positions
+            let some: Vec<(usize, MessageRef<'_>)> = positions
                 .iter()
-                .filter_map(|&p| messages.get(p).map(|m| (p, m.clone())))
+                .filter_map(|&p| messages.get(p).map(|m| (p, *m)))
                 .collect();
             prop_assert_eq!(decode_messages(&bytes, &positions), Ok(some));
             prop_assert_eq!(decode(&bytes), Ok(Row { messages, acks }));
@@ -748,7 +849,7 @@ mod tests {
                         next_id += 1;
                         let duplicate = model.messages.iter().any(|h| h.topic == m.topic && h.hash == m.hash);
                         prop_assert_eq!(index.contains(&m.topic, &m.hash), duplicate);
-                        prop_assert_eq!(index.insert(m.id, &m), !duplicate);
+                        prop_assert_eq!(index.insert(m.id, &(&m).into()), !duplicate);
                         if !duplicate {
                             model.messages.push(m);
                         }
@@ -758,8 +859,8 @@ mod tests {
                         let ack = RelayAck { message_id, client_id: format!("did:key:z{client}") };
                         let held = model.messages.iter().any(|m| m.id == message_id);
                         let new = held && !model.acks.contains(&(message_id, ack.client_id.clone()));
-                        prop_assert_eq!(index.unacked_expiry(&ack).is_some(), new);
-                        prop_assert_eq!(index.ack(&ack), new);
+                        prop_assert_eq!(index.unacked_expiry(&(&ack).into()).is_some(), new);
+                        prop_assert_eq!(index.ack(&(&ack).into()), new);
                         if new {
                             model.acks.insert((message_id, ack.client_id));
                         }
@@ -772,6 +873,14 @@ mod tests {
                         prop_assert_eq!(index.prune(now), (before - model.messages.len()) as u64);
                     }
                 }
+                // Client ids are kept once, and only while a message names them.
+                let named: HashSet<&str> = model
+                    .messages
+                    .iter()
+                    .map(|m| m.publisher.as_str())
+                    .chain(model.acks.iter().map(|(_, c)| c.as_str()))
+                    .collect();
+                prop_assert_eq!(index.clients.len(), named.len());
                 for now in [0, 25] {
                     prop_assert_eq!(
                         index.size(now),
