@@ -495,9 +495,16 @@ impl Journal {
         };
         let mut ids = HashMap::new();
         if !fresh.is_empty() || !new_acks.is_empty() {
-            let mut tx = self.writer.begin().await?;
-            let rows = append(&mut tx, &fresh, &new_acks, acks_expire).await?;
-            tx.commit().await?;
+            let rows = if fresh.len() <= ROW_MESSAGES {
+                // One row: its INSERT commits by itself, sparing two round trips to
+                // SQLite's thread (BEGIN, COMMIT) per group commit.
+                append(&mut *self.writer.acquire().await?, &fresh, &new_acks, acks_expire).await?
+            } else {
+                let mut tx = self.writer.begin().await?;
+                let rows = append(&mut tx, &fresh, &new_acks, acks_expire).await?;
+                tx.commit().await?;
+                rows
+            };
             let mut index = lock(&loaded.index);
             for (position, message) in fresh.iter().enumerate() {
                 let id = message_id(rows[position / ROW_MESSAGES], position % ROW_MESSAGES);
@@ -598,10 +605,11 @@ fn lock(index: &std::sync::Mutex<Index>) -> std::sync::MutexGuard<'_, Index> {
     index.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Appends `messages` (as many rows as they need, the acks in the first) in
-/// `tx`; the rows' ids. Each row expires with the last message it names.
+/// Appends `messages` (as many rows as they need, the acks in the first) on
+/// `connection` (in a transaction when they need more than one row); the rows'
+/// ids. Each row expires with the last message it names.
 async fn append(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    connection: &mut sqlx::SqliteConnection,
     messages: &[MessageRef<'_>],
     acks: &[AckRef<'_>],
     acks_expire: i64,
@@ -616,7 +624,7 @@ async fn append(
         let id: i64 = sqlx::query_scalar("INSERT INTO relay_journal (expires_at, body) VALUES ($1, $2) RETURNING id")
             .bind(expires)
             .bind(encode(next, acks))
-            .fetch_one(&mut **tx)
+            .fetch_one(&mut *connection)
             .await?;
         rows.push(id);
         acks = &[];
