@@ -17,9 +17,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
-use sha2::Digest as _;
-
 use futures_util::TryStreamExt;
+use sha2::Digest as _;
 use sqlx::sqlite::SqlitePool;
 use sqlx::Row as _;
 
@@ -197,8 +196,8 @@ pub fn decode_messages<'a>(bytes: &'a [u8], positions: &[usize]) -> Result<Vec<(
     Ok(messages)
 }
 
-/// The bytes of a row not read yet. Counts are checked against what is left
-/// before anything is allocated for them.
+/// The bytes of a row not read yet. Every length is checked against what is
+/// left before it is used, and texts are borrowed, not copied.
 struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
