@@ -662,30 +662,19 @@ async fn load(writer: &SqlitePool) -> StoreResult<Index> {
     .fetch_all(&mut *tx)
     .await?;
     if !old.is_empty() {
-        let mut messages = Vec::with_capacity(old.len());
-        let mut old_ids = Vec::with_capacity(old.len());
-        for row in &old {
-            old_ids.push(row.try_get::<i64, _>("id")?);
-            messages.push(RelayMessage {
-                id: 0,
-                topic: row.try_get("topic")?,
-                hash: row.try_get("hash")?,
-                message: row.try_get("message")?,
-                tag: row.try_get("tag")?,
-                publisher: row.try_get("publisher")?,
-                published_at: row.try_get("published_at")?,
-                expires_at: row.try_get("expires_at")?,
-            });
-        }
+        let messages = old
+            .iter()
+            .map(super::sqlite::relay_message_from_row)
+            .collect::<StoreResult<Vec<_>>>()?;
         let refs: Vec<MessageRef<'_>> = messages.iter().map(MessageRef::from).collect();
         let rows = append(&mut tx, &refs, &[], i64::MIN).await?;
-        let new_id: HashMap<i64, (i64, i64)> = old_ids
+        // Old id → (new id, expiry).
+        let new_id: HashMap<i64, (i64, i64)> = messages
             .iter()
-            .zip(&messages)
             .enumerate()
-            .map(|(position, (old, m))| {
+            .map(|(position, m)| {
                 let id = message_id(rows[position / ROW_MESSAGES], position % ROW_MESSAGES);
-                (*old, (id, m.expires_at))
+                (m.id, (id, m.expires_at))
             })
             .collect();
         // Acks of messages no longer there are left behind.

@@ -107,20 +107,7 @@ impl PostgresStore {
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(RelayMessage {
-                    id: row.try_get("id")?,
-                    topic: row.try_get("topic")?,
-                    hash: row.try_get("hash")?,
-                    message: row.try_get("message")?,
-                    tag: row.try_get("tag")?,
-                    publisher: row.try_get("publisher")?,
-                    published_at: row.try_get("published_at")?,
-                    expires_at: row.try_get("expires_at")?,
-                })
-            })
-            .collect()
+        rows.iter().map(relay_message_from_row).collect()
     }
 
     pub(super) async fn mailbox_prune(&self, now_ms: i64) -> StoreResult<u64> {

@@ -37,6 +37,21 @@ macro_rules! impl_sql_store {
             Ok(())
         }
 
+        /// A message of the relay mailbox's tables (Postgres keeps its mailbox in them;
+        /// SQLite reads them once, to move an older mailbox into its journal).
+        pub(super) fn relay_message_from_row(row: &$row) -> StoreResult<RelayMessage> {
+            Ok(RelayMessage {
+                id: row.try_get("id")?,
+                topic: row.try_get("topic")?,
+                hash: row.try_get("hash")?,
+                message: row.try_get("message")?,
+                tag: row.try_get("tag")?,
+                publisher: row.try_get("publisher")?,
+                published_at: row.try_get("published_at")?,
+                expires_at: row.try_get("expires_at")?,
+            })
+        }
+
         fn project_from_row(row: &$row) -> StoreResult<Project> {
             let origins: String = row.try_get("allowed_origins")?;
             Ok(Project {
