@@ -280,7 +280,7 @@ pub struct Index {
 #[derive(Debug)]
 struct Held {
     topic: Arc<str>,
-    hash: HashKey,
+    hash: Arc<str>,
     publisher: Arc<str>,
     expires_at: i64,
     /// Clients that acked it (a topic has few subscribers: a list is smallest).
@@ -290,28 +290,13 @@ struct Held {
 #[derive(Debug, Default)]
 struct Topic {
     ids: BTreeSet<i64>,
-    by_hash: HashMap<HashKey, i64>,
-}
-
-/// A message's hash as 32 bytes: the relay's hashes are sha256 in lower-case
-/// hex, kept at half their size; any other text stands for its own sha256.
-type HashKey = [u8; 32];
-
-fn hash_key(hash: &str) -> HashKey {
-    let mut key = [0; 32];
-    let lower_hex = hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-    if hash.len() == 64 && lower_hex && hex::decode_to_slice(hash, &mut key).is_ok() {
-        return key;
-    }
-    sha2::Sha256::digest(hash.as_bytes()).into()
+    by_hash: HashMap<Arc<str>, i64>,
 }
 
 impl Index {
     /// Whether a message with this (topic, hash) is held: a new one would be a duplicate.
     pub fn contains(&self, topic: &str, hash: &str) -> bool {
-        self.topics
-            .get(topic)
-            .is_some_and(|t| t.by_hash.contains_key(&hash_key(hash)))
+        self.topics.get(topic).is_some_and(|t| t.by_hash.contains_key(hash))
     }
 
     /// Holds `message` under `id`; `false` (and nothing changes) when its
@@ -325,10 +310,10 @@ impl Index {
             Some((name, _)) => name.clone(),
             None => Arc::from(message.topic),
         };
-        let hash = hash_key(message.hash);
+        let hash: Arc<str> = Arc::from(message.hash);
         let topic = self.topics.entry(topic_name.clone()).or_default();
         topic.ids.insert(id);
-        topic.by_hash.insert(hash, id);
+        topic.by_hash.insert(hash.clone(), id);
         self.expiry.insert((message.expires_at, id));
         self.messages.insert(
             id,
