@@ -18,7 +18,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use futures_util::TryStreamExt;
-use sha2::Digest as _;
 use sqlx::sqlite::SqlitePool;
 use sqlx::Row as _;
 
