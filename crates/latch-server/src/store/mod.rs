@@ -231,7 +231,7 @@ pub struct SiwxSession {
 
 /// Everything `latch` persists.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: RelayMailbox + Send + Sync + 'static {
     /// Inserts or replaces a project.
     async fn put_project(&self, project: &Project) -> StoreResult<()>;
     /// The project with this id, if any.
@@ -277,11 +277,6 @@ pub trait Store: Send + Sync + 'static {
         before: Option<(i64, i64)>,
         limit: u32,
     ) -> StoreResult<Vec<Transfer>>;
-    /// Adds `messages` to the relay mailbox (their `id` is ignored) and records
-    /// `acks`, in one transaction (the relay's group commit); per message, the id
-    /// it was stored under, or `None` when its (topic, hash) was already there
-    /// (or earlier in `messages`). Acks are idempotent.
-    async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>>;
     /// Stores a new sign-in nonce.
     async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()>;
     /// Marks `nonce` used and returns it, once: `None` when unknown or already used.
@@ -302,6 +297,17 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<Vec<SiwxSession>>;
     /// Revokes a session; `false` when it was not active.
     async fn siwx_revoke(&self, project_id: &str, id: &str, now_ms: i64) -> StoreResult<bool>;
+}
+
+/// The relay's mailbox (see `crate::relay`), which each backend keeps its own
+/// way: Postgres a row per message, SQLite a journal (`store::journal`).
+#[async_trait]
+pub trait RelayMailbox: Send + Sync {
+    /// Adds `messages` to the relay mailbox (their `id` is ignored) and records
+    /// `acks`, in one transaction (the relay's group commit); per message, the id
+    /// it was stored under, or `None` when its (topic, hash) was already there
+    /// (or earlier in `messages`). Acks are idempotent.
+    async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>>;
     /// Unexpired messages of `topic` that `client_id` neither published nor acknowledged,
     /// oldest first, at most `limit`.
     async fn relay_pending(

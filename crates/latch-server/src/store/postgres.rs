@@ -4,8 +4,8 @@ use sqlx::Row;
 
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMessage, SiwxNonce, SiwxSession, Store, StoreError,
-    StoreResult, StoredImage, StoredWallet, Transfer,
+    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxSession, Store,
+    StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
 /// Serialises migrations when several nodes start at once (any fixed number works).
@@ -40,12 +40,9 @@ impl PostgresStore {
 
 /// The relay mailbox: a row per message, de-duplicated by a unique (topic, hash)
 /// index, and a row per ack; every node reads and writes the same rows.
-impl PostgresStore {
-    pub(super) async fn mailbox_write(
-        &self,
-        messages: &[RelayMessage],
-        acks: &[RelayAck],
-    ) -> StoreResult<Vec<Option<i64>>> {
+#[async_trait]
+impl RelayMailbox for PostgresStore {
+    async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>> {
         // Multi-row statements: a batch of thousands costs a few round trips.
         const ROWS: usize = 500;
         let mut tx = self.pool.begin().await?;
@@ -88,7 +85,7 @@ impl PostgresStore {
             .collect())
     }
 
-    pub(super) async fn mailbox_pending(
+    async fn relay_pending(
         &self,
         topic: &str,
         client_id: &str,
@@ -110,7 +107,7 @@ impl PostgresStore {
         rows.iter().map(relay_message_from_row).collect()
     }
 
-    pub(super) async fn mailbox_prune(&self, now_ms: i64) -> StoreResult<u64> {
+    async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
         // On the relay's writer, in chunks found by the expiry index: a prune competing
         // for SQLite's write lock made group commits wait, and one long delete would
         // hold back publishes for as long as it takes.
@@ -153,7 +150,7 @@ impl PostgresStore {
         }
     }
 
-    pub(super) async fn mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
+    async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
         let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages WHERE expires_at > $1")
             .bind(now_ms)
             .fetch_one(&self.pool)

@@ -2,9 +2,9 @@
 //! and both keep JSON as text, so one body of queries serves both; the macro
 //! only varies the pool and row types.
 
-/// Implements [`super::Store`] for `$store` (with a `pool` field, and
-/// `mailbox_*` methods for the relay mailbox, which each backend keeps its own
-/// way) whose rows are `$row` on database `$db`, and `apply_migrations` for its `migrate`; `$dialect` names
+/// Implements [`super::Store`] for `$store` (with a `pool` field; its
+/// [`super::RelayMailbox`] is the backend's own) whose rows are `$row` on
+/// database `$db`, and `apply_migrations` for its `migrate`; `$dialect` names
 /// the [`Step`] field of its migrations.
 macro_rules! impl_sql_store {
     ($store:ty, $row:ty, $db:ty, $dialect:ident) => {
@@ -478,10 +478,6 @@ macro_rules! impl_sql_store {
                 rows.iter().map(transfer_from_row).collect()
             }
 
-            async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>> {
-                self.mailbox_write(messages, acks).await
-            }
-
             async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()> {
                 sqlx::query("INSERT INTO siwx_nonces (nonce, project_id, domain, expires_at, used) VALUES ($1, $2, $3, $4, 0)")
                     .bind(&nonce.nonce)
@@ -584,24 +580,6 @@ macro_rules! impl_sql_store {
                 .execute(&self.pool)
                 .await?;
                 Ok(done.rows_affected() > 0)
-            }
-
-            async fn relay_pending(
-                &self,
-                topic: &str,
-                client_id: &str,
-                now_ms: i64,
-                limit: u32,
-            ) -> StoreResult<Vec<RelayMessage>> {
-                self.mailbox_pending(topic, client_id, now_ms, limit).await
-            }
-
-            async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
-                self.mailbox_prune(now_ms).await
-            }
-
-            async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
-                self.mailbox_size(now_ms).await
             }
 
             async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>> {

@@ -7,8 +7,8 @@ use sqlx::Row;
 use super::journal::Journal;
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMessage, SiwxNonce, SiwxSession, Store, StoreError,
-    StoreResult, StoredImage, StoredWallet, Transfer,
+    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxSession, Store,
+    StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
 /// How often the WAL is copied back into the database file.
@@ -130,12 +130,13 @@ impl SqliteStore {
 }
 
 /// The relay mailbox is the journal's.
-impl SqliteStore {
-    async fn mailbox_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>> {
+#[async_trait]
+impl RelayMailbox for SqliteStore {
+    async fn relay_write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>> {
         self.journal.write(messages, acks).await
     }
 
-    async fn mailbox_pending(
+    async fn relay_pending(
         &self,
         topic: &str,
         client_id: &str,
@@ -145,11 +146,11 @@ impl SqliteStore {
         self.journal.pending(topic, client_id, now_ms, limit).await
     }
 
-    async fn mailbox_prune(&self, now_ms: i64) -> StoreResult<u64> {
+    async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
         self.journal.prune(now_ms).await
     }
 
-    async fn mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
+    async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
         self.journal.size(now_ms).await
     }
 }
