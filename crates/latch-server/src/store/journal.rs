@@ -467,61 +467,61 @@ impl Journal {
             .await
     }
 
-    /// See [`super::Store::relay_write`].
+    /// See [`super::RelayMailbox::relay_write`].
     pub(super) async fn write(&self, messages: &[RelayMessage], acks: &[RelayAck]) -> StoreResult<Vec<Option<i64>>> {
         let loaded = self.loaded().await?;
         let _writing = loaded.writing.lock().await;
-        // Decide what is new (the first of equal messages in the batch is the new one).
-        let (fresh, new_acks, acks_expire) = {
+        // Decide what is new (the first of equal messages in the batch is the new one);
+        // per message, its place among the new ones.
+        let (fresh, places, new_acks, acks_expire) = {
             let index = lock(&loaded.index);
             let mut seen = HashSet::new();
-            let fresh: Vec<MessageRef<'_>> = messages
-                .iter()
-                .map(MessageRef::from)
-                .filter(|m| !index.contains(m.topic, m.hash) && seen.insert((m.topic, m.hash)))
-                .collect();
+            let mut fresh = Vec::new();
+            let mut places = Vec::with_capacity(messages.len());
+            for m in messages.iter().map(MessageRef::from) {
+                let new = !index.contains(m.topic, m.hash) && seen.insert((m.topic, m.hash));
+                places.push(new.then_some(fresh.len()));
+                if new {
+                    fresh.push(m);
+                }
+            }
             let mut seen = HashSet::new();
             let mut acks_expire = i64::MIN;
-            let new_acks: Vec<AckRef<'_>> = acks
-                .iter()
-                .map(AckRef::from)
-                .filter(|a| {
-                    let expires = index.unacked_expiry(a);
-                    acks_expire = acks_expire.max(expires.unwrap_or(i64::MIN));
-                    expires.is_some() && seen.insert((a.message_id, a.client_id))
-                })
-                .collect();
-            (fresh, new_acks, acks_expire)
+            let mut new_acks = Vec::new();
+            for a in acks.iter().map(AckRef::from) {
+                if let Some(expires) = index.unacked_expiry(&a) {
+                    if seen.insert((a.message_id, a.client_id)) {
+                        acks_expire = acks_expire.max(expires);
+                        new_acks.push(a);
+                    }
+                }
+            }
+            (fresh, places, new_acks, acks_expire)
         };
-        let mut ids = HashMap::new();
-        if !fresh.is_empty() || !new_acks.is_empty() {
-            let rows = if fresh.len() <= ROW_MESSAGES {
-                // One row: its INSERT commits by itself, sparing two round trips to
-                // SQLite's thread (BEGIN, COMMIT) per group commit.
-                append(&mut *self.writer.acquire().await?, &fresh, &new_acks, acks_expire).await?
-            } else {
-                let mut tx = self.writer.begin().await?;
-                let rows = append(&mut tx, &fresh, &new_acks, acks_expire).await?;
-                tx.commit().await?;
-                rows
-            };
-            let mut index = lock(&loaded.index);
-            for (position, message) in fresh.iter().enumerate() {
-                let id = message_id(rows[position / ROW_MESSAGES], position % ROW_MESSAGES);
-                index.insert(id, message);
-                ids.insert((message.topic, message.hash), id);
-            }
-            for ack in &new_acks {
-                index.ack(ack);
-            }
+        if fresh.is_empty() && new_acks.is_empty() {
+            return Ok(vec![None; messages.len()]);
         }
-        Ok(messages
-            .iter()
-            .map(|m| ids.remove(&(m.topic.as_str(), m.hash.as_str())))
-            .collect())
+        let rows = if fresh.len() <= ROW_MESSAGES {
+            // One row: its INSERT commits by itself, sparing two round trips to
+            // SQLite's thread (BEGIN, COMMIT) per group commit.
+            append(&mut *self.writer.acquire().await?, &fresh, &new_acks, acks_expire).await?
+        } else {
+            let mut tx = self.writer.begin().await?;
+            let rows = append(&mut tx, &fresh, &new_acks, acks_expire).await?;
+            tx.commit().await?;
+            rows
+        };
+        let mut index = lock(&loaded.index);
+        for (place, message) in fresh.iter().enumerate() {
+            index.insert(id_at(&rows, place), message);
+        }
+        for ack in &new_acks {
+            index.ack(ack);
+        }
+        Ok(places.into_iter().map(|place| place.map(|p| id_at(&rows, p))).collect())
     }
 
-    /// See [`super::Store::relay_pending`].
+    /// See [`super::RelayMailbox::relay_pending`].
     pub(super) async fn pending(
         &self,
         topic: &str,
@@ -554,7 +554,7 @@ impl Journal {
         Ok(messages)
     }
 
-    /// See [`super::Store::relay_prune`].
+    /// See [`super::RelayMailbox::relay_prune`].
     pub(super) async fn prune(&self, now_ms: i64) -> StoreResult<u64> {
         let loaded = self.loaded().await?;
         let pruned = {
@@ -578,7 +578,7 @@ impl Journal {
         }
     }
 
-    /// See [`super::Store::relay_mailbox_size`].
+    /// See [`super::RelayMailbox::relay_mailbox_size`].
     pub(super) async fn size(&self, now_ms: i64) -> StoreResult<u64> {
         let loaded = self.loaded().await?;
         Ok(lock(&loaded.index).size(now_ms))
@@ -588,6 +588,11 @@ impl Journal {
 /// The id of the `position`-th message of row `row`.
 fn message_id(row: i64, position: usize) -> i64 {
     (row << ROW_BITS) | position as i64
+}
+
+/// The id of the `place`-th of messages that [`append`] stored in `rows`.
+fn id_at(rows: &[i64], place: usize) -> i64 {
+    message_id(rows[place / ROW_MESSAGES], place % ROW_MESSAGES)
 }
 
 /// The row and position a [`message_id`] names.
@@ -656,10 +661,7 @@ async fn load(writer: &SqlitePool) -> StoreResult<Index> {
         let new_id: HashMap<i64, (i64, i64)> = messages
             .iter()
             .enumerate()
-            .map(|(position, m)| {
-                let id = message_id(rows[position / ROW_MESSAGES], position % ROW_MESSAGES);
-                (m.id, (id, m.expires_at))
-            })
+            .map(|(place, m)| (m.id, (id_at(&rows, place), m.expires_at)))
             .collect();
         // Acks of messages no longer there are left behind.
         let mut acks = Vec::new();
