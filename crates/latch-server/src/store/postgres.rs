@@ -94,9 +94,9 @@ impl RelayMailbox for PostgresStore {
     ) -> StoreResult<Vec<RelayMessage>> {
         let rows = sqlx::query(
             "SELECT id, topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages m
-                 WHERE m.topic = $1 AND m.expires_at > $2 AND m.publisher <> $3 AND NOT EXISTS
-                 (SELECT 1 FROM relay_acks a WHERE a.message_id = m.id AND a.client_id = $3)
-                 ORDER BY m.id LIMIT $4",
+             WHERE m.topic = $1 AND m.expires_at > $2 AND m.publisher <> $3 AND NOT EXISTS
+             (SELECT 1 FROM relay_acks a WHERE a.message_id = m.id AND a.client_id = $3)
+             ORDER BY m.id LIMIT $4",
         )
         .bind(topic)
         .bind(now_ms)
@@ -108,16 +108,15 @@ impl RelayMailbox for PostgresStore {
     }
 
     async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64> {
-        // On the relay's writer, in chunks found by the expiry index: a prune competing
-        // for SQLite's write lock made group commits wait, and one long delete would
-        // hold back publishes for as long as it takes.
+        // In chunks found by the expiry index: one long delete would hold back the
+        // group commits that touch the same rows for as long as it takes.
         const CHUNK: i64 = 1000;
         let mut pruned = 0;
         loop {
             let mut tx = self.pool.begin().await?;
             sqlx::query(
                 "DELETE FROM relay_acks WHERE message_id IN
-                     (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
+                 (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
             )
             .bind(now_ms)
             .bind(CHUNK)
@@ -125,7 +124,7 @@ impl RelayMailbox for PostgresStore {
             .await?;
             let done = sqlx::query(
                 "DELETE FROM relay_messages WHERE id IN
-                     (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
+                 (SELECT id FROM relay_messages WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2)",
             )
             .bind(now_ms)
             .bind(CHUNK)
@@ -137,7 +136,7 @@ impl RelayMailbox for PostgresStore {
                 // oldest message left (ids are never reused, so these name no message).
                 sqlx::query(
                     "DELETE FROM relay_acks WHERE message_id <
-                         COALESCE((SELECT MIN(id) FROM relay_messages), 9223372036854775807)",
+                     COALESCE((SELECT MIN(id) FROM relay_messages), 9223372036854775807)",
                 )
                 .execute(&mut *tx)
                 .await?;
