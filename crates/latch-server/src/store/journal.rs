@@ -620,24 +620,26 @@ async fn append(
     acks_expire: i64,
 ) -> StoreResult<Vec<i64>> {
     let mut rows = Vec::new();
-    let mut chunks = messages.chunks(ROW_MESSAGES);
-    let mut next = chunks.next().unwrap_or_default();
-    let mut acks = acks;
-    let mut expires = acks_expire;
+    let mut rest = messages;
     loop {
-        expires = next.iter().map(|m| m.expires_at).fold(expires, i64::max);
+        let (chunk, after) = rest.split_at(rest.len().min(ROW_MESSAGES));
+        // The acks go in the first row (which exists even when no message is new).
+        let (acks, acks_expire) = if rows.is_empty() {
+            (acks, acks_expire)
+        } else {
+            (&[][..], i64::MIN)
+        };
+        let expires = chunk.iter().map(|m| m.expires_at).fold(acks_expire, i64::max);
         let id: i64 = sqlx::query_scalar("INSERT INTO relay_journal (expires_at, body) VALUES ($1, $2) RETURNING id")
             .bind(expires)
-            .bind(encode(next, acks))
+            .bind(encode(chunk, acks))
             .fetch_one(&mut *connection)
             .await?;
         rows.push(id);
-        acks = &[];
-        expires = i64::MIN;
-        match chunks.next() {
-            Some(chunk) => next = chunk,
-            None => return Ok(rows),
+        if after.is_empty() {
+            return Ok(rows);
         }
+        rest = after;
     }
 }
 
