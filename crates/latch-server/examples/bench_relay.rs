@@ -3,7 +3,8 @@
 //! - `bench_relay echo <port>`: a raw WebSocket echo server (the practical ceiling
 //!   of any WebSocket service on this machine), run as its own process.
 //! - `bench_relay soak <ws url> [pairs] [in flight]`: only one relay loop for 30 s
-//!   (to profile; by default 1 pair with 256 in flight).
+//!   (to profile; by default 1 pair with 256 in flight); `soak-echo` the same
+//!   loop against the echo server.
 //! - `bench_relay rate <ws url> [times]`: only the relay's 100 pairs at 5k messages/s.
 //! - `bench_relay run --relay <ws url> --echo <ws url> --pid <latch pid>`:
 //!   publish → deliver throughput and latency with 1, 100 and 1000 topic pairs
@@ -41,12 +42,14 @@ async fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("echo") => echo_server(args.get(1).context("echo <port>")?.parse()?).await,
         // For profiling: one of the relay's closed loops for 30 s, nothing else
-        // (by default the one-pair loop; `soak <url> 1000 1` is the 1000-pair one).
-        Some("soak") => {
-            let url = args.get(1).context("soak <relay url> [pairs] [in flight]")?;
+        // (by default the one-pair loop; `soak <url> 1000 1` is the 1000-pair one);
+        // `soak-echo <echo url> …` is the same loop against the echo server.
+        Some(verb @ ("soak" | "soak-echo")) => {
+            let url = args.get(1).context("soak <url> [pairs] [in flight]")?;
             let pairs: usize = args.get(2).map_or(Ok(1), |n| n.parse())?;
             let in_flight: usize = args.get(3).map_or(Ok(256), |n| n.parse())?;
-            let outcome = scenario(Target::Relay, url, 99, pairs, in_flight, None, Duration::from_secs(30)).await?;
+            let target = if verb == "soak" { Target::Relay } else { Target::Echo };
+            let outcome = scenario(target, url, 99, pairs, in_flight, None, Duration::from_secs(30)).await?;
             println!(
                 "{:.0} msg/s, p50 {:.2} ms, p99 {:.2} ms",
                 outcome.per_second, outcome.p50_ms, outcome.p99_ms

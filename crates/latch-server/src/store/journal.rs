@@ -15,6 +15,12 @@
 //! committed, so a restart of `latch` loses nothing.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// The index's hash maps and sets: their keys are hashes and topics, and they
+/// are looked up for every message stored; foldhash (seeded per process) is
+/// several times cheaper than the standard SipHash on such keys.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
 use std::sync::Arc;
 
 use futures_util::TryStreamExt;
@@ -268,12 +274,12 @@ pub struct Index {
     /// By id. A B-tree: ids only grow, so inserts append, and it never stops
     /// the writer to rehash millions of entries as a hash map would.
     messages: BTreeMap<i64, Held>,
-    topics: HashMap<Arc<str>, Topic>,
+    topics: FastMap<Arc<str>, Topic>,
     /// (expires_at, id) of every message held, for pruning in expiry order.
     expiry: BTreeSet<(i64, i64)>,
     /// Client ids named by the messages held, stored once each: a client
     /// publishes and acks many messages.
-    clients: HashSet<Arc<str>>,
+    clients: FastSet<Arc<str>>,
 }
 
 #[derive(Debug)]
@@ -289,7 +295,7 @@ struct Held {
 #[derive(Debug, Default)]
 struct Topic {
     ids: BTreeSet<i64>,
-    by_hash: HashMap<Arc<str>, i64>,
+    by_hash: FastMap<Arc<str>, i64>,
 }
 
 impl Index {
@@ -475,7 +481,7 @@ impl Journal {
         // per message, its place among the new ones.
         let (fresh, places, new_acks, acks_expire) = {
             let index = lock(&loaded.index);
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             let mut fresh = Vec::new();
             let mut places = Vec::with_capacity(messages.len());
             for m in messages.iter().map(MessageRef::from) {
@@ -485,7 +491,7 @@ impl Journal {
                     fresh.push(m);
                 }
             }
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             let mut acks_expire = i64::MIN;
             let mut new_acks = Vec::new();
             for a in acks.iter().map(AckRef::from) {

@@ -119,6 +119,9 @@ impl SqliteStore {
         // every commit walks the cache to drop pages past the end of the file.
         let relay_writer = SqlitePoolOptions::new()
             .max_connections(1)
+            // A local file needs no liveness check: sqlx's ping before each
+            // acquire was one more round trip to SQLite's thread per commit.
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         Ok(Self {
