@@ -434,6 +434,9 @@ pub(super) struct Journal {
     writer: SqlitePool,
     /// Where rows are read back from, beside the writer.
     reader: SqlitePool,
+    /// Most messages one row takes ([`ROW_MESSAGES`]; fewer in tests, to reach
+    /// the rows-per-write path without a million messages).
+    row_messages: usize,
     loaded: tokio::sync::OnceCell<Loaded>,
 }
 
@@ -452,8 +455,16 @@ impl Journal {
         Self {
             writer,
             reader,
+            row_messages: ROW_MESSAGES,
             loaded: tokio::sync::OnceCell::new(),
         }
+    }
+
+    /// This journal, with rows of at most `row_messages` (≤ [`ROW_MESSAGES`]) messages.
+    #[cfg(test)]
+    pub(super) fn with_row_messages(self, row_messages: usize) -> Self {
+        assert!((1..=ROW_MESSAGES).contains(&row_messages));
+        Self { row_messages, ..self }
     }
 
     /// The relay writer's connection (the checkpointer's tests pause it).
@@ -467,7 +478,7 @@ impl Journal {
             .get_or_try_init(|| async {
                 Ok(Loaded {
                     writing: tokio::sync::Mutex::new(()),
-                    index: std::sync::Mutex::new(load(&self.writer).await?),
+                    index: std::sync::Mutex::new(load(&self.writer, self.row_messages).await?),
                 })
             })
             .await
@@ -507,24 +518,35 @@ impl Journal {
         if fresh.is_empty() && new_acks.is_empty() {
             return Ok(vec![None; messages.len()]);
         }
-        let rows = if fresh.len() <= ROW_MESSAGES {
+        let per_row = self.row_messages;
+        let rows = if fresh.len() <= per_row {
             // One row: its INSERT commits by itself, sparing two round trips to
             // SQLite's thread (BEGIN, COMMIT) per group commit.
-            append(&mut *self.writer.acquire().await?, &fresh, &new_acks, acks_expire).await?
+            append(
+                &mut *self.writer.acquire().await?,
+                &fresh,
+                &new_acks,
+                acks_expire,
+                per_row,
+            )
+            .await?
         } else {
             let mut tx = self.writer.begin().await?;
-            let rows = append(&mut tx, &fresh, &new_acks, acks_expire).await?;
+            let rows = append(&mut tx, &fresh, &new_acks, acks_expire, per_row).await?;
             tx.commit().await?;
             rows
         };
         let mut index = lock(&loaded.index);
         for (place, message) in fresh.iter().enumerate() {
-            index.insert(id_at(&rows, place), message);
+            index.insert(id_at(&rows, place, per_row), message);
         }
         for ack in &new_acks {
             index.ack(ack);
         }
-        Ok(places.into_iter().map(|place| place.map(|p| id_at(&rows, p))).collect())
+        Ok(places
+            .into_iter()
+            .map(|place| place.map(|p| id_at(&rows, p, per_row)))
+            .collect())
     }
 
     /// See [`super::RelayMailbox::relay_pending`].
@@ -596,9 +618,10 @@ fn message_id(row: i64, position: usize) -> i64 {
     (row << ROW_BITS) | position as i64
 }
 
-/// The id of the `place`-th of messages that [`append`] stored in `rows`.
-fn id_at(rows: &[i64], place: usize) -> i64 {
-    message_id(rows[place / ROW_MESSAGES], place % ROW_MESSAGES)
+/// The id of the `place`-th of messages that [`append`] stored in `rows`,
+/// `per_row` to a row.
+fn id_at(rows: &[i64], place: usize, per_row: usize) -> i64 {
+    message_id(rows[place / per_row], place % per_row)
 }
 
 /// The row and position a [`message_id`] names.
@@ -616,7 +639,7 @@ fn lock(index: &std::sync::Mutex<Index>) -> std::sync::MutexGuard<'_, Index> {
     index.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Appends `messages` (as many rows as they need, the acks in the first) on
+/// Appends `messages` (`per_row` to a row, the acks in the first) on
 /// `connection` (in a transaction when they need more than one row); the rows'
 /// ids. Each row expires with the last message it names.
 async fn append(
@@ -624,11 +647,12 @@ async fn append(
     messages: &[MessageRef<'_>],
     acks: &[AckRef<'_>],
     acks_expire: i64,
+    per_row: usize,
 ) -> StoreResult<Vec<i64>> {
     let mut rows = Vec::new();
     let mut rest = messages;
     loop {
-        let (chunk, after) = rest.split_at(rest.len().min(ROW_MESSAGES));
+        let (chunk, after) = rest.split_at(rest.len().min(per_row));
         // The acks go in the first row (which exists even when no message is new).
         let (acks, acks_expire) = if rows.is_empty() {
             (acks, acks_expire)
@@ -651,7 +675,7 @@ async fn append(
 
 /// Reads every row into an index; first moves the mailbox of earlier versions
 /// (a row per message in `relay_messages` and `relay_acks`) into the journal.
-async fn load(writer: &SqlitePool) -> StoreResult<Index> {
+async fn load(writer: &SqlitePool, per_row: usize) -> StoreResult<Index> {
     let mut tx = writer.begin().await?;
     let old = sqlx::query(
         "SELECT id, topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages ORDER BY id",
@@ -664,12 +688,12 @@ async fn load(writer: &SqlitePool) -> StoreResult<Index> {
             .map(super::sqlite::relay_message_from_row)
             .collect::<StoreResult<Vec<_>>>()?;
         let refs: Vec<MessageRef<'_>> = messages.iter().map(MessageRef::from).collect();
-        let rows = append(&mut tx, &refs, &[], i64::MIN).await?;
+        let rows = append(&mut tx, &refs, &[], i64::MIN, per_row).await?;
         // Old id → (new id, expiry).
         let new_id: HashMap<i64, (i64, i64)> = messages
             .iter()
             .enumerate()
-            .map(|(place, m)| (m.id, (id_at(&rows, place), m.expires_at)))
+            .map(|(place, m)| (m.id, (id_at(&rows, place, per_row), m.expires_at)))
             .collect();
         // Acks of messages no longer there are left behind.
         let mut acks = Vec::new();
@@ -688,7 +712,7 @@ async fn load(writer: &SqlitePool) -> StoreResult<Index> {
         }
         if !acks.is_empty() {
             let refs: Vec<AckRef<'_>> = acks.iter().map(AckRef::from).collect();
-            append(&mut tx, &[], &refs, acks_expire).await?;
+            append(&mut tx, &[], &refs, acks_expire, per_row).await?;
         }
         sqlx::query("DELETE FROM relay_acks").execute(&mut *tx).await?;
         sqlx::query("DELETE FROM relay_messages").execute(&mut *tx).await?;

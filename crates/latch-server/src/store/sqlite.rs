@@ -132,6 +132,19 @@ impl SqliteStore {
     }
 }
 
+#[cfg(test)]
+impl SqliteStore {
+    /// This store with journal rows of at most `row_messages` messages: tests
+    /// reach the writes that span rows without a million messages.
+    fn with_journal_rows(self, row_messages: usize) -> Self {
+        let journal = std::sync::Arc::try_unwrap(self.journal).expect("the journal is not shared yet");
+        Self {
+            journal: std::sync::Arc::new(journal.with_row_messages(row_messages)),
+            ..self
+        }
+    }
+}
+
 /// The relay mailbox is the journal's.
 #[async_trait]
 impl RelayMailbox for SqliteStore {
@@ -336,5 +349,78 @@ mod tests {
             .await
             .unwrap()
             .is_empty());
+    }
+
+    // Rows hold up to 2^20 messages; a write (only an import gets that far) or
+    // an import larger than that spans rows. Tried here with rows of 2 and 3.
+    #[tokio::test]
+    async fn writes_and_imports_larger_than_a_row_span_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        async fn rows(store: &SqliteStore) -> i64 {
+            sqlx::query_scalar("SELECT COUNT(*) FROM relay_journal")
+                .fetch_one(&store.pool)
+                .await
+                .unwrap()
+        }
+
+        // An old mailbox of three messages and an ack: rows of 2 + 1, then the acks' row.
+        let url = format!("sqlite://{}", dir.path().join("old.db").display());
+        {
+            let options = SqliteConnectOptions::from_str(&url).unwrap().create_if_missing(true);
+            let pool = SqlitePool::connect_with(options).await.unwrap();
+            let mut tx = pool.begin().await.unwrap();
+            apply_migrations_until(&mut tx, crate::store::contract::OLD_MAILBOX_VERSION)
+                .await
+                .unwrap();
+            for sql in crate::store::contract::OLD_MAILBOX {
+                sqlx::query(sql).execute(&mut *tx).await.unwrap();
+            }
+            tx.commit().await.unwrap();
+            pool.close().await;
+        }
+        let store = SqliteStore::open(&url).await.unwrap().with_journal_rows(2);
+        crate::store::contract::old_mailbox_kept(&store).await;
+        assert_eq!(
+            rows(&store).await,
+            3 + 1,
+            "two rows of messages, one of acks, the contract's ack"
+        );
+
+        // One write of eight messages, one of them twice: seven new ones in rows of 3, 3 and 1.
+        let url = format!("sqlite://{}", dir.path().join("new.db").display());
+        let topic = "cd".repeat(32);
+        let message = |n: usize| RelayMessage {
+            id: 0,
+            topic: topic.clone(),
+            hash: format!("{n:0>64}"),
+            message: format!("m{n}"),
+            tag: 1108,
+            publisher: "did:key:zDapp".into(),
+            published_at: 1,
+            expires_at: 9_000,
+        };
+        let batch: Vec<RelayMessage> = [1, 2, 3, 4, 2, 5, 6, 7].into_iter().map(message).collect();
+        let store = SqliteStore::open(&url).await.unwrap().with_journal_rows(3);
+        let ids = store.relay_write(&batch, &[]).await.unwrap();
+        assert_eq!(ids[4], None, "the second m2 is a duplicate");
+        let ids: Vec<i64> = ids.into_iter().flatten().collect();
+        assert_eq!(ids.len(), 7);
+        assert!(
+            ids.windows(2).all(|w| w[0] < w[1]),
+            "ids follow the batch's order: {ids:?}"
+        );
+        assert_eq!(rows(&store).await, 3);
+        let expected = ["m1", "m2", "m3", "m4", "m5", "m6", "m7"];
+        let pending = store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap();
+        assert_eq!(pending.iter().map(|m| m.id).collect::<Vec<_>>(), ids);
+        assert_eq!(pending.iter().map(|m| m.message.as_str()).collect::<Vec<_>>(), expected);
+
+        // Read back from its rows: the same ids, and still de-duplicated.
+        store.pool.close().await;
+        drop(store);
+        let store = SqliteStore::open(&url).await.unwrap().with_journal_rows(3);
+        let pending = store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap();
+        assert_eq!(pending.iter().map(|m| m.id).collect::<Vec<_>>(), ids);
+        assert_eq!(store.relay_write(&[message(6)], &[]).await.unwrap(), [None]);
     }
 }
