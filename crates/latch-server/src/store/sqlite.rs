@@ -302,23 +302,27 @@ mod tests {
         assert_eq!(stored.len(), 100, "nothing was lost");
     }
 
+    /// A database at `url` as a version before the journal left it, holding
+    /// the shared contract's old mailbox.
+    async fn old_mailbox_at(url: &str) {
+        let options = SqliteConnectOptions::from_str(url).unwrap().create_if_missing(true);
+        let pool = SqlitePool::connect_with(options).await.unwrap();
+        let mut tx = pool.begin().await.unwrap();
+        apply_migrations_until(&mut tx, crate::store::contract::OLD_MAILBOX_VERSION)
+            .await
+            .unwrap();
+        for sql in crate::store::contract::OLD_MAILBOX {
+            sqlx::query(sql).execute(&mut *tx).await.unwrap();
+        }
+        tx.commit().await.unwrap();
+        pool.close().await;
+    }
+
     #[tokio::test]
     async fn an_old_mailbox_keeps_its_pending_messages() {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("latch.db").display());
-        {
-            let options = SqliteConnectOptions::from_str(&url).unwrap().create_if_missing(true);
-            let pool = SqlitePool::connect_with(options).await.unwrap();
-            let mut tx = pool.begin().await.unwrap();
-            apply_migrations_until(&mut tx, crate::store::contract::OLD_MAILBOX_VERSION)
-                .await
-                .unwrap();
-            for sql in crate::store::contract::OLD_MAILBOX {
-                sqlx::query(sql).execute(&mut *tx).await.unwrap();
-            }
-            tx.commit().await.unwrap();
-            pool.close().await;
-        }
+        old_mailbox_at(&url).await;
         let store = SqliteStore::open(&url).await.unwrap();
         crate::store::contract::old_mailbox_kept(&store).await;
         let old_rows = || async {
@@ -365,19 +369,7 @@ mod tests {
 
         // An old mailbox of three messages and an ack: rows of 2 + 1, then the acks' row.
         let url = format!("sqlite://{}", dir.path().join("old.db").display());
-        {
-            let options = SqliteConnectOptions::from_str(&url).unwrap().create_if_missing(true);
-            let pool = SqlitePool::connect_with(options).await.unwrap();
-            let mut tx = pool.begin().await.unwrap();
-            apply_migrations_until(&mut tx, crate::store::contract::OLD_MAILBOX_VERSION)
-                .await
-                .unwrap();
-            for sql in crate::store::contract::OLD_MAILBOX {
-                sqlx::query(sql).execute(&mut *tx).await.unwrap();
-            }
-            tx.commit().await.unwrap();
-            pool.close().await;
-        }
+        old_mailbox_at(&url).await;
         let store = SqliteStore::open(&url).await.unwrap().with_journal_rows(2);
         crate::store::contract::old_mailbox_kept(&store).await;
         assert_eq!(
