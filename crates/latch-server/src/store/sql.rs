@@ -37,6 +37,18 @@ macro_rules! impl_sql_store {
             Ok(())
         }
 
+        /// Brings `tx`'s database to the schema before the relay mailbox was keyed
+        /// by message ids and fills it with the shared contract's old mailbox:
+        /// where both backends' import tests start.
+        #[cfg(test)]
+        async fn write_old_mailbox(tx: &mut sqlx::Transaction<'_, $db>) -> StoreResult<()> {
+            apply_migrations_until(tx, crate::store::contract::OLD_MAILBOX_VERSION).await?;
+            for sql in crate::store::contract::OLD_MAILBOX {
+                sqlx::query(sql).execute(&mut **tx).await?;
+            }
+            Ok(())
+        }
+
         /// A message of the relay mailbox's tables (Postgres keeps its mailbox in them;
         /// SQLite reads them once, to move an older mailbox into its journal).
         pub(super) fn relay_message_from_row(row: &$row) -> StoreResult<RelayMessage> {

@@ -308,12 +308,7 @@ mod tests {
         let options = SqliteConnectOptions::from_str(url).unwrap().create_if_missing(true);
         let pool = SqlitePool::connect_with(options).await.unwrap();
         let mut tx = pool.begin().await.unwrap();
-        apply_migrations_until(&mut tx, crate::store::contract::OLD_MAILBOX_VERSION)
-            .await
-            .unwrap();
-        for sql in crate::store::contract::OLD_MAILBOX {
-            sqlx::query(sql).execute(&mut *tx).await.unwrap();
-        }
+        write_old_mailbox(&mut tx).await.unwrap();
         tx.commit().await.unwrap();
         pool.close().await;
     }
