@@ -1,19 +1,20 @@
-//! Typed reads from a [`Value`], written by hand.
+//! JSON for the engine: [`Value`] (its own reader and writer, in
+//! [`value`](self::Value)), typed reads ([`FromValue`]) and writes
+//! ([`ToValue`]) written by hand, and the [`json!`](crate::json!) macro.
 //!
 //! A derived `Deserialize` compiles a field visitor, a map visitor and a
-//! sequence visitor into every type; for the engine's records and frames that
-//! was a large share of the browser module (BENCHMARKS.md). These types read
-//! their fields from a `Value` instead ([`FromValue`], [`read_fields!`](crate::read_fields),
-//! [`crate::from_json`] for text). Writes stay derived: a hand-written writer
-//! measured larger than serde's (BENCHMARKS.md). Errors name the field, as
-//! serde's do.
+//! sequence visitor into every type, and serde_json's `Value`, its generic
+//! serializer and its float code came on top; for the engine's records and
+//! frames that was the largest share of the browser module (BENCHMARKS.md).
+//! Records say their JSON keys once ([`json_record!`](crate::json_record)),
+//! which gives both directions ([`read_fields!`](crate::read_fields) for
+//! those only read). Errors name the field, as serde's do.
 
-use serde_json::Value;
+mod value;
+
+pub use value::{Number, Object, ParseError, Value, MAX_DEPTH};
 
 use crate::map::Map;
-
-/// A JSON object's fields.
-pub type Object = serde_json::Map<String, Value>;
 
 /// A type read from JSON by hand.
 pub trait FromValue: Sized {
@@ -39,6 +40,12 @@ impl FromValue for u64 {
 impl FromValue for i64 {
     fn from_value(value: &Value) -> Result<Self, String> {
         value.as_i64().ok_or_else(|| expected("an integer", value))
+    }
+}
+
+impl FromValue for bool {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        value.as_bool().ok_or_else(|| expected("a boolean", value))
     }
 }
 
@@ -130,6 +137,98 @@ fn expected(what: &str, value: &Value) -> String {
     format!("expected {what}, found {found}")
 }
 
+/// A type written to JSON by hand.
+pub trait ToValue {
+    /// It as a JSON value.
+    fn to_value(&self) -> Value;
+
+    /// Puts it into `fields` under `key`; an absent [`Option`] is left out,
+    /// as the protocol's optional fields are.
+    fn put(&self, fields: &mut Object, key: &str) {
+        fields.insert(key.to_owned(), self.to_value());
+    }
+}
+
+impl ToValue for Value {
+    fn to_value(&self) -> Value {
+        self.clone()
+    }
+}
+
+impl ToValue for str {
+    fn to_value(&self) -> Value {
+        Value::String(self.to_owned())
+    }
+}
+
+impl ToValue for String {
+    fn to_value(&self) -> Value {
+        Value::String(self.clone())
+    }
+}
+
+impl ToValue for () {
+    /// `null`, as a JS promise of nothing resolves to.
+    fn to_value(&self) -> Value {
+        Value::Null
+    }
+}
+
+impl ToValue for bool {
+    fn to_value(&self) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+/// Integers, through `u64` or `i64`.
+macro_rules! integers_to_value {
+    ($($int:ty => $via:ty),*) => {$(
+        impl ToValue for $int {
+            fn to_value(&self) -> Value {
+                Value::from(<$via>::from(*self))
+            }
+        }
+    )*};
+}
+integers_to_value!(u64 => u64, u32 => u64, i64 => i64, i32 => i64);
+
+impl<T: ToValue + ?Sized> ToValue for &T {
+    fn to_value(&self) -> Value {
+        T::to_value(self)
+    }
+}
+
+impl<T: ToValue> ToValue for Option<T> {
+    /// `null` for `None`.
+    fn to_value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, T::to_value)
+    }
+
+    fn put(&self, fields: &mut Object, key: &str) {
+        if let Some(value) = self {
+            value.put(fields, key);
+        }
+    }
+}
+
+impl<T: ToValue> ToValue for [T] {
+    fn to_value(&self) -> Value {
+        Value::Array(self.iter().map(T::to_value).collect())
+    }
+}
+
+impl<T: ToValue> ToValue for Vec<T> {
+    fn to_value(&self) -> Value {
+        self.as_slice().to_value()
+    }
+}
+
+impl<T: ToValue> ToValue for Map<String, T> {
+    fn to_value(&self) -> Value {
+        Value::Object(self.iter().map(|(key, item)| (key.clone(), item.to_value())).collect())
+    }
+}
+
 /// [`FromValue`] for a struct read field by field from a JSON object, each
 /// field with [`field`], [`optional`] or [`or_default`] under its JSON key:
 /// `read_fields!(Peer { public_key: field("publicKey"), metadata: field("metadata") });`
@@ -138,7 +237,7 @@ fn expected(what: &str, value: &Value) -> String {
 macro_rules! read_fields {
     ($type:ident { $($name:ident: $how:ident($key:literal)),* $(,)? }) => {
         impl $crate::json::FromValue for $type {
-            fn from_value(value: &serde_json::Value) -> std::result::Result<Self, String> {
+            fn from_value(value: &$crate::json::Value) -> std::result::Result<Self, String> {
                 let fields = $crate::json::object(value)?;
                 Ok(Self { $($name: $crate::json::$how(fields, $key)?),* })
             }
@@ -146,10 +245,84 @@ macro_rules! read_fields {
     };
 }
 
+/// [`read_fields!`](crate::read_fields) and the matching [`ToValue`], for a
+/// struct kept as a JSON object both ways: each field is written under the
+/// same key as it is, an absent `Option` left out.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! json_record {
+    ($type:ident { $($name:ident: $how:ident($key:literal)),* $(,)? }) => {
+        $crate::read_fields!($type { $($name: $how($key)),* });
+
+        impl $crate::json::ToValue for $type {
+            fn to_value(&self) -> $crate::json::Value {
+                let mut fields = $crate::json::Object::new();
+                $($crate::json::ToValue::put(&self.$name, &mut fields, $key);)*
+                $crate::json::Value::Object(fields)
+            }
+        }
+    };
+}
+
+/// A [`Value`] written as JSON, with Rust expressions (anything [`ToValue`])
+/// in place of values: `json!({ "id": id, "params": [topic, null] })`.
+#[macro_export]
+macro_rules! json {
+    (null) => { $crate::json::Value::Null };
+    ([ $($items:tt)* ]) => { $crate::json::Value::Array($crate::json_items!([] $($items)*)) };
+    ({ $($fields:tt)* }) => {{
+        #[allow(unused_mut)]
+        let mut fields = $crate::json::Object::new();
+        $crate::json_fields!(fields $($fields)*);
+        $crate::json::Value::Object(fields)
+    }};
+    ($other:expr) => { $crate::json::ToValue::to_value(&$other) };
+}
+
+/// [`json!`](crate::json!)'s array items, one at a time.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! json_items {
+    ([$($done:expr),*]) => { vec![$($done),*] };
+    ([$($done:expr),*] null $(, $($rest:tt)*)?) => {
+        $crate::json_items!([$($done,)* $crate::json::Value::Null] $($($rest)*)?)
+    };
+    ([$($done:expr),*] [$($inner:tt)*] $(, $($rest:tt)*)?) => {
+        $crate::json_items!([$($done,)* $crate::json!([$($inner)*])] $($($rest)*)?)
+    };
+    ([$($done:expr),*] {$($inner:tt)*} $(, $($rest:tt)*)?) => {
+        $crate::json_items!([$($done,)* $crate::json!({$($inner)*})] $($($rest)*)?)
+    };
+    ([$($done:expr),*] $next:expr $(, $($rest:tt)*)?) => {
+        $crate::json_items!([$($done,)* $crate::json!($next)] $($($rest)*)?)
+    };
+}
+
+/// [`json!`](crate::json!)'s object fields, one at a time, into `$fields`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! json_fields {
+    ($fields:ident) => {};
+    ($fields:ident $key:tt : null $(, $($rest:tt)*)?) => {
+        $fields.insert(($key).into(), $crate::json::Value::Null);
+        $crate::json_fields!($fields $($($rest)*)?);
+    };
+    ($fields:ident $key:tt : [$($inner:tt)*] $(, $($rest:tt)*)?) => {
+        $fields.insert(($key).into(), $crate::json!([$($inner)*]));
+        $crate::json_fields!($fields $($($rest)*)?);
+    };
+    ($fields:ident $key:tt : {$($inner:tt)*} $(, $($rest:tt)*)?) => {
+        $fields.insert(($key).into(), $crate::json!({$($inner)*}));
+        $crate::json_fields!($fields $($($rest)*)?);
+    };
+    ($fields:ident $key:tt : $value:expr $(, $($rest:tt)*)?) => {
+        $fields.insert(($key).into(), $crate::json!($value));
+        $crate::json_fields!($fields $($($rest)*)?);
+    };
+}
+
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
     #[test]

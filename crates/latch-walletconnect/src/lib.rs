@@ -5,7 +5,7 @@
 //! - [`crypto`]: X25519 + HKDF-SHA256 key agreement, topics, ChaCha20-Poly1305
 //!   envelopes (type 0 and type 1).
 //! - [`io`]: the platform traits (transport, clock, storage) and [`io::MemoryStorage`].
-//! - [`json`]: typed reads of JSON values, written by hand.
+//! - [`json`]: JSON values, their reader and writer, typed reads and writes, all written by hand.
 //! - [`map`]: [`map::Map`], the engine's one map type (a sorted vector).
 //! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
 //! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
@@ -35,22 +35,13 @@ pub mod web;
 
 pub use error::{Error, Result};
 
-/// Reads JSON `text` as `T`, through a [`serde_json::Value`] and the type's
-/// hand-written reader ([`json::FromValue`]): no serde deserializer is
-/// compiled per type, a large share of the browser module's size otherwise.
+/// Reads JSON `text` as `T`, through a [`json::Value`] and the type's
+/// hand-written reader ([`json::FromValue`]).
 pub fn from_json<T: json::FromValue>(text: &str) -> std::result::Result<T, String> {
-    let value = serde_json::from_str::<serde_json::Value>(text).map_err(|e| e.to_string())?;
-    T::from_value(&value)
+    T::from_value(&json::Value::parse(text).map_err(|e| e.to_string())?)
 }
 
-/// `value` as JSON text, through a [`serde_json::Value`]: `json!` already
-/// compiles each type's serializer for `Value`, so text does not need a
-/// second one.
-pub fn json_text<T: serde::Serialize>(value: &T) -> serde_json::Result<String> {
-    serde_json::to_value(value).map(|value| value.to_string())
-}
-
-/// [`json_text`] for what is known to serialize (maps with string keys).
-pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
-    json_text(value).unwrap_or_default()
+/// `value` as JSON text, through its hand-written writer ([`json::ToValue`]).
+pub fn to_json<T: json::ToValue + ?Sized>(value: &T) -> String {
+    value.to_value().to_string()
 }

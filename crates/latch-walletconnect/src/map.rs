@@ -5,14 +5,11 @@
 //! engine used compiled its own node-balancing code into the browser module
 //! (about 60 kB of its 505 kB before gzip). A sorted vector needs a binary
 //! search and `Vec`'s insert and remove. It iterates in key order and
-//! is written as a JSON object (and read as one, through `crate::json`), as a
+//! is written and read as a JSON object (through `crate::json`), as a
 //! `BTreeMap` was, so stored state and wire formats are unchanged.
 
 use std::borrow::Borrow;
 use std::fmt;
-
-use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
 
 /// A map from `K` to `V`, in key order.
 #[derive(Clone, PartialEq, Eq)]
@@ -180,16 +177,6 @@ impl<'a, K, V> IntoIterator for &'a Map<K, V> {
     }
 }
 
-impl<K: Serialize, V: Serialize> Serialize for Map<K, V> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -240,7 +227,7 @@ mod tests {
         #[test]
         fn json_as_a_btree_map(entries in prop::collection::btree_map("[a-z:0-9]{0,12}", any::<u64>(), 0..20)) {
             let ours: Map<String, u64> = entries.clone().into_iter().collect();
-            let text = serde_json::to_string(&ours).unwrap();
+            let text = crate::to_json(&ours);
             prop_assert_eq!(&text, &serde_json::to_string(&entries).unwrap());
             prop_assert_eq!(crate::from_json::<Map<String, u64>>(&text).unwrap(), ours);
         }

@@ -25,10 +25,10 @@ use futures_channel::mpsc;
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
 use latch_core::caip::CaipNetworkId;
-use serde_json::{json, Value};
 
 use crate::io::{BodyKind, Http, Storage};
-use crate::json::FromValue;
+use crate::json;
+use crate::json::{FromValue, Value};
 use crate::map::Map;
 use crate::sign::{ConnectParams, Connecting, ProposalNamespace, Reason, Session, SignClient, SignEvent};
 use crate::{to_json, Error, Result};
@@ -448,9 +448,8 @@ impl Provider {
     /// approved chain is switched to locally; otherwise the wallet is asked
     /// if the session lists the method, and then the chain is switched to.
     async fn switch_chain(&self, session: &Session, current: &str, params: Value) -> Result<Value> {
-        let hex = params
-            .get(0)
-            .and_then(|p| p.get("chainId"))
+        let hex = params[0]
+            .get("chainId")
             .and_then(Value::as_str)
             .ok_or_else(|| Error::InvalidPayload("wallet_switchEthereumChain: params[0].chainId is missing".into()))?;
         let target = CaipNetworkId::eip155(hex)
@@ -536,8 +535,7 @@ impl Provider {
         };
         let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string();
         let text = self.inner.http.post(&url, body, kind).await?;
-        let mut reply: Value =
-            serde_json::from_str(&text).map_err(|e| Error::InvalidPayload(format!("RPC answer: {e}")))?;
+        let reply = Value::parse(&text).map_err(|e| Error::InvalidPayload(format!("RPC answer: {e}")))?;
         if let Some(error) = reply.get("error") {
             return Err(Error::Rpc {
                 code: error.get("code").and_then(Value::as_i64).unwrap_or(-32603),
@@ -548,10 +546,11 @@ impl Provider {
                     .to_owned(),
             });
         }
-        match reply.get_mut("result") {
-            Some(result) => Ok(result.take()),
-            None => Err(Error::InvalidPayload("RPC answer without result or error".into())),
+        match reply {
+            Value::Object(mut fields) => fields.remove("result"),
+            _ => None,
         }
+        .ok_or_else(|| Error::InvalidPayload("RPC answer without result or error".into()))
     }
 
     /// Ends the session (the wallet hears `6000 User disconnected.`) and clears what was stored.
@@ -691,7 +690,7 @@ mod tests {
     }
     impl Http for Rc<RecordingHttp> {
         fn post(&self, url: &str, body: String, kind: BodyKind) -> LocalBoxFuture<'static, Result<String>> {
-            let body: Value = serde_json::from_str(&body).unwrap();
+            let body = Value::parse(&body).unwrap();
             self.calls.borrow_mut().push((url.to_owned(), body, kind));
             let reply = self.reply.borrow().clone();
             Box::pin(async move { Ok(reply) })

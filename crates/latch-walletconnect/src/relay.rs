@@ -9,7 +9,6 @@
 //! socket is down wait for the next one, up to their deadline.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::rc::Rc;
 
 use ed25519_dalek::SigningKey;
@@ -17,11 +16,11 @@ use futures_channel::{mpsc, oneshot};
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
 use latch_core::relay_auth;
-use serde_json::{json, Value};
 
 use crate::crypto::{hash_message, random_bytes};
 use crate::io::{Clock, Incoming, Transport};
 use crate::json;
+use crate::json::Value;
 use crate::map::Map;
 use crate::{Error, Result};
 
@@ -88,7 +87,8 @@ struct State {
     subscriptions: Map<String, String>,
     /// Woken when a socket opens.
     waiters: Vec<oneshot::Sender<()>>,
-    seen: HashSet<String>,
+    /// Messages delivered (`topic:hash`), as a set: the relay may deliver one twice.
+    seen: Map<String, ()>,
     deliver: mpsc::UnboundedSender<RelayMessage>,
     next_id: u64,
     closed: bool,
@@ -140,7 +140,7 @@ impl Relay {
             pending: Map::new(),
             subscriptions: Map::new(),
             waiters: Vec::new(),
-            seen: HashSet::new(),
+            seen: Map::new(),
             deliver,
             next_id,
             closed: false,
@@ -280,7 +280,7 @@ impl Relay {
     }
 
     fn on_frame(&self, text: &str) {
-        let Ok(frame) = serde_json::from_str::<Value>(text) else {
+        let Ok(frame) = Value::parse(text) else {
             tracing::warn!("relay: frame is not JSON");
             return;
         };
@@ -336,7 +336,8 @@ impl Relay {
         }
         if state
             .seen
-            .insert(format!("{}:{}", data.topic, hash_message(&data.message)))
+            .insert(format!("{}:{}", data.topic, hash_message(&data.message)), ())
+            .is_none()
         {
             let _ = state.deliver.unbounded_send(data);
         }

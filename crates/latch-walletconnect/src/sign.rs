@@ -15,16 +15,14 @@ use futures_channel::{mpsc, oneshot};
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
 use latch_core::validate::ExpirerTarget;
-use serde::Serialize;
-use serde_json::{json, Value};
 
 use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
 use crate::io::{Clock, Storage, Transport};
-use crate::json::FromValue;
+use crate::json::{FromValue, ToValue, Value};
 use crate::map::Map;
 use crate::relay::{Relay, RelayMessage, RelayOptions};
 use crate::uri::PairingUri;
-use crate::{to_json, Error, Result};
+use crate::{json, to_json, Error, Result};
 
 /// Seconds.
 const FIVE_MINUTES: u64 = 300;
@@ -60,7 +58,7 @@ mod opts {
 }
 
 /// The dapp as wallets show it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Metadata {
     /// Name.
     pub name: String,
@@ -73,10 +71,9 @@ pub struct Metadata {
 }
 
 /// A CAIP-25 namespace asked for in a proposal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ProposalNamespace {
     /// CAIP-2 chains (absent when the key itself is a chain, `eip155:1`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chains: Option<Vec<String>>,
     /// JSON-RPC methods.
     pub methods: Vec<String>,
@@ -85,12 +82,11 @@ pub struct ProposalNamespace {
 }
 
 /// A CAIP-25 namespace the wallet granted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SessionNamespace {
     /// CAIP-10 accounts.
     pub accounts: Vec<String>,
     /// CAIP-2 chains, when the wallet lists them.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chains: Option<Vec<String>>,
     /// Methods.
     pub methods: Vec<String>,
@@ -121,8 +117,7 @@ pub struct ConnectParams {
 }
 
 /// The other side of a session.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Peer {
     /// Its X25519 public key (hex).
     pub public_key: String,
@@ -131,8 +126,7 @@ pub struct Peer {
 }
 
 /// A settled session.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
     /// The session topic.
     pub topic: String,
@@ -153,7 +147,7 @@ pub struct Session {
 }
 
 /// A JSON-RPC error as the protocol sends it (`{code, message}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reason {
     /// Code (`6000` user disconnected, `5000` user rejected, …).
     pub code: i64,
@@ -161,21 +155,21 @@ pub struct Reason {
     pub message: String,
 }
 
-// Read by hand (crate::json): derived readers were a large part of the browser module.
-crate::read_fields!(Metadata {
+// Read and written by hand (crate::json): derived serde code was a large part of the browser module.
+crate::json_record!(Metadata {
     name: field("name"),
     description: field("description"),
     url: field("url"),
     icons: or_default("icons"),
 });
 
-crate::read_fields!(ProposalNamespace {
+crate::json_record!(ProposalNamespace {
     chains: optional("chains"),
     methods: field("methods"),
     events: field("events"),
 });
 
-crate::read_fields!(SessionNamespace {
+crate::json_record!(SessionNamespace {
     accounts: field("accounts"),
     chains: optional("chains"),
     methods: field("methods"),
@@ -188,12 +182,12 @@ crate::read_fields!(ConnectParams {
     session_properties: optional("sessionProperties"),
 });
 
-crate::read_fields!(Peer {
+crate::json_record!(Peer {
     public_key: field("publicKey"),
     metadata: field("metadata"),
 });
 
-crate::read_fields!(Session {
+crate::json_record!(Session {
     topic: field("topic"),
     pairing_topic: field("pairingTopic"),
     expiry: field("expiry"),
@@ -204,7 +198,7 @@ crate::read_fields!(Session {
     self_public_key: field("selfPublicKey"),
 });
 
-crate::read_fields!(Reason {
+crate::json_record!(Reason {
     code: field("code"),
     message: field("message"),
 });
@@ -479,8 +473,8 @@ impl SignClient {
             "pairingTopic": uri.topic,
             "id": id,
         });
-        if let Some(properties) = &params.session_properties {
-            proposal["sessionProperties"] = json!(properties);
+        if let Value::Object(fields) = &mut proposal {
+            params.session_properties.put(fields, "sessionProperties");
         }
         let (done, approval) = oneshot::channel();
         {
@@ -709,8 +703,7 @@ impl SignClient {
             // Type 1 answers only sessionAuthenticate, which this client does not send.
             return Err(Error::InvalidEnvelope("type 1 envelope on a known topic"));
         }
-        let payload: Value =
-            serde_json::from_str(&envelope.open(&key)?).map_err(|e| Error::InvalidPayload(e.to_string()))?;
+        let payload: Value = Value::parse(&envelope.open(&key)?).map_err(|e| Error::InvalidPayload(e.to_string()))?;
         let topic = message.topic;
         let id = payload.get("id").cloned().unwrap_or(Value::Null);
         if let Some(method) = payload.get("method").and_then(Value::as_str) {
@@ -881,7 +874,7 @@ impl SignClient {
             controller: Peer,
             expiry: u64,
         }
-        crate::read_fields!(Settle {
+        crate::json_record!(Settle {
             namespaces: field("namespaces"),
             controller: field("controller"),
             expiry: field("expiry"),
@@ -1116,7 +1109,7 @@ mod tests {
         /// A session read by hand is the one written (storage and the JS façade both go this way).
         #[test]
         fn sessions_read_back_as_written(session in session()) {
-            let written = serde_json::to_value(&session).unwrap();
+            let written = session.to_value();
             prop_assert_eq!(Session::from_value(&written), Ok(session.clone()));
             prop_assert_eq!(crate::from_json::<Session>(&written.to_string()).unwrap(), session);
         }
@@ -1125,7 +1118,7 @@ mod tests {
         #[test]
         fn any_json_is_read_or_refused(value in any_json()) {
             match Session::from_value(&value) {
-                Ok(session) => prop_assert_eq!(Session::from_value(&serde_json::to_value(&session).unwrap()), Ok(session)),
+                Ok(session) => prop_assert_eq!(Session::from_value(&session.to_value()), Ok(session)),
                 Err(reason) => prop_assert!(!reason.is_empty()),
             }
             if let Err(reason) = ConnectParams::from_value(&value) {

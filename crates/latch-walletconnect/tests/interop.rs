@@ -13,12 +13,12 @@ use common::{Latch, Wallet};
 use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
 use latch_walletconnect::io::{MemoryStorage, Storage};
+use latch_walletconnect::json;
 use latch_walletconnect::map::Map;
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, ProposalNamespace, SignClient, SignEvent, SignOptions};
 use latch_walletconnect::Error;
-use serde_json::json;
 use tokio::io::AsyncWriteExt;
 
 const ACCOUNT: &str = "eip155:1:0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

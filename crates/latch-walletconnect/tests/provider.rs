@@ -14,13 +14,14 @@ use common::{Anvil, Latch, Wallet};
 use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
 use latch_walletconnect::io::{MemoryStorage, Storage};
+use latch_walletconnect::json;
+use latch_walletconnect::json::Value;
 use latch_walletconnect::map::Map;
 use latch_walletconnect::native::{ReqwestHttp, TokioClock, TungsteniteTransport};
 use latch_walletconnect::provider::{Provider, ProviderEvent, ProviderOptions, STORE_DEFAULT_CHAIN, STORE_NAMESPACES};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, ProposalNamespace, SignClient, SignOptions};
 use latch_walletconnect::Error;
-use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
 const ADDRESS: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

@@ -8,12 +8,11 @@ use std::rc::Rc;
 use futures_channel::mpsc::UnboundedReceiver;
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::io::{MemoryStorage, Storage};
-use latch_walletconnect::json::FromValue;
+use latch_walletconnect::json;
+use latch_walletconnect::json::{FromValue, ToValue, Value};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, SignClient, SignEvent, SignOptions};
 use latch_walletconnect::web::{BrowserClock, IndexedDbStorage, WebSocketTransport};
-use serde::Serialize;
-use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::listeners::Listeners;
@@ -161,16 +160,16 @@ latch_walletconnect::read_fields!(RequestArgs {
 
 latch_walletconnect::read_fields!(TopicArgs { topic: field("topic") });
 
-// Values cross the boundary as JSON text (`JSON.stringify` / `JSON.parse`):
-// the engine's types already go through serde_json, and a second serde
-// backend (serde-wasm-bindgen) would add their code to the module again.
+// Values cross the boundary as JSON text (`JSON.stringify` / `JSON.parse`),
+// read and written by the engine's own JSON code (latch_walletconnect::json):
+// a serde backend (serde-wasm-bindgen) would add its code to the module.
 
 /// `value` as JSON (`null` for what `JSON.stringify` cannot write).
 pub(crate) fn json_of(value: &JsValue) -> Value {
     js_sys::JSON::stringify(value)
         .ok()
         .and_then(|text| text.as_string())
-        .and_then(|text| serde_json::from_str(&text).ok())
+        .and_then(|text| Value::parse(&text).ok())
         .unwrap_or(Value::Null)
 }
 
@@ -185,9 +184,8 @@ pub(crate) fn from_js<T: FromValue>(what: &'static str, value: &JsValue) -> Resu
 }
 
 /// `value` as a plain JS value.
-pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = latch_walletconnect::json_text(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
-    js_sys::JSON::parse(&text)
+pub(crate) fn to_js<T: ToValue + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(&latch_walletconnect::to_json(value))
 }
 
 pub(crate) fn wc_error(err: latch_walletconnect::Error) -> JsValue {
@@ -223,7 +221,7 @@ pub(crate) fn event_to_js(event: SignEvent) -> (&'static str, Value) {
 }
 
 /// A promise of `future`'s value as JS (or its error as a `LatchError`).
-pub(crate) fn promise<T: serde::Serialize>(
+pub(crate) fn promise<T: ToValue>(
     future: impl std::future::Future<Output = latch_walletconnect::Result<T>> + 'static,
 ) -> Promise {
     to_promise(async move { to_js(&future.await.map_err(wc_error)?) })

@@ -7,7 +7,8 @@ use std::rc::Rc;
 
 use futures_util::{Stream, StreamExt};
 use js_sys::Function;
-use serde_json::{json, Value};
+use latch_walletconnect::json;
+use latch_walletconnect::json::Value;
 use wasm_bindgen::JsValue;
 
 use crate::client::to_js;

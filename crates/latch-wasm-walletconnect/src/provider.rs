@@ -6,10 +6,11 @@
 use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
+use latch_walletconnect::json;
+use latch_walletconnect::json::Value;
 use latch_walletconnect::provider::{Provider, ProviderEvent, ProviderOptions};
 use latch_walletconnect::sign::ConnectParams;
 use latch_walletconnect::web::FetchHttp;
-use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::client::{event_to_js, from_js, json_of, read_value, sign_client, to_js, wc_error, Options};
@@ -47,9 +48,8 @@ export interface WalletConnectProviderEvents {
 }
 "#;
 
-// What the provider adds to the client's options and connect params. Read
-// from the same object as those, rather than with `#[serde(flatten)]`, which
-// would compile every nested type's deserializer a second time.
+// What the provider adds to the client's options and connect params, read
+// from the same object as those.
 struct ProviderOptionsJs {
     rpc_map: latch_walletconnect::map::Map<String, String>,
     gateway_url: Option<String>,
@@ -88,7 +88,7 @@ fn provider_error(err: latch_walletconnect::Error) -> JsValue {
     error
 }
 
-fn provider_promise<T: serde::Serialize>(
+fn provider_promise<T: latch_walletconnect::json::ToValue>(
     future: impl std::future::Future<Output = latch_walletconnect::Result<T>> + 'static,
 ) -> Promise {
     to_promise(async move { to_js(&future.await.map_err(provider_error)?) })

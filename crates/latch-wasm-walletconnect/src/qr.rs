@@ -2,14 +2,14 @@
 //! module matrix is computed here; the modal draws it as one SVG path, so the
 //! code takes the theme's colours and scales without blurring.
 
-use serde::Serialize;
+use latch_walletconnect::json;
 use wasm_bindgen::prelude::*;
 
 use crate::client::to_js;
 use crate::js_error;
 
 /// A QR code as an SVG path over a `size` × `size` grid of modules.
-#[derive(Debug, Serialize, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct QrCode {
     /// Modules per side, without the quiet zone.
     pub size: usize,
@@ -50,7 +50,8 @@ pub fn encode(text: &str) -> latch_core::Result<QrCode> {
 /// for text too long for any QR code.
 #[wasm_bindgen(js_name = qrCode, unchecked_return_type = "{ size: number; path: string }")]
 pub fn qr_code(text: &str) -> Result<JsValue, JsValue> {
-    to_js(&encode(text).map_err(js_error)?)
+    let code = encode(text).map_err(js_error)?;
+    to_js(&json!({ "size": code.size as u64, "path": code.path }))
 }
 
 #[cfg(test)]

@@ -10,9 +10,9 @@ use std::process::Stdio;
 use std::rc::Rc;
 use std::time::Duration;
 
+use latch_walletconnect::json::Value;
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::{Relay, RelayMessage, RelayOptions};
-use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
@@ -192,14 +192,14 @@ impl Anvil {
     }
 
     /// A JSON-RPC call straight to the node (bypassing what is under test).
-    pub async fn rpc(&self, method: &str, params: serde_json::Value) -> serde_json::Value {
+    pub async fn rpc(&self, method: &str, params: Value) -> Value {
         use latch_walletconnect::io::{BodyKind, Http};
-        let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let body = latch_walletconnect::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
         let text = latch_walletconnect::native::ReqwestHttp::default()
             .post(&self.url, body.to_string(), BodyKind::Json)
             .await
             .unwrap();
-        let reply: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let reply = Value::parse(&text).unwrap();
         assert!(reply.get("error").is_none(), "{method}: {reply}");
         reply["result"].clone()
     }
@@ -248,7 +248,7 @@ impl Wallet {
         tokio::time::timeout(Duration::from_secs(30), async {
             loop {
                 let line = self.lines.next_line().await.unwrap().expect("the wallet is running");
-                let Ok(event) = serde_json::from_str::<Value>(&line) else {
+                let Ok(event) = Value::parse(&line) else {
                     continue; // a library's own console output
                 };
                 assert_ne!(event["event"], "error", "wallet: {event}");
