@@ -1,4 +1,4 @@
-//! The dapp client's inputs from the network: pairing URIs (pasted or scanned),
+//! The dapp client's inputs: QR codes' text, pairing URIs (pasted or scanned),
 //! envelopes from the relay, JSON text (the engine's own reader,
 //! `latch_walletconnect::json::Value`), the data of a wallet's session events,
 //! and the records read from JSON by hand (sessions, connect params, relay
@@ -27,6 +27,9 @@ fn largest_number(value: &Value) -> f64 {
 }
 
 fuzz_target!(|data: &[u8]| {
+    // Any bytes a QR code can hold encode; longer is refused.
+    let code = latch_walletconnect::qr::encode(data);
+    assert_eq!(code.is_some(), data.len() <= latch_walletconnect::qr::MAX_BYTES);
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Ok(uri) = text.parse::<PairingUri>() {
         assert_eq!(uri.to_string().parse::<PairingUri>().as_ref(), Ok(&uri));

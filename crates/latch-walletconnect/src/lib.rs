@@ -7,6 +7,7 @@
 //! - [`io`]: the platform traits (transport, clock, storage) and [`io::MemoryStorage`].
 //! - [`json`]: JSON values, their reader and writer, typed reads and writes, all written by hand.
 //! - [`map`]: [`map::Map`], the engine's one map type (a sorted vector).
+//! - [`qr`]: QR codes for pairing links (byte mode, level M).
 //! - [`relay`]: the relay client (JWT auth, `irn_*`, acks, reconnect and resubscribe).
 //! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
 //!   update, extend, ping, delete, expirer, persistence).
@@ -27,6 +28,7 @@ pub mod map;
 #[cfg(feature = "native")]
 pub mod native;
 pub mod provider;
+pub mod qr;
 pub mod relay;
 pub mod sign;
 pub mod uri;

@@ -1,6 +1,6 @@
-//! Pairing links as QR codes (spec §2 ConnectingWalletConnect). Only the
-//! module matrix is computed here; the modal draws it as one SVG path, so the
-//! code takes the theme's colours and scales without blurring.
+//! Pairing links as QR codes (spec §2 ConnectingWalletConnect). The engine
+//! computes the modules (latch_walletconnect::qr); this draws them as one SVG
+//! path, so the code takes the theme's colours and scales without blurring.
 
 use latch_walletconnect::json;
 use wasm_bindgen::prelude::*;
@@ -17,20 +17,20 @@ pub struct QrCode {
     pub path: String,
 }
 
-/// Encodes `text` at error-correction level M (15 % of the code may be
-/// covered or smudged and it still reads). A WalletConnect URI (~200 bytes)
-/// gives a 61 × 61 code; anything up to 2 331 bytes fits in a version 40 code.
+/// Encodes `text` at error-correction level M
+/// ([`latch_walletconnect::qr`]). A WalletConnect URI (~210 bytes) gives a
+/// 57 × 57 code; anything up to 2 331 bytes fits in a version 40 code.
 pub fn encode(text: &str) -> latch_core::Result<QrCode> {
-    let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).map_err(|e| {
-        latch_core::Error::InvalidInput {
-            what: "QR code text",
-            reason: e.to_string(),
-        }
+    let code = latch_walletconnect::qr::encode(text.as_bytes()).ok_or_else(|| latch_core::Error::InvalidInput {
+        what: "QR code text",
+        reason: format!(
+            "longer than a QR code holds ({} bytes)",
+            latch_walletconnect::qr::MAX_BYTES
+        ),
     })?;
-    let size = code.width();
-    let dark: Vec<bool> = code.to_colors().into_iter().map(|c| c == qrcode::Color::Dark).collect();
+    let size = code.size;
     let mut path = String::new();
-    for (y, row) in dark.chunks(size).enumerate() {
+    for (y, row) in code.modules.chunks(size).enumerate() {
         let mut x = 0;
         while x < size {
             if !row[x] {
@@ -103,8 +103,21 @@ mod tests {
     fn a_pairing_uri_reads_back() {
         let uri = "wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303&expiryTimestamp=1700000300&methods=wc_sessionPropose";
         let code = encode(uri).unwrap();
-        assert_eq!(code.size, 61, "version 11 at level M");
+        // 213 bytes: exactly version 10's byte-mode capacity at level M.
+        assert_eq!(code.size, 57, "version 10 at level M");
         assert_eq!(read_back(&code), uri);
+    }
+
+    /// Versions past the proptest's (version information, many blocks of
+    /// two lengths), up to the largest code.
+    #[test]
+    fn large_codes_read_back() {
+        for len in [214, 500, 1_000, 1_700, 2_331] {
+            let text: String = (0..len).map(|i| char::from(b'!' + (i * 7 % 90) as u8)).collect();
+            let code = encode(&text).unwrap();
+            assert_eq!(read_back(&code), text, "{len} bytes");
+        }
+        assert_eq!(encode(&"x".repeat(2_331)).unwrap().size, 177, "version 40");
     }
 
     #[test]
