@@ -1044,18 +1044,13 @@ mod tests {
         let x = String::from("x");
         let some: Option<u64> = Some(7);
         let none: Option<&str> = None;
-        let ours = crate::json!({
-            "a": f(1, 2),
-            "b": [x.clone(), null, {"c": true}, [], {}, [[1, [2,]], {"d": [null,],},],],
-            K: -5,
-            (format!("{K}{}", 2)): u64::MAX,
-            "e": {"f": {"g": "h"}, "i": i64::MIN},
-            "n": null,
-            "o": [some, none],
-            "s": "str\n\"",
-            "t": false,
-        });
-        let theirs = serde_json::json!({
+        // The same tokens through both macros.
+        macro_rules! both {
+            ($($json:tt)+) => {
+                (crate::json!($($json)+), serde_json::json!($($json)+))
+            };
+        }
+        let (ours, theirs) = both!({
             "a": f(1, 2),
             "b": [x.clone(), null, {"c": true}, [], {}, [[1, [2,]], {"d": [null,],},],],
             K: -5,
