@@ -1,6 +1,6 @@
-//! JSON for the engine: [`Value`] (its own reader and writer, in
-//! [`value`](self::Value)), typed reads ([`FromValue`]) and writes
-//! ([`ToValue`]) written by hand, and the [`json!`](crate::json!) macro.
+//! JSON for the engine: [`Value`] with a reader and a writer of its own,
+//! typed reads ([`FromValue`]) and writes ([`ToValue`]) written by hand, and
+//! the [`json!`](crate::json!) macro.
 //!
 //! A derived `Deserialize` compiles a field visitor, a map visitor and a
 //! sequence visitor into every type, and serde_json's `Value`, its generic

@@ -432,9 +432,7 @@ impl Reader<'_> {
                 return Err(self.error("expected a digit"));
             }
         }
-        let text = &self.bytes[start..self.at];
-        // Only ASCII was consumed, so this cannot fail.
-        Ok(Value::Number(Number(String::from_utf8_lossy(text).into_owned())))
+        Ok(Value::Number(Number(self.text(start).to_owned())))
     }
 
     /// A string; the reader is at its opening quote.
@@ -465,7 +463,8 @@ impl Reader<'_> {
     }
 
     /// The text from `start` to the reader: whole characters, since the
-    /// reader stops only at ASCII bytes.
+    /// reader stops only at ASCII bytes (so the `unwrap_or_default` never
+    /// applies).
     fn text(&self, start: usize) -> &str {
         std::str::from_utf8(&self.bytes[start..self.at]).unwrap_or_default()
     }
