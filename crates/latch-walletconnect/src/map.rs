@@ -98,9 +98,50 @@ impl<K: Ord, V> Map<K, V> {
         self.position(key).ok().map(|i| self.0.remove(i).1)
     }
 
+    /// A map of `entries` in any order, later entries replacing earlier ones
+    /// under the same key: a stable sort, O(n log n). (Inserting one by one,
+    /// as `collect` does, shifts the vector's tail for each entry that comes
+    /// out of order: quadratic for a large object read from the network.)
+    pub fn from_entries(entries: Vec<(K, V)>) -> Self {
+        if entries.windows(2).all(|pair| pair[0].0 < pair[1].0) {
+            return Self(entries);
+        }
+        // Stable, so of equal keys the last stays last and is the one kept.
+        let mut kept: Vec<(K, V)> = Vec::with_capacity(entries.len());
+        for entry in merge_sort(entries) {
+            match kept.last_mut() {
+                Some(last) if last.0 == entry.0 => *last = entry,
+                _ => kept.push(entry),
+            }
+        }
+        Self(kept)
+    }
+
     /// Keeps only the entries `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.0.retain_mut(|(k, v)| keep(k, v));
+    }
+}
+
+/// `entries` in key order, equal keys in their order: a top-down merge sort.
+/// The standard library's stable sort is several kB of the browser module,
+/// for the one place (objects read out of order) that sorts.
+fn merge_sort<K: Ord, V>(mut entries: Vec<(K, V)>) -> Vec<(K, V)> {
+    if entries.len() < 2 {
+        return entries;
+    }
+    let right = merge_sort(entries.split_off(entries.len() / 2));
+    let left = merge_sort(entries);
+    let mut merged = Vec::with_capacity(left.len() + right.len());
+    let (mut left, mut right) = (left.into_iter().peekable(), right.into_iter().peekable());
+    loop {
+        let from_left = match (left.peek(), right.peek()) {
+            (Some(l), Some(r)) => l.0 <= r.0,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return merged,
+        };
+        merged.extend(if from_left { left.next() } else { right.next() });
     }
 }
 
@@ -146,6 +187,9 @@ impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for Map<K, V> {
 
 impl<K: Ord, V> FromIterator<(K, V)> for Map<K, V> {
     /// Later entries replace earlier ones under the same key, as in a `BTreeMap`.
+    /// One insert per entry: cheap for the few or already ordered entries the
+    /// engine collects (a sort would be compiled once per key and value type);
+    /// [`Map::from_entries`] for many in any order.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(entries: I) -> Self {
         let mut map = Self::new();
         for (k, v) in entries {
@@ -221,6 +265,14 @@ mod tests {
             for k in 0..=u8::MAX {
                 prop_assert_eq!(ours.get(&k), model.get(&k));
             }
+        }
+
+        /// Built from entries in any order, it holds what a `BTreeMap` collected from them would.
+        #[test]
+        fn from_entries_as_a_btree_map(entries in prop::collection::vec((any::<u8>(), any::<u16>()), 0..300)) {
+            let ours = Map::from_entries(entries.clone());
+            let model: BTreeMap<_, _> = entries.into_iter().collect();
+            prop_assert!(ours.iter().eq(model.iter()));
         }
 
         /// It writes JSON as a `BTreeMap<String, _>` does, and reads back what it wrote.
