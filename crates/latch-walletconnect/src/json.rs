@@ -65,23 +65,22 @@ impl<T: FromValue> FromValue for Option<T> {
     }
 }
 
+// Loops rather than iterator chains collected into a `Result`: these are
+// compiled once per item type, and the chains were several times larger.
 impl<T: FromValue> FromValue for Vec<T> {
     fn from_value(value: &Value) -> Result<Self, String> {
         let items = value.as_array().ok_or_else(|| expected("an array", value))?;
-        items
-            .iter()
-            .enumerate()
-            .map(|(index, item)| T::from_value(item).map_err(|e| format!("[{index}]: {e}")))
-            .collect()
+        let mut read = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            read.push(T::from_value(item).map_err(|e| at_index(index, e))?);
+        }
+        Ok(read)
     }
 }
 
 impl<T: FromValue> FromValue for Map<String, T> {
     fn from_value(value: &Value) -> Result<Self, String> {
-        object(value)?
-            .iter()
-            .map(|(key, item)| Ok((key.clone(), T::from_value(item).map_err(|e| format!("{key}: {e}"))?)))
-            .collect()
+        object(value)?.try_map_values(|key, item| T::from_value(item).map_err(|e| in_field(key, e)))
     }
 }
 
@@ -112,6 +111,12 @@ pub fn optional<T: FromValue>(fields: &Object, key: &str) -> Result<Option<T>, S
 #[inline(never)]
 fn in_field(key: &str, error: String) -> String {
     format!("{key}: {error}")
+}
+
+#[cold]
+#[inline(never)]
+fn at_index(index: usize, error: String) -> String {
+    format!("[{index}]: {error}")
 }
 
 #[cold]
@@ -225,7 +230,8 @@ impl<T: ToValue> ToValue for Vec<T> {
 
 impl<T: ToValue> ToValue for Map<String, T> {
     fn to_value(&self) -> Value {
-        Value::Object(self.iter().map(|(key, item)| (key.clone(), item.to_value())).collect())
+        let Ok(fields) = self.try_map_values(|_, item| Ok::<_, std::convert::Infallible>(item.to_value()));
+        Value::Object(fields)
     }
 }
 

@@ -117,6 +117,19 @@ impl<K: Ord, V> Map<K, V> {
         Self(kept)
     }
 
+    /// The same keys in the same order, each value converted by `convert`;
+    /// its first error if any.
+    pub fn try_map_values<W, E>(&self, mut convert: impl FnMut(&K, &V) -> Result<W, E>) -> Result<Map<K, W>, E>
+    where
+        K: Clone,
+    {
+        let mut converted = Vec::with_capacity(self.0.len());
+        for (key, value) in &self.0 {
+            converted.push((key.clone(), convert(key, value)?));
+        }
+        Ok(Map(converted))
+    }
+
     /// Keeps only the entries `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.0.retain_mut(|(k, v)| keep(k, v));
