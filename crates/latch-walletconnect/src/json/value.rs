@@ -716,7 +716,7 @@ mod tests {
         }
 
         /// Any text: no panic; we accept what serde_json accepts and (but
-        /// for the documented exceptions) only that, reading the same value;
+        /// for the documented exception) only that, reading the same value;
         /// what we read, written, reads back the same.
         #[test]
         fn reads_what_serde_json_reads(text in any::<String>()) {
