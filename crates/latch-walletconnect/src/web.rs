@@ -276,10 +276,12 @@ impl IndexedDbStorage {
 
     /// Runs `op` on the store in a transaction of `mode` and returns its
     /// request's result; writes resolve only once the transaction committed.
+    /// (`op` is a trait object so that this future is compiled once, not once
+    /// per operation.)
     async fn run(
         &self,
         mode: IdbTransactionMode,
-        op: impl FnOnce(&web_sys::IdbObjectStore) -> std::result::Result<IdbRequest, JsValue>,
+        op: &dyn Fn(&web_sys::IdbObjectStore) -> std::result::Result<IdbRequest, JsValue>,
     ) -> Result<JsValue> {
         let storage_error = |e: JsValue| Error::Storage(js_text(&e));
         let tx = self
@@ -306,7 +308,7 @@ impl Storage for IndexedDbStorage {
     fn get(&self, key: &str) -> LocalBoxFuture<'static, Result<Option<String>>> {
         let (this, key) = (self.clone(), JsValue::from_str(key));
         Box::pin(async move {
-            let value = this.run(IdbTransactionMode::Readonly, |store| store.get(&key)).await?;
+            let value = this.run(IdbTransactionMode::Readonly, &|store| store.get(&key)).await?;
             // The official client stores JSON text too; anything else is not ours to read.
             Ok(value.as_string())
         })
@@ -315,7 +317,7 @@ impl Storage for IndexedDbStorage {
     fn set(&self, key: &str, value: String) -> LocalBoxFuture<'static, Result<()>> {
         let (this, key) = (self.clone(), JsValue::from_str(key));
         Box::pin(async move {
-            this.run(IdbTransactionMode::Readwrite, |store| {
+            this.run(IdbTransactionMode::Readwrite, &|store| {
                 store.put_with_key(&JsValue::from_str(&value), &key)
             })
             .await
@@ -326,7 +328,7 @@ impl Storage for IndexedDbStorage {
     fn remove(&self, key: &str) -> LocalBoxFuture<'static, Result<()>> {
         let (this, key) = (self.clone(), JsValue::from_str(key));
         Box::pin(async move {
-            this.run(IdbTransactionMode::Readwrite, |store| store.delete(&key))
+            this.run(IdbTransactionMode::Readwrite, &|store| store.delete(&key))
                 .await
                 .map(drop)
         })
