@@ -703,7 +703,7 @@ impl SignClient {
             // Type 1 answers only sessionAuthenticate, which this client does not send.
             return Err(Error::InvalidEnvelope("type 1 envelope on a known topic"));
         }
-        let payload: Value = Value::parse(&envelope.open(&key)?).map_err(|e| Error::InvalidPayload(e.to_string()))?;
+        let payload = Value::parse(&envelope.open(&key)?).map_err(|e| Error::InvalidPayload(e.to_string()))?;
         let topic = message.topic;
         let id = payload.get("id").cloned().unwrap_or(Value::Null);
         if let Some(method) = payload.get("method").and_then(Value::as_str) {
@@ -874,7 +874,7 @@ impl SignClient {
             controller: Peer,
             expiry: u64,
         }
-        crate::json_record!(Settle {
+        crate::read_fields!(Settle {
             namespaces: field("namespaces"),
             controller: field("controller"),
             expiry: field("expiry"),
