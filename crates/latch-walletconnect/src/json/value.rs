@@ -181,13 +181,6 @@ impl PartialEq<&str> for Value {
     }
 }
 
-impl std::str::FromStr for Value {
-    type Err = ParseError;
-    fn from_str(text: &str) -> Result<Self, ParseError> {
-        Value::parse(text)
-    }
-}
-
 impl fmt::Display for Value {
     /// Compact JSON, as serde_json writes it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -287,12 +280,6 @@ impl From<String> for Value {
 impl<T: Into<Value>> From<Vec<T>> for Value {
     fn from(items: Vec<T>) -> Self {
         Value::Array(items.into_iter().map(Into::into).collect())
-    }
-}
-
-impl From<Object> for Value {
-    fn from(fields: Object) -> Self {
-        Value::Object(fields)
     }
 }
 
@@ -1027,7 +1014,7 @@ mod tests {
         assert!(value[0].is_null());
         assert_eq!(value.get("n"), Some(&Value::Null));
         assert_eq!(value.get("missing"), None);
-        assert_eq!("[true]".parse::<Value>().unwrap()[0].as_bool(), Some(true));
+        assert_eq!(Value::parse("[true]").unwrap()[0].as_bool(), Some(true));
     }
 
     #[test]
