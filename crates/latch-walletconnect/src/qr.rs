@@ -116,7 +116,7 @@ impl Bits {
                 self.bytes.push(0);
             }
             if (value >> i) & 1 == 1 {
-                *self.bytes.last_mut().unwrap_or(&mut 0) |= 0x80 >> (self.len % 8);
+                self.bytes[self.len / 8] |= 0x80 >> (self.len % 8);
             }
             self.len += 1;
         }
