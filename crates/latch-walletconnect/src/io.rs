@@ -8,8 +8,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
-use futures_util::future::LocalBoxFuture;
+use crate::task::LocalBoxFuture;
+use crate::task::{Receiver, Sender};
 
 use crate::Result;
 
@@ -32,9 +32,9 @@ pub enum Incoming {
 #[derive(Debug)]
 pub struct Socket {
     /// Frames to send.
-    pub outgoing: UnboundedSender<String>,
+    pub outgoing: Sender<String>,
     /// Frames received, ending with [`Incoming::Closed`].
-    pub incoming: UnboundedReceiver<Incoming>,
+    pub incoming: Receiver<Incoming>,
 }
 
 /// Opens WebSockets.

@@ -31,6 +31,7 @@ pub mod provider;
 pub mod qr;
 pub mod relay;
 pub mod sign;
+pub mod task;
 pub mod uri;
 #[cfg(feature = "web")]
 pub mod web;

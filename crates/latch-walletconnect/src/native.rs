@@ -1,12 +1,12 @@
-//! The native platform (feature `native`): tokio-tungstenite sockets, tokio
+//! The native platform (feature `native`): tokio-tungstenite sockets (tasks on
+//! the caller's `LocalSet`, like the client itself), tokio
 //! timers and reqwest for HTTP.
 
-use futures_channel::mpsc;
-use futures_util::future::LocalBoxFuture;
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::io::{BodyKind, Clock, Http, Incoming, Socket, Transport};
+use crate::task::{self, LocalBoxFuture};
 use crate::{Error, Result};
 
 /// WebSockets through tokio-tungstenite; each socket runs two tokio tasks (reader and writer).
@@ -21,10 +21,10 @@ impl Transport for TungsteniteTransport {
                 .await
                 .map_err(|e| Error::Transport(e.to_string()))?;
             let (mut sink, mut stream) = socket.split();
-            let (outgoing, mut to_send) = mpsc::unbounded::<String>();
-            let (received, incoming) = mpsc::unbounded();
-            tokio::spawn(async move {
-                while let Some(text) = to_send.next().await {
+            let (outgoing, mut to_send) = task::channel::<String>();
+            let (received, incoming) = task::channel();
+            tokio::task::spawn_local(async move {
+                while let Some(text) = to_send.recv().await {
                     if sink.send(Message::text(text)).await.is_err() {
                         return;
                     }
@@ -32,11 +32,11 @@ impl Transport for TungsteniteTransport {
                 // The client dropped its sender: close politely.
                 let _ = sink.close().await;
             });
-            tokio::spawn(async move {
+            tokio::task::spawn_local(async move {
                 let closed = loop {
                     match stream.next().await {
                         Some(Ok(Message::Text(text))) => {
-                            if received.unbounded_send(Incoming::Text(text.to_string())).is_err() {
+                            if received.send(Incoming::Text(text.to_string())).is_err() {
                                 return;
                             }
                         }
@@ -49,7 +49,7 @@ impl Transport for TungsteniteTransport {
                         None => break (1006, String::new()),
                     }
                 };
-                let _ = received.unbounded_send(Incoming::Closed {
+                let _ = received.send(Incoming::Closed {
                     code: closed.0,
                     reason: closed.1,
                 });

@@ -21,9 +21,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use futures_channel::mpsc;
-use futures_util::future::{select, Either};
-use futures_util::StreamExt;
+use crate::task::{self, Receiver, Sender};
+use crate::task::{select, Either};
 use latch_core::caip::CaipNetworkId;
 
 use crate::io::{BodyKind, Http, Storage};
@@ -97,8 +96,8 @@ struct Inner {
     storage: Rc<dyn Storage>,
     options: ProviderOptions,
     state: RefCell<State>,
-    events: mpsc::UnboundedSender<ProviderEvent>,
-    sign_events: RefCell<Option<mpsc::UnboundedReceiver<SignEvent>>>,
+    events: Sender<ProviderEvent>,
+    sign_events: RefCell<Option<Receiver<SignEvent>>>,
 }
 
 /// The provider; clones share it.
@@ -222,11 +221,11 @@ impl Provider {
     /// persisted session and default chain. Spawn [`Provider::run`] once.
     pub async fn new(
         client: SignClient,
-        sign_events: mpsc::UnboundedReceiver<SignEvent>,
+        sign_events: Receiver<SignEvent>,
         http: Rc<dyn Http>,
         storage: Rc<dyn Storage>,
         options: ProviderOptions,
-    ) -> Result<(Self, mpsc::UnboundedReceiver<ProviderEvent>)> {
+    ) -> Result<(Self, Receiver<ProviderEvent>)> {
         let namespaces = load(&*storage, STORE_NAMESPACES).await?;
         let optional_namespaces = load(&*storage, STORE_OPTIONAL_NAMESPACES).await?;
         let stored_chain: Option<String> = load(&*storage, STORE_DEFAULT_CHAIN).await?;
@@ -244,7 +243,7 @@ impl Provider {
             state.default_chain = chain;
             state.topic = Some(session.topic);
         }
-        let (events, received) = mpsc::unbounded();
+        let (events, received) = task::channel();
         let inner = Inner {
             client,
             http,
@@ -269,12 +268,12 @@ impl Provider {
         };
         let this = self.clone();
         let handle = async move {
-            while let Some(event) = sign_events.next().await {
+            while let Some(event) = sign_events.recv().await {
                 this.on_sign_event(event).await;
             }
         };
-        match select(Box::pin(self.inner.client.run()), Box::pin(handle)).await {
-            Either::Left((result, _)) => result,
+        match select(self.inner.client.run(), handle).await {
+            Either::Left(result) => result,
             Either::Right(_) => Ok(()),
         }
     }
@@ -303,7 +302,7 @@ impl Provider {
     }
 
     fn emit(&self, event: ProviderEvent) {
-        let _ = self.inner.events.unbounded_send(event);
+        let _ = self.inner.events.send(event);
     }
 
     fn check_open(&self) -> Result<()> {
@@ -655,7 +654,7 @@ async fn load<T: FromValue + Default>(storage: &dyn Storage, key: &str) -> Resul
 mod tests {
     use std::cell::RefCell;
 
-    use futures_util::future::LocalBoxFuture;
+    use crate::task::LocalBoxFuture;
 
     use super::*;
     use crate::io::{Clock, MemoryStorage, Socket, Transport};
@@ -741,7 +740,7 @@ mod tests {
     async fn provider(
         storage: &MemoryStorage,
         options: ProviderOptions,
-    ) -> (Provider, mpsc::UnboundedReceiver<ProviderEvent>, Rc<RecordingHttp>) {
+    ) -> (Provider, Receiver<ProviderEvent>, Rc<RecordingHttp>) {
         let sign = SignOptions {
             relay: RelayOptions::new("ws://127.0.0.1:1/relay"),
             metadata: Metadata::default(),
@@ -765,8 +764,8 @@ mod tests {
         }
     }
 
-    fn drain(events: &mut mpsc::UnboundedReceiver<ProviderEvent>) -> Vec<ProviderEvent> {
-        std::iter::from_fn(|| events.try_recv().ok()).collect()
+    fn drain(events: &mut Receiver<ProviderEvent>) -> Vec<ProviderEvent> {
+        std::iter::from_fn(|| events.try_next()).collect()
     }
 
     fn block_on<F: std::future::Future>(future: F) -> F::Output {
@@ -892,9 +891,7 @@ mod tests {
         });
     }
 
-    async fn provider_without_urls(
-        storage: &MemoryStorage,
-    ) -> (Provider, mpsc::UnboundedReceiver<ProviderEvent>, Rc<RecordingHttp>) {
+    async fn provider_without_urls(storage: &MemoryStorage) -> (Provider, Receiver<ProviderEvent>, Rc<RecordingHttp>) {
         provider(storage, ProviderOptions::default()).await
     }
 

@@ -11,10 +11,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::task::{self, Receiver, Sender};
+use crate::task::{select, Either};
 use ed25519_dalek::SigningKey;
-use futures_channel::{mpsc, oneshot};
-use futures_util::future::{select, Either};
-use futures_util::StreamExt;
 use latch_core::relay_auth;
 
 use crate::crypto::{hash_message, random_bytes};
@@ -80,16 +79,16 @@ crate::read_fields!(RelayMessage {
 });
 
 struct State {
-    socket: Option<mpsc::UnboundedSender<String>>,
+    socket: Option<Sender<String>>,
     /// Requests awaiting their answer, by JSON-RPC id.
-    pending: Map<u64, oneshot::Sender<Result<Value>>>,
+    pending: Map<u64, Sender<Result<Value>>>,
     /// Topic → subscription id (empty until the relay answered).
     subscriptions: Map<String, String>,
     /// Woken when a socket opens.
-    waiters: Vec<oneshot::Sender<()>>,
+    waiters: Vec<Sender<()>>,
     /// Messages delivered (`topic:hash`), as a set: the relay may deliver one twice.
     seen: Map<String, ()>,
-    deliver: mpsc::UnboundedSender<RelayMessage>,
+    deliver: Sender<RelayMessage>,
     next_id: u64,
     closed: bool,
 }
@@ -123,7 +122,7 @@ impl Relay {
         seed: [u8; 32],
         transport: Rc<dyn Transport>,
         clock: Rc<dyn Clock>,
-    ) -> Result<(Self, mpsc::UnboundedReceiver<RelayMessage>)> {
+    ) -> Result<(Self, Receiver<RelayMessage>)> {
         // A socket to anything else never opens, and would be retried forever.
         if !(options.url.starts_with("ws://") || options.url.starts_with("wss://")) {
             return Err(Error::Transport(format!(
@@ -131,7 +130,7 @@ impl Relay {
                 options.url
             )));
         }
-        let (deliver, delivered) = mpsc::unbounded();
+        let (deliver, delivered) = task::channel();
         // The JS client's `sub`: random per process, never reused across clients.
         let sub = hex::encode(random_bytes::<32>()?);
         let next_id = clock.now_ms().saturating_mul(1000);
@@ -225,7 +224,7 @@ impl Relay {
             tracing::debug!(url = %self.shared.options.url, "relay: connected");
             let read = self.read(socket.incoming);
             let resubscribe = self.resubscribe();
-            let (closed, ()) = futures_util::future::join(read, resubscribe).await;
+            let (closed, ()) = task::join(read, resubscribe).await;
             {
                 let mut state = self.shared.state.borrow_mut();
                 state.socket = None;
@@ -247,8 +246,8 @@ impl Relay {
     }
 
     /// Reads frames until the socket closes; returns the close code and reason.
-    async fn read(&self, mut incoming: mpsc::UnboundedReceiver<Incoming>) -> (u16, String) {
-        while let Some(frame) = incoming.next().await {
+    async fn read(&self, mut incoming: Receiver<Incoming>) -> (u16, String) {
+        while let Some(frame) = incoming.recv().await {
             match frame {
                 Incoming::Text(text) => self.on_frame(&text),
                 Incoming::Closed { code, reason } => return (code, reason),
@@ -316,7 +315,7 @@ impl Relay {
         // Echo the id exactly as sent (number or string).
         let ack = json!({ "id": id, "jsonrpc": "2.0", "result": true }).to_string();
         if let Some(socket) = &state.socket {
-            let _ = socket.unbounded_send(ack);
+            let _ = socket.send(ack);
         }
         if frame.get("method").and_then(Value::as_str) != Some("irn_subscription") {
             return;
@@ -339,13 +338,13 @@ impl Relay {
             .insert(format!("{}:{}", data.topic, hash_message(&data.message)), ())
             .is_none()
         {
-            let _ = state.deliver.unbounded_send(data);
+            let _ = state.deliver.send(data);
         }
     }
 
     /// Sends one request on the current socket and awaits its answer (or the socket's loss).
     async fn send_once(&self, method: &str, params: Value) -> Result<Value> {
-        let answer = {
+        let mut answer = {
             let mut state = self.shared.state.borrow_mut();
             let Some(socket) = state.socket.clone() else {
                 return Err(Error::Transport(DISCONNECTED.into()));
@@ -353,15 +352,18 @@ impl Relay {
             state.next_id += 1;
             let id = state.next_id;
             let frame = json!({ "id": id, "jsonrpc": "2.0", "method": method, "params": params });
-            let (tx, rx) = oneshot::channel();
+            let (tx, rx) = task::channel();
             state.pending.insert(id, tx);
-            if socket.unbounded_send(frame.to_string()).is_err() {
+            if socket.send(frame.to_string()).is_err() {
                 state.pending.remove(&id);
                 return Err(Error::Transport(DISCONNECTED.into()));
             }
             rx
         };
-        answer.await.unwrap_or(Err(Error::Transport(DISCONNECTED.into())))
+        answer
+            .recv()
+            .await
+            .unwrap_or(Err(Error::Transport(DISCONNECTED.into())))
     }
 
     /// A request that survives reconnects: sent again on the next socket until
@@ -379,14 +381,14 @@ impl Relay {
                 return Err(Error::Timeout(format!("relay did not answer {method}")));
             }
             if !self.is_connected() {
-                let (tx, rx) = oneshot::channel();
+                let (tx, mut rx) = task::channel();
                 self.shared.state.borrow_mut().waiters.push(tx);
-                let _ = select(rx, clock.sleep(remaining)).await;
+                let _ = select(rx.recv(), clock.sleep(remaining)).await;
                 continue;
             }
-            match select(Box::pin(self.send_once(method, params.clone())), clock.sleep(remaining)).await {
-                Either::Left((Err(Error::Transport(why)), _)) if why == DISCONNECTED => continue,
-                Either::Left((answer, _)) => return answer,
+            match select(self.send_once(method, params.clone()), clock.sleep(remaining)).await {
+                Either::Left(Err(Error::Transport(why))) if why == DISCONNECTED => continue,
+                Either::Left(answer) => return answer,
                 Either::Right(_) => return Err(Error::Timeout(format!("relay did not answer {method}"))),
             }
         }

@@ -11,9 +11,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use futures_channel::{mpsc, oneshot};
-use futures_util::future::{select, Either};
-use futures_util::StreamExt;
+use crate::task::{self, Receiver, Sender};
+use crate::task::{select, Either};
 use latch_core::validate::ExpirerTarget;
 
 use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
@@ -289,12 +288,12 @@ struct Proposal {
     pairing_topic: String,
     key_pair: KeyPair,
     params: ConnectParams,
-    done: Option<oneshot::Sender<Result<Session>>>,
+    done: Option<Sender<Result<Session>>>,
 }
 
 struct Waiting {
     topic: String,
-    done: oneshot::Sender<Result<Value>>,
+    done: Sender<Result<Value>>,
 }
 
 #[derive(Default)]
@@ -319,8 +318,8 @@ struct Inner {
     clock: Rc<dyn Clock>,
     metadata: Metadata,
     state: RefCell<State>,
-    events: mpsc::UnboundedSender<SignEvent>,
-    messages: RefCell<Option<mpsc::UnboundedReceiver<RelayMessage>>>,
+    events: Sender<SignEvent>,
+    messages: RefCell<Option<Receiver<RelayMessage>>>,
 }
 
 /// The dapp's Sign client; clones share it.
@@ -343,7 +342,7 @@ impl SignClient {
         transport: Rc<dyn Transport>,
         storage: Rc<dyn Storage>,
         clock: Rc<dyn Clock>,
-    ) -> Result<(Self, mpsc::UnboundedReceiver<SignEvent>)> {
+    ) -> Result<(Self, Receiver<SignEvent>)> {
         let mut keychain: Map<String, String> = load(&*storage, STORE_KEYCHAIN).await?;
         let seed = match keychain.get(CLIENT_SEED).map(|s| crypto::parse_hex32(s, "client seed")) {
             Some(Ok(seed)) => seed,
@@ -372,7 +371,7 @@ impl SignClient {
                 _ => false,
             })
             .collect();
-        let (events, received) = mpsc::unbounded();
+        let (events, received) = task::channel();
         let inner = Inner {
             relay,
             storage,
@@ -411,7 +410,7 @@ impl SignClient {
                     tracing::warn!(%error, "sign: resubscribing a restored session failed");
                 }
             }
-            while let Some(message) = messages.next().await {
+            while let Some(message) = messages.recv().await {
                 if let Err(error) = this.on_message(message).await {
                     tracing::warn!(%error, "sign: message not handled");
                 }
@@ -426,8 +425,8 @@ impl SignClient {
                 self.expire().await;
             }
         };
-        match select(Box::pin(relay), Box::pin(futures_util::future::join(handle, expirer))).await {
-            Either::Left((result, _)) => result,
+        match select(relay, task::join(handle, expirer)).await {
+            Either::Left(result) => result,
             Either::Right(_) => Ok(()),
         }
     }
@@ -452,7 +451,7 @@ impl SignClient {
     }
 
     fn emit(&self, event: SignEvent) {
-        let _ = self.inner.events.unbounded_send(event);
+        let _ = self.inner.events.send(event);
     }
 
     /// Proposes a session over a new pairing. Pairings left over from earlier
@@ -476,7 +475,7 @@ impl SignClient {
         if let Value::Object(fields) = &mut proposal {
             params.session_properties.put(fields, "sessionProperties");
         }
-        let (done, approval) = oneshot::channel();
+        let (done, mut approval) = task::channel();
         {
             let mut state = self.inner.state.borrow_mut();
             state.keys.insert(uri.topic.clone(), sym_key);
@@ -497,7 +496,7 @@ impl SignClient {
         Ok(Connecting {
             uri,
             id,
-            approval: Box::pin(async move { approval.await.unwrap_or(Err(Error::Closed)) }),
+            approval: Box::pin(async move { approval.recv().await.unwrap_or(Err(Error::Closed)) }),
         })
     }
 
@@ -508,7 +507,7 @@ impl SignClient {
             state
                 .proposals
                 .iter()
-                .filter(|(_, p)| p.done.as_ref().is_none_or(oneshot::Sender::is_canceled))
+                .filter(|(_, p)| p.done.as_ref().is_none_or(Sender::is_closed))
                 .map(|(id, p)| (*id, p.pairing_topic.clone()))
                 .collect()
         };
@@ -644,7 +643,7 @@ impl SignClient {
         expired: &str,
     ) -> Result<Value> {
         let id = self.next_id()?;
-        let (done, answer) = oneshot::channel();
+        let (done, mut answer) = task::channel();
         {
             let mut state = self.inner.state.borrow_mut();
             state.waiting.insert(
@@ -662,8 +661,8 @@ impl SignClient {
             self.inner.state.borrow_mut().waiting.remove(&id);
             return Err(error);
         }
-        let result = match select(answer, self.inner.clock.sleep(timeout_ms)).await {
-            Either::Left((answer, _)) => answer.unwrap_or(Err(Error::Timeout(expired.into()))),
+        let result = match select(answer.recv(), self.inner.clock.sleep(timeout_ms)).await {
+            Either::Left(answer) => answer.unwrap_or(Err(Error::Timeout(expired.into()))),
             Either::Right(_) => Err(Error::Timeout(expired.into())),
         };
         let mut state = self.inner.state.borrow_mut();

@@ -10,9 +10,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use futures_channel::{mpsc, oneshot};
-use futures_util::future::LocalBoxFuture;
-use futures_util::StreamExt;
+use crate::task;
+use crate::task::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -79,9 +78,9 @@ impl Transport for WebSocketTransport {
         Box::pin(async move {
             let ws = ws?;
             // Settled once: by `open`, or by an error or close before it.
-            let (opened_tx, opened) = oneshot::channel::<Result<()>>();
+            let (opened_tx, mut opened) = task::channel::<Result<()>>();
             let opened_tx = Rc::new(RefCell::new(Some(opened_tx)));
-            let (received, incoming) = mpsc::unbounded();
+            let (received, incoming) = task::channel();
 
             let settle = opened_tx.clone();
             let open = Closure::<dyn FnMut()>::new(move || {
@@ -100,7 +99,7 @@ impl Transport for WebSocketTransport {
             let message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 // Binary frames are not part of the protocol.
                 if let Some(text) = event.data().as_string() {
-                    let _ = texts.unbounded_send(Incoming::Text(text));
+                    let _ = texts.send(Incoming::Text(text));
                 }
             });
             let settle = opened_tx;
@@ -111,7 +110,7 @@ impl Transport for WebSocketTransport {
                         let _ = tx.send(Err(Error::Transport(format!("closed before open ({code})"))));
                     }
                     None => {
-                        let _ = received.unbounded_send(Incoming::Closed { code, reason });
+                        let _ = received.send(Incoming::Closed { code, reason });
                     }
                 }
             });
@@ -127,20 +126,20 @@ impl Transport for WebSocketTransport {
                 _close: close,
             };
 
-            match opened.await {
-                Ok(Ok(())) => {}
-                Ok(Err(error)) => {
+            match opened.recv().await {
+                Some(Ok(())) => {}
+                Some(Err(error)) => {
                     handlers.detach();
                     return Err(error);
                 }
-                Err(_) => {
+                None => {
                     handlers.detach();
                     return Err(Error::Transport("WebSocket dropped".into()));
                 }
             }
-            let (outgoing, mut to_send) = mpsc::unbounded::<String>();
+            let (outgoing, mut to_send) = task::channel::<String>();
             wasm_bindgen_futures::spawn_local(async move {
-                while let Some(text) = to_send.next().await {
+                while let Some(text) = to_send.recv().await {
                     if handlers.ws.send_with_str(&text).is_err() {
                         break;
                     }

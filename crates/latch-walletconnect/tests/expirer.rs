@@ -10,12 +10,11 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use common::Latch;
-use futures_util::future::LocalBoxFuture;
-use futures_util::StreamExt;
 use latch_walletconnect::io::{Clock, MemoryStorage};
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, SignClient, SignEvent, SignOptions, PROPOSAL_EXPIRED};
+use latch_walletconnect::task::LocalBoxFuture;
 use latch_walletconnect::Error;
 
 /// Real time plus an offset the test moves; sleeps are real (and short).
@@ -72,7 +71,7 @@ async fn an_unanswered_proposal_expires() {
                 .await
                 .unwrap();
             assert_eq!(expired, Err(Error::Timeout(PROPOSAL_EXPIRED.into())));
-            let event = tokio::time::timeout(Duration::from_secs(5), events.next())
+            let event = tokio::time::timeout(Duration::from_secs(5), events.recv())
                 .await
                 .unwrap();
             assert_eq!(event, Some(SignEvent::ProposalExpired { id: connecting.id }));

@@ -10,22 +10,21 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use common::{Latch, Wallet};
-use futures_channel::mpsc::UnboundedReceiver;
-use futures_util::StreamExt;
 use latch_walletconnect::io::{MemoryStorage, Storage};
 use latch_walletconnect::json;
 use latch_walletconnect::map::Map;
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, ProposalNamespace, SignClient, SignEvent, SignOptions};
+use latch_walletconnect::task::Receiver;
 use latch_walletconnect::Error;
 use tokio::io::AsyncWriteExt;
 
 const ACCOUNT: &str = "eip155:1:0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const ADDRESS: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
-async fn next_event(events: &mut UnboundedReceiver<SignEvent>) -> SignEvent {
-    tokio::time::timeout(Duration::from_secs(30), events.next())
+async fn next_event(events: &mut Receiver<SignEvent>) -> SignEvent {
+    tokio::time::timeout(Duration::from_secs(30), events.recv())
         .await
         .expect("a dapp event within 30 s")
         .expect("events open")
@@ -44,7 +43,7 @@ fn eip155() -> ConnectParams {
     }
 }
 
-async fn dapp(url: &str, storage: &MemoryStorage) -> (SignClient, UnboundedReceiver<SignEvent>) {
+async fn dapp(url: &str, storage: &MemoryStorage) -> (SignClient, Receiver<SignEvent>) {
     let options = SignOptions {
         relay: RelayOptions::new(url),
         metadata: Metadata {
@@ -237,7 +236,7 @@ async fn the_rust_dapp_and_the_official_wallet_client() {
 }
 
 /// A client on the same storage, not started (to read what it restored).
-async fn dapp_without_run(url: &str, storage: &MemoryStorage) -> (SignClient, UnboundedReceiver<SignEvent>) {
+async fn dapp_without_run(url: &str, storage: &MemoryStorage) -> (SignClient, Receiver<SignEvent>) {
     SignClient::new(
         SignOptions {
             relay: RelayOptions::new(url),

@@ -11,8 +11,6 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use common::{Anvil, Latch, Wallet};
-use futures_channel::mpsc::UnboundedReceiver;
-use futures_util::StreamExt;
 use latch_walletconnect::io::{MemoryStorage, Storage};
 use latch_walletconnect::json;
 use latch_walletconnect::json::Value;
@@ -21,6 +19,7 @@ use latch_walletconnect::native::{ReqwestHttp, TokioClock, TungsteniteTransport}
 use latch_walletconnect::provider::{Provider, ProviderEvent, ProviderOptions, STORE_DEFAULT_CHAIN, STORE_NAMESPACES};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, ProposalNamespace, SignClient, SignOptions};
+use latch_walletconnect::task::Receiver;
 use latch_walletconnect::Error;
 use tokio::io::AsyncWriteExt;
 
@@ -36,7 +35,7 @@ async fn provider(
     storage: &MemoryStorage,
     options: ProviderOptions,
     run: bool,
-) -> (Provider, UnboundedReceiver<ProviderEvent>) {
+) -> (Provider, Receiver<ProviderEvent>) {
     let sign_options = SignOptions {
         relay: RelayOptions::new(relay_url),
         metadata: Metadata {
@@ -66,10 +65,10 @@ async fn provider(
 }
 
 /// The next provider event that is not a pass-through of the engine's.
-async fn next(events: &mut UnboundedReceiver<ProviderEvent>) -> ProviderEvent {
+async fn next(events: &mut Receiver<ProviderEvent>) -> ProviderEvent {
     tokio::time::timeout(Duration::from_secs(30), async {
         loop {
-            match events.next().await.expect("events open") {
+            match events.recv().await.expect("events open") {
                 ProviderEvent::Sign(_) => continue,
                 event => return event,
             }
@@ -80,7 +79,7 @@ async fn next(events: &mut UnboundedReceiver<ProviderEvent>) -> ProviderEvent {
 }
 
 /// Skips provider events until `wanted` (the wallet's update and event arrive in their own time).
-async fn until(events: &mut UnboundedReceiver<ProviderEvent>, wanted: &ProviderEvent) {
+async fn until(events: &mut Receiver<ProviderEvent>, wanted: &ProviderEvent) {
     loop {
         if next(events).await == *wanted {
             return;

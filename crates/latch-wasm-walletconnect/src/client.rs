@@ -5,13 +5,13 @@
 
 use std::rc::Rc;
 
-use futures_channel::mpsc::UnboundedReceiver;
 use js_sys::{Function, Object, Promise, Reflect};
 use latch_walletconnect::io::{MemoryStorage, Storage};
 use latch_walletconnect::json;
 use latch_walletconnect::json::{FromValue, ToValue, Value};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, SignClient, SignEvent, SignOptions};
+use latch_walletconnect::task::Receiver;
 use latch_walletconnect::web::{BrowserClock, IndexedDbStorage, WebSocketTransport};
 use wasm_bindgen::prelude::*;
 
@@ -230,7 +230,7 @@ pub(crate) fn promise<T: ToValue>(
 /// A Sign client on the browser's platform for `options`, its events, and its storage.
 pub(crate) async fn sign_client(
     options: Options,
-) -> Result<(SignClient, UnboundedReceiver<SignEvent>, Rc<dyn Storage>), JsValue> {
+) -> Result<(SignClient, Receiver<SignEvent>, Rc<dyn Storage>), JsValue> {
     let storage: Rc<dyn Storage> = match options.storage.unwrap_or(StorageKind::IndexedDb) {
         StorageKind::IndexedDb => Rc::new(IndexedDbStorage::open().await.map_err(wc_error)?),
         StorageKind::Memory => Rc::new(MemoryStorage::default()),

@@ -5,10 +5,10 @@ use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
 
-use futures_util::{Stream, StreamExt};
 use js_sys::Function;
 use latch_walletconnect::json;
 use latch_walletconnect::json::Value;
+use latch_walletconnect::task::Receiver;
 use wasm_bindgen::JsValue;
 
 use crate::client::to_js;
@@ -51,7 +51,7 @@ impl Listeners {
     pub(crate) fn pump<E: 'static>(
         &self,
         run: impl Future<Output = latch_walletconnect::Result<()>> + 'static,
-        mut events: impl Stream<Item = E> + Unpin + 'static,
+        mut events: Receiver<E>,
         to_js: fn(E) -> (&'static str, Value),
     ) {
         let on_error = self.clone();
@@ -63,7 +63,7 @@ impl Listeners {
         });
         let on_event = self.clone();
         spawn(async move {
-            while let Some(event) = events.next().await {
+            while let Some(event) = events.recv().await {
                 let (name, payload) = to_js(event);
                 on_event.dispatch(name, &payload);
             }

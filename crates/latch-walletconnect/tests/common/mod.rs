@@ -137,7 +137,7 @@ impl Latch {
 }
 
 /// A relay client on `url` whose connection loop runs on the current `LocalSet`.
-pub fn relay(url: &str, seed: u8) -> (Relay, futures_channel::mpsc::UnboundedReceiver<RelayMessage>) {
+pub fn relay(url: &str, seed: u8) -> (Relay, latch_walletconnect::task::Receiver<RelayMessage>) {
     let (relay, messages) = Relay::new(
         RelayOptions::new(url),
         [seed; 32],
@@ -151,9 +151,8 @@ pub fn relay(url: &str, seed: u8) -> (Relay, futures_channel::mpsc::UnboundedRec
 }
 
 /// The next item of `stream` within `secs` seconds.
-pub async fn next<T>(stream: &mut futures_channel::mpsc::UnboundedReceiver<T>, secs: u64) -> T {
-    use futures_util::StreamExt;
-    tokio::time::timeout(Duration::from_secs(secs), stream.next())
+pub async fn next<T: 'static>(stream: &mut latch_walletconnect::task::Receiver<T>, secs: u64) -> T {
+    tokio::time::timeout(Duration::from_secs(secs), stream.recv())
         .await
         .expect("an item in time")
         .expect("stream open")
