@@ -291,6 +291,29 @@ struct Proposal {
     done: Option<Sender<Result<Session>>>,
 }
 
+/// A sealed message to publish: topic, envelope, (ttl, tag).
+type Reply = (String, String, (u64, u32));
+
+/// What handling a message or an expiry leaves to do once the state is
+/// updated, in this order (`SignClient::perform`). Handlers decide without
+/// awaiting; one place awaits, so the engine compiles one state machine for
+/// it rather than one per handler and answer.
+#[derive(Default)]
+struct Effects {
+    /// Write the state to storage.
+    persist: bool,
+    /// Answer the peer.
+    reply: Option<Reply>,
+    /// Stop listening to a topic.
+    unsubscribe: Option<String>,
+    /// Start listening to a topic.
+    subscribe: Option<String>,
+    /// Resolve a `connect()`'s approval.
+    settled: Option<(Sender<Result<Session>>, Session)>,
+    /// Tell the app.
+    event: Option<SignEvent>,
+}
+
 struct Waiting {
     topic: String,
     done: Sender<Result<Value>>,
@@ -628,8 +651,7 @@ impl SignClient {
             "params": { "code": 6000, "message": "User disconnected." },
         });
         self.publish(topic, &payload, opts::DELETE).await?;
-        self.delete_session(topic, "User disconnected.").await;
-        Ok(())
+        self.perform(self.delete_session(topic, "User disconnected.")).await
     }
 
     /// Sends a request on `topic` and awaits the peer's answer for `timeout_ms`.
@@ -671,31 +693,67 @@ impl SignClient {
         result
     }
 
+    /// `payload` sealed with `topic`'s key, as the relay carries it.
+    fn seal(&self, topic: &str, payload: &Value) -> Result<String> {
+        let state = self.inner.state.borrow();
+        let key = state.keys.get(topic).ok_or_else(|| Error::UnknownTopic(topic.into()))?;
+        crypto::encrypt(key, &payload.to_string(), None)
+    }
+
     /// Seals `payload` with `topic`'s key and publishes it.
     async fn publish(&self, topic: &str, payload: &Value, (ttl, tag): (u64, u32)) -> Result<()> {
-        let key = self
-            .inner
-            .state
-            .borrow()
-            .keys
-            .get(topic)
-            .cloned()
-            .ok_or_else(|| Error::UnknownTopic(topic.into()))?;
-        let message = crypto::encrypt(&key, &payload.to_string(), None)?;
+        let message = self.seal(topic, payload)?;
         self.inner.relay.publish(topic, &message, ttl, tag).await
     }
 
-    async fn respond(&self, topic: &str, id: &Value, result: Result<Value, Reason>, opts: (u64, u32)) -> Result<()> {
+    /// An answer to the peer's request `id` on `topic`, sealed, for [`Effects::reply`].
+    fn reply(&self, topic: &str, id: &Value, result: Result<Value, Reason>, opts: (u64, u32)) -> Result<Reply> {
         let payload = match result {
             Ok(result) => json!({ "id": id, "jsonrpc": "2.0", "result": result }),
             Err(error) => json!({ "id": id, "jsonrpc": "2.0", "error": error }),
         };
-        self.publish(topic, &payload, opts).await
+        Ok((topic.to_owned(), self.seal(topic, &payload)?, opts))
     }
 
+    /// Handles one relay message: updates the state at once, then carries
+    /// out what that left to do.
     async fn on_message(&self, message: RelayMessage) -> Result<()> {
+        let effects = self.take(message)?;
+        self.perform(effects).await
+    }
+
+    /// Carries out `effects` in their order. A failed write is logged, not
+    /// fatal: the wallet still gets its answer and the app its event (the
+    /// session then lasts as long as the page).
+    async fn perform(&self, effects: Effects) -> Result<()> {
+        if effects.persist {
+            if let Err(error) = self.persist().await {
+                tracing::warn!(%error, "sign: persisting failed");
+            }
+        }
+        let mut result = Ok(());
+        if let Some((topic, message, (ttl, tag))) = effects.reply {
+            result = self.inner.relay.publish(&topic, &message, ttl, tag).await;
+        }
+        if let Some(topic) = effects.unsubscribe {
+            let _ = self.inner.relay.unsubscribe(&topic).await;
+        }
+        if let Some(topic) = effects.subscribe {
+            result = result.and(self.inner.relay.subscribe(&topic).await.map(drop));
+        }
+        if let Some((done, session)) = effects.settled {
+            let _ = done.send(Ok(session));
+        }
+        if let Some(event) = effects.event {
+            self.emit(event);
+        }
+        result
+    }
+
+    /// Reads a relay message and applies it to the state; what needs IO comes back as [`Effects`].
+    fn take(&self, message: RelayMessage) -> Result<Effects> {
         let Some(key) = self.inner.state.borrow().keys.get(&message.topic).cloned() else {
-            return Ok(());
+            return Ok(Effects::default());
         };
         let envelope = Envelope::decode(&message.message)?;
         if envelope.sender_public_key().is_some() {
@@ -707,7 +765,7 @@ impl SignClient {
         let id = payload.get("id").cloned().unwrap_or(Value::Null);
         if let Some(method) = payload.get("method").and_then(Value::as_str) {
             let params = payload.get("params").cloned().unwrap_or(Value::Null);
-            return self.on_request(&topic, &id, method, params).await;
+            return self.on_request(&topic, &id, method, params);
         }
         let Some(id) = id.as_u64() else {
             return Err(Error::InvalidPayload("response without a numeric id".into()));
@@ -723,18 +781,18 @@ impl SignClient {
             (None, None) => return Err(Error::InvalidPayload("neither request nor response".into())),
         };
         if self.inner.state.borrow().proposals.contains_key(&id) {
-            return self.on_proposal_answer(id, answer).await;
+            return Ok(self.on_proposal_answer(id, answer));
         }
         let waiting = self.inner.state.borrow_mut().waiting.remove(&id);
         if let Some(waiting) = waiting {
             let _ = waiting.done.send(answer);
         }
-        Ok(())
+        Ok(Effects::default())
     }
 
     /// The wallet's answer on the pairing topic: derive the session key and
     /// listen on the session topic for the settlement.
-    async fn on_proposal_answer(&self, id: u64, answer: Result<Value>) -> Result<()> {
+    fn on_proposal_answer(&self, id: u64, answer: Result<Value>) -> Effects {
         let peer = match answer {
             Ok(result) => result
                 .get("responderPublicKey")
@@ -751,29 +809,37 @@ impl SignClient {
         let key = match derived {
             Ok(key) => key,
             Err(error) => {
-                if let Some(mut proposal) = self.forget_proposal(id) {
-                    if let Some(done) = proposal.done.take() {
-                        let _ = done.send(Err(error));
-                    }
-                    let _ = self.inner.relay.unsubscribe(&proposal.pairing_topic).await;
+                let Some(mut proposal) = self.forget_proposal(id) else {
+                    return Effects::default();
+                };
+                if let Some(done) = proposal.done.take() {
+                    let _ = done.send(Err(error));
                 }
-                return Ok(());
+                return Effects {
+                    unsubscribe: Some(proposal.pairing_topic),
+                    ..Effects::default()
+                };
             }
         };
         let session_topic = topic_of(&key);
-        {
-            let mut state = self.inner.state.borrow_mut();
-            state.keys.insert(session_topic.clone(), key);
-            state.settling.insert(session_topic.clone(), id);
+        let mut state = self.inner.state.borrow_mut();
+        state.keys.insert(session_topic.clone(), key);
+        state.settling.insert(session_topic.clone(), id);
+        Effects {
+            subscribe: Some(session_topic),
+            ..Effects::default()
         }
-        self.inner.relay.subscribe(&session_topic).await.map(drop)
     }
 
-    async fn on_request(&self, topic: &str, id: &Value, method: &str, params: Value) -> Result<()> {
+    fn on_request(&self, topic: &str, id: &Value, method: &str, params: Value) -> Result<Effects> {
         let known = self.inner.state.borrow().sessions.contains_key(topic);
-        match method {
-            "wc_sessionSettle" => self.on_settle(topic, id, params).await,
+        // Most requests are answered `true` once applied, and end with an event.
+        let mut event = None;
+        let mut persist = false;
+        let (answer, opts) = match method {
+            "wc_sessionSettle" => return self.on_settle(topic, id, params),
             "wc_sessionEvent" if known => {
+                // Heard at once: it changes nothing here to wait for.
                 let event = &params["event"];
                 self.emit(SignEvent::SessionEvent {
                     topic: topic.into(),
@@ -781,93 +847,93 @@ impl SignClient {
                     name: event["name"].as_str().unwrap_or_default().into(),
                     data: event["data"].clone(),
                 });
-                self.respond(topic, id, Ok(json!(true)), opts::EVENT_RES).await
+                (Ok(()), opts::EVENT_RES)
             }
-            "wc_sessionUpdate" if known => {
-                let namespaces: Map<String, SessionNamespace> = match Map::from_value(&params["namespaces"]) {
-                    Ok(namespaces) => namespaces,
-                    Err(e) => {
-                        return self
-                            .respond(topic, id, Err(invalid(&e.to_string())), opts::UPDATE_RES)
-                            .await
+            "wc_sessionUpdate" if known => match Map::<String, SessionNamespace>::from_value(&params["namespaces"]) {
+                Ok(namespaces) => {
+                    if let Some(session) = self.inner.state.borrow_mut().sessions.get_mut(topic) {
+                        session.namespaces.clone_from(&namespaces);
                     }
-                };
-                if let Some(session) = self.inner.state.borrow_mut().sessions.get_mut(topic) {
-                    session.namespaces.clone_from(&namespaces);
+                    persist = true;
+                    event = Some(SignEvent::SessionUpdated {
+                        topic: topic.into(),
+                        namespaces,
+                    });
+                    (Ok(()), opts::UPDATE_RES)
                 }
-                self.persist().await?;
-                self.respond(topic, id, Ok(json!(true)), opts::UPDATE_RES).await?;
-                self.emit(SignEvent::SessionUpdated {
-                    topic: topic.into(),
-                    namespaces,
-                });
-                Ok(())
-            }
+                Err(e) => (Err(invalid(&e.to_string())), opts::UPDATE_RES),
+            },
             "wc_sessionExtend" if known => {
                 // As the JS client: a week from now, whatever the wallet proposed.
                 let expiry = self.now_secs() + SEVEN_DAYS;
-                {
-                    let mut state = self.inner.state.borrow_mut();
-                    if let Some(session) = state.sessions.get_mut(topic) {
-                        session.expiry = expiry;
-                    }
-                    state
-                        .expirer
-                        .insert(ExpirerTarget::Topic(topic.into()).to_string(), expiry * 1000);
+                let mut state = self.inner.state.borrow_mut();
+                if let Some(session) = state.sessions.get_mut(topic) {
+                    session.expiry = expiry;
                 }
-                self.persist().await?;
-                self.respond(topic, id, Ok(json!(true)), opts::EXTEND_RES).await?;
-                self.emit(SignEvent::SessionExtended {
+                state
+                    .expirer
+                    .insert(ExpirerTarget::Topic(topic.into()).to_string(), expiry * 1000);
+                persist = true;
+                event = Some(SignEvent::SessionExtended {
                     topic: topic.into(),
                     expiry,
                 });
-                Ok(())
+                (Ok(()), opts::EXTEND_RES)
             }
             "wc_sessionPing" if known => {
-                self.respond(topic, id, Ok(json!(true)), opts::PING_RES).await?;
-                self.emit(SignEvent::SessionPing { topic: topic.into() });
-                Ok(())
+                event = Some(SignEvent::SessionPing { topic: topic.into() });
+                (Ok(()), opts::PING_RES)
             }
             "wc_sessionDelete" if known => {
                 let reason = Reason::from_value(&params).unwrap_or(Reason {
                     code: 6000,
                     message: "User disconnected.".into(),
                 });
-                // Answer first: the answer needs the session key.
-                let answered = self.respond(topic, id, Ok(json!(true)), opts::DELETE_RES).await;
-                self.delete_session(topic, &reason.message).await;
-                self.emit(SignEvent::SessionDeleted {
+                // Sealed before the session (and its key) is forgotten.
+                let reply = self.reply(topic, id, Ok(json!(true)), opts::DELETE_RES)?;
+                let mut effects = self.delete_session(topic, &reason.message);
+                effects.reply = Some(reply);
+                effects.event = Some(SignEvent::SessionDeleted {
                     topic: topic.into(),
                     reason,
                 });
-                answered
+                return Ok(effects);
             }
-            "wc_pairingPing" => self.respond(topic, id, Ok(json!(true)), opts::PAIRING_PING_RES).await,
+            "wc_pairingPing" => (Ok(()), opts::PAIRING_PING_RES),
             "wc_pairingDelete" => {
-                let answered = self.respond(topic, id, Ok(json!(true)), opts::PAIRING_DELETE_RES).await;
+                let reply = self.reply(topic, id, Ok(json!(true)), opts::PAIRING_DELETE_RES)?;
                 self.inner.state.borrow_mut().keys.remove(topic);
-                let _ = self.inner.relay.unsubscribe(topic).await;
-                answered
+                return Ok(Effects {
+                    reply: Some(reply),
+                    unsubscribe: Some(topic.into()),
+                    ..Effects::default()
+                });
             }
             _ if !known && method.starts_with("wc_session") => {
                 let reason = Reason {
                     code: 7001,
                     message: format!("No matching key. session topic doesn't exist: {topic}"),
                 };
-                self.respond(topic, id, Err(reason), opts::UNKNOWN).await
+                (Err(reason), opts::UNKNOWN)
             }
             _ => {
                 let reason = Reason {
                     code: 10001,
                     message: format!("Unsupported wc_ method. {method}"),
                 };
-                self.respond(topic, id, Err(reason), opts::UNKNOWN).await
+                (Err(reason), opts::UNKNOWN)
             }
-        }
+        };
+        Ok(Effects {
+            persist,
+            reply: Some(self.reply(topic, id, answer.map(|()| json!(true)), opts)?),
+            event,
+            ..Effects::default()
+        })
     }
 
     /// `wc_sessionSettle` on a session topic derived from one of our proposals.
-    async fn on_settle(&self, topic: &str, id: &Value, params: Value) -> Result<()> {
+    fn on_settle(&self, topic: &str, id: &Value, params: Value) -> Result<Effects> {
         struct Settle {
             namespaces: Map<String, SessionNamespace>,
             controller: Peer,
@@ -878,26 +944,21 @@ impl SignClient {
             controller: field("controller"),
             expiry: field("expiry"),
         });
+        let refuse = |why: &str| -> Result<Effects> {
+            Ok(Effects {
+                reply: Some(self.reply(topic, id, Err(invalid(why)), opts::SETTLE_RES)?),
+                ..Effects::default()
+            })
+        };
         let Some(proposal_id) = self.inner.state.borrow_mut().settling.remove(topic) else {
-            return self
-                .respond(
-                    topic,
-                    id,
-                    Err(invalid("no pending session for this topic")),
-                    opts::SETTLE_RES,
-                )
-                .await;
+            return refuse("no pending session for this topic");
         };
         let settle = match Settle::from_value(&params) {
             Ok(settle) => settle,
-            Err(e) => {
-                return self
-                    .respond(topic, id, Err(invalid(&e.to_string())), opts::SETTLE_RES)
-                    .await
-            }
+            Err(e) => return refuse(&e.to_string()),
         };
         let Some(mut proposal) = self.forget_proposal(proposal_id) else {
-            return Ok(());
+            return Ok(Effects::default());
         };
         let session = Session {
             topic: topic.into(),
@@ -916,19 +977,20 @@ impl SignClient {
                 .expirer
                 .insert(ExpirerTarget::Topic(topic.into()).to_string(), session.expiry * 1000);
         }
-        self.persist().await?;
-        self.respond(topic, id, Ok(json!(true)), opts::SETTLE_RES).await?;
-        // The pairing did its job: stop listening to it.
-        let _ = self.inner.relay.unsubscribe(&proposal.pairing_topic).await;
-        if let Some(done) = proposal.done.take() {
-            let _ = done.send(Ok(session.clone()));
-        }
-        self.emit(SignEvent::SessionConnected(session));
-        Ok(())
+        Ok(Effects {
+            persist: true,
+            reply: Some(self.reply(topic, id, Ok(json!(true)), opts::SETTLE_RES)?),
+            // The pairing did its job: stop listening to it.
+            unsubscribe: Some(proposal.pairing_topic.clone()),
+            settled: proposal.done.take().map(|done| (done, session.clone())),
+            event: Some(SignEvent::SessionConnected(session)),
+            ..Effects::default()
+        })
     }
 
-    /// Forgets session `topic`: its key, subscription, expiry and waiting requests.
-    async fn delete_session(&self, topic: &str, why: &str) {
+    /// Forgets session `topic`: its key, expiry and waiting requests (which
+    /// fail with `why`); writing the state down and unsubscribing are left to the caller.
+    fn delete_session(&self, topic: &str, why: &str) -> Effects {
         let waiting: Vec<Waiting> = {
             let mut state = self.inner.state.borrow_mut();
             state.sessions.remove(topic);
@@ -945,10 +1007,11 @@ impl SignClient {
         for waiting in waiting {
             let _ = waiting.done.send(Err(Error::SessionEnded(why.into())));
         }
-        if let Err(error) = self.persist().await {
-            tracing::warn!(%error, "sign: persisting after delete failed");
+        Effects {
+            persist: true,
+            unsubscribe: Some(topic.into()),
+            ..Effects::default()
         }
-        let _ = self.inner.relay.unsubscribe(topic).await;
     }
 
     /// Handles everything whose time has come.
@@ -964,26 +1027,42 @@ impl SignClient {
                 .collect()
         };
         for target in due {
-            self.inner.state.borrow_mut().expirer.remove(&target);
-            match target.parse::<ExpirerTarget>() {
-                Ok(ExpirerTarget::Topic(topic)) => {
-                    if self.inner.state.borrow().sessions.contains_key(&topic) {
-                        self.delete_session(&topic, "Session expired").await;
-                        self.emit(SignEvent::SessionExpired { topic });
-                    }
+            if let Err(error) = self.perform(self.expire_one(&target)).await {
+                tracing::warn!(%error, "sign: expiring {target} failed");
+            }
+        }
+    }
+
+    fn expire_one(&self, target: &str) -> Effects {
+        self.inner.state.borrow_mut().expirer.remove(target);
+        match target.parse::<ExpirerTarget>() {
+            Ok(ExpirerTarget::Topic(topic)) => {
+                if !self.inner.state.borrow().sessions.contains_key(&topic) {
+                    return Effects::default();
                 }
-                Ok(ExpirerTarget::Id(id)) => {
-                    if let Some(mut proposal) = self.forget_proposal(id) {
-                        if let Some(done) = proposal.done.take() {
-                            let _ = done.send(Err(Error::Timeout(PROPOSAL_EXPIRED.into())));
-                        }
-                        let _ = self.inner.relay.unsubscribe(&proposal.pairing_topic).await;
-                        self.emit(SignEvent::ProposalExpired { id });
-                    } else if let Some(waiting) = self.inner.state.borrow_mut().waiting.remove(&id) {
-                        let _ = waiting.done.send(Err(Error::Timeout(REQUEST_EXPIRED.into())));
+                let mut effects = self.delete_session(&topic, "Session expired");
+                effects.event = Some(SignEvent::SessionExpired { topic });
+                effects
+            }
+            Ok(ExpirerTarget::Id(id)) => {
+                if let Some(mut proposal) = self.forget_proposal(id) {
+                    if let Some(done) = proposal.done.take() {
+                        let _ = done.send(Err(Error::Timeout(PROPOSAL_EXPIRED.into())));
                     }
+                    return Effects {
+                        unsubscribe: Some(proposal.pairing_topic),
+                        event: Some(SignEvent::ProposalExpired { id }),
+                        ..Effects::default()
+                    };
                 }
-                Err(error) => tracing::warn!(%error, "sign: bad expirer target"),
+                if let Some(waiting) = self.inner.state.borrow_mut().waiting.remove(&id) {
+                    let _ = waiting.done.send(Err(Error::Timeout(REQUEST_EXPIRED.into())));
+                }
+                Effects::default()
+            }
+            Err(error) => {
+                tracing::warn!(%error, "sign: bad expirer target");
+                Effects::default()
             }
         }
     }

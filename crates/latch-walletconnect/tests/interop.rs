@@ -6,6 +6,7 @@
 
 mod common;
 
+use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -16,7 +17,7 @@ use latch_walletconnect::map::Map;
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::RelayOptions;
 use latch_walletconnect::sign::{ConnectParams, Metadata, ProposalNamespace, SignClient, SignEvent, SignOptions};
-use latch_walletconnect::task::Receiver;
+use latch_walletconnect::task::{LocalBoxFuture, Receiver};
 use latch_walletconnect::Error;
 use tokio::io::AsyncWriteExt;
 
@@ -44,6 +45,10 @@ fn eip155() -> ConnectParams {
 }
 
 async fn dapp(url: &str, storage: &MemoryStorage) -> (SignClient, Receiver<SignEvent>) {
+    dapp_on(url, Rc::new(storage.clone())).await
+}
+
+async fn dapp_on(url: &str, storage: Rc<dyn Storage>) -> (SignClient, Receiver<SignEvent>) {
     let options = SignOptions {
         relay: RelayOptions::new(url),
         metadata: Metadata {
@@ -53,14 +58,9 @@ async fn dapp(url: &str, storage: &MemoryStorage) -> (SignClient, Receiver<SignE
             icons: vec![],
         },
     };
-    let (client, events) = SignClient::new(
-        options,
-        Rc::new(TungsteniteTransport),
-        Rc::new(storage.clone()),
-        Rc::new(TokioClock),
-    )
-    .await
-    .unwrap();
+    let (client, events) = SignClient::new(options, Rc::new(TungsteniteTransport), storage, Rc::new(TokioClock))
+        .await
+        .unwrap();
     let runner = client.clone();
     tokio::task::spawn_local(async move { runner.run().await });
     (client, events)
@@ -248,4 +248,64 @@ async fn dapp_without_run(url: &str, storage: &MemoryStorage) -> (SignClient, Re
     )
     .await
     .unwrap()
+}
+
+/// Storage whose writes fail once `full` is set, as a full disk or a browser
+/// refusing IndexedDB writes would (a stand-in: no real storage fails on cue).
+#[derive(Clone, Default)]
+struct FillingStorage {
+    inner: MemoryStorage,
+    full: Rc<Cell<bool>>,
+}
+
+impl Storage for FillingStorage {
+    fn get(&self, key: &str) -> LocalBoxFuture<'static, latch_walletconnect::Result<Option<String>>> {
+        self.inner.get(key)
+    }
+
+    fn set(&self, key: &str, value: String) -> LocalBoxFuture<'static, latch_walletconnect::Result<()>> {
+        if self.full.get() {
+            return Box::pin(async { Err(Error::Storage("quota exceeded".into())) });
+        }
+        self.inner.set(key, value)
+    }
+
+    fn remove(&self, key: &str) -> LocalBoxFuture<'static, latch_walletconnect::Result<()>> {
+        if self.full.get() {
+            return Box::pin(async { Err(Error::Storage("quota exceeded".into())) });
+        }
+        self.inner.remove(key)
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_storage_that_refuses_writes_does_not_stop_a_pairing() {
+    let latch = Latch::start().await;
+    let url = latch.relay_url();
+    let mut wallet = Wallet::start(&url, None).await;
+    let storage = FillingStorage::default();
+    tokio::task::LocalSet::new()
+        .run_until(async {
+            let (dapp, mut events) = dapp_on(&url, Rc::new(storage.clone())).await;
+            let written = storage.inner.keys();
+            storage.full.set(true);
+
+            let connecting = dapp.connect(eip155()).await.unwrap();
+            wallet.run(&format!("pair {}", connecting.uri)).await;
+            wallet.expect("proposal").await;
+            // The settlement is answered and the app told, though it could not be written down.
+            let session = connecting.approval.await.unwrap();
+            let approved = wallet.expect("approved").await;
+            assert_eq!(approved["topic"], session.topic.as_str());
+            assert_eq!(
+                next_event(&mut events).await,
+                SignEvent::SessionConnected(session.clone())
+            );
+            assert_eq!(storage.inner.keys(), written, "nothing was written");
+            // The session works for as long as the page lives.
+            dapp.ping(&session.topic).await.unwrap();
+            dapp.close();
+        })
+        .await;
+    let _ = wallet.stdin.write_all(b"quit\n").await;
 }
