@@ -1,8 +1,11 @@
 //! Every latch-core parser on arbitrary text: none may panic, and whatever
-//! parses must print back to what was parsed.
+//! parses must print back to what was parsed. Base64 must also read exactly
+//! what the `base64` crate reads.
 #![no_main]
 
-use latch_core::{address, caip, format, origin};
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::Engine;
+use latch_core::{address, base64 as b64, caip, format, origin};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -25,4 +28,14 @@ fuzz_target!(|data: &[u8]| {
     let _ = format::truncate_address(text);
     let _ = origin::origin_matches(left, right);
     let _ = origin::is_valid_origin_pattern(text);
+    let standard = b64::decode(text);
+    assert_eq!(standard, STANDARD.decode(text).ok());
+    if let Some(bytes) = standard {
+        assert_eq!(b64::encode(&bytes), text);
+    }
+    let url = b64::decode_url(text);
+    assert_eq!(url, URL_SAFE_NO_PAD.decode(text).ok());
+    if let Some(bytes) = url {
+        assert_eq!(b64::encode_url(&bytes), text);
+    }
 });

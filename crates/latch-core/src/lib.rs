@@ -7,6 +7,7 @@
 
 pub mod address;
 pub mod analytics;
+pub mod base64;
 pub mod caip;
 pub mod catalogue;
 pub mod constants;

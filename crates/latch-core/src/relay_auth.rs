@@ -3,8 +3,7 @@
 //! relay (latch-server) verifies these tokens and the dapp client
 //! (latch-walletconnect) signs them, so both live here, once.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
+use crate::base64;
 use ed25519_dalek::{Signature, VerifyingKey};
 use serde::Deserialize;
 
@@ -96,7 +95,7 @@ pub fn verify(token: &str, now: i64) -> Result<Verified, AuthError> {
     else {
         return Err(AuthError::Malformed);
     };
-    let decode = |part: &str| URL_SAFE_NO_PAD.decode(part).map_err(|_| AuthError::Malformed);
+    let decode = |part: &str| base64::decode_url(part).ok_or(AuthError::Malformed);
     let header: Header = serde_json::from_slice(&decode(header)?).map_err(|_| AuthError::Malformed)?;
     if header.alg != "EdDSA" {
         return Err(AuthError::Algorithm);
@@ -121,7 +120,7 @@ pub fn verify(token: &str, now: i64) -> Result<Verified, AuthError> {
 /// id (the JS client uses 32 random bytes as hex), `aud` the relay URL as configured.
 pub fn sign(key: &ed25519_dalek::SigningKey, sub: &str, aud: &str, iat: i64, exp: i64) -> String {
     use ed25519_dalek::Signer;
-    let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"EdDSA","typ":"JWT"}"#);
+    let header = base64::encode_url(br#"{"alg":"EdDSA","typ":"JWT"}"#);
     // A struct, not `json!`: the official client's claim order (iss, sub, aud, iat, exp).
     #[derive(serde::Serialize)]
     struct Signed<'a> {
@@ -139,9 +138,9 @@ pub fn sign(key: &ed25519_dalek::SigningKey, sub: &str, aud: &str, iat: i64, exp
         exp,
     };
     let claims = serde_json::to_string(&claims).unwrap_or_default();
-    let claims = URL_SAFE_NO_PAD.encode(claims);
+    let claims = base64::encode_url(claims.as_bytes());
     let signed = format!("{header}.{claims}");
-    let signature = URL_SAFE_NO_PAD.encode(key.sign(signed.as_bytes()).to_bytes());
+    let signature = base64::encode_url(&key.sign(signed.as_bytes()).to_bytes());
     format!("{signed}.{signature}")
 }
 
@@ -192,12 +191,12 @@ mod tests {
         );
         // A different algorithm is refused before anything else.
         let parts: Vec<&str> = token.split('.').collect();
-        let hs = URL_SAFE_NO_PAD.encode(br#"{"alg":"HS256","typ":"JWT"}"#);
+        let hs = base64::encode_url(br#"{"alg":"HS256","typ":"JWT"}"#);
         assert_eq!(
             verify(&format!("{hs}.{}.{}", parts[1], parts[2]), NOW),
             Err(AuthError::Algorithm)
         );
-        let none = URL_SAFE_NO_PAD.encode(br#"{"alg":"none"}"#);
+        let none = base64::encode_url(br#"{"alg":"none"}"#);
         assert_eq!(verify(&format!("{none}.{}.", parts[1]), NOW), Err(AuthError::Algorithm));
         assert_eq!(verify("a.b", NOW), Err(AuthError::Malformed));
         assert_eq!(verify("", NOW), Err(AuthError::Malformed));

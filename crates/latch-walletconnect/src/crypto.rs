@@ -9,11 +9,10 @@
 
 use std::fmt;
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use chacha20poly1305::aead::Aead;
 use chacha20poly1305::{ChaCha20Poly1305, Key, KeyInit, Nonce};
 use hkdf::Hkdf;
+use latch_core::base64;
 use sha2::{Digest, Sha256};
 use x25519_dalek::{PublicKey, StaticSecret};
 
@@ -197,7 +196,7 @@ impl Envelope {
                 bytes.extend_from_slice(sealed);
             }
         }
-        STANDARD.encode(bytes)
+        base64::encode(&bytes)
     }
 
     /// Parses base64 into an envelope; other types (2 = unencrypted link mode) are refused.
@@ -205,9 +204,7 @@ impl Envelope {
         if text.len() > MAX_ENVELOPE_LEN {
             return Err(Error::InvalidEnvelope("too long"));
         }
-        let bytes = STANDARD
-            .decode(text)
-            .map_err(|_| Error::InvalidEnvelope("not base64"))?;
+        let bytes = base64::decode(text).ok_or(Error::InvalidEnvelope("not base64"))?;
         let too_short = Error::InvalidEnvelope("too short");
         match bytes.split_first() {
             Some((0, rest)) if rest.len() >= IV_LEN + TAG_LEN => {
@@ -282,7 +279,7 @@ mod tests {
         assert_eq!(Envelope::decode("%%%"), Err(Error::InvalidEnvelope("not base64")));
         assert_eq!(Envelope::decode(""), Err(Error::InvalidEnvelope("too short")));
         assert_eq!(Envelope::decode("AAAA"), Err(Error::InvalidEnvelope("too short")));
-        let type2 = STANDARD.encode([2u8; 40]);
+        let type2 = base64::encode(&[2u8; 40]);
         assert_eq!(
             Envelope::decode(&type2),
             Err(Error::InvalidEnvelope("unsupported type"))
@@ -307,17 +304,17 @@ mod tests {
         #[test]
         fn never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..120), text in ".{0,200}") {
             let key = SymKey([3; 32]);
-            let _ = decrypt(&key, &STANDARD.encode(&bytes));
+            let _ = decrypt(&key, &base64::encode(&bytes));
             let _ = decrypt(&key, &text);
         }
 
         #[test]
         fn tampering_is_detected(flip in 0usize..64, text in ".{1,40}") {
             let key = SymKey([5; 32]);
-            let mut bytes = STANDARD.decode(encrypt(&key, &text, None).unwrap()).unwrap();
+            let mut bytes = base64::decode(&encrypt(&key, &text, None).unwrap()).unwrap();
             let i = 1 + flip % (bytes.len() - 1);
             bytes[i] ^= 0x01;
-            prop_assert!(decrypt(&key, &STANDARD.encode(&bytes)).is_err());
+            prop_assert!(decrypt(&key, &base64::encode(&bytes)).is_err());
         }
     }
 }
