@@ -8,8 +8,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::task::LocalBoxFuture;
-use crate::task::{Receiver, Sender};
+use crate::task::{LocalBoxFuture, Receiver, Sender};
 
 use crate::Result;
 

@@ -21,8 +21,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::task::{self, Receiver, Sender};
-use crate::task::{select, Either};
 use latch_core::caip::CaipNetworkId;
 
 use crate::io::{BodyKind, Http, Storage};
@@ -30,6 +28,7 @@ use crate::json;
 use crate::json::{FromValue, Value};
 use crate::map::Map;
 use crate::sign::{ConnectParams, Connecting, ProposalNamespace, Reason, Session, SignClient, SignEvent};
+use crate::task::{self, select, Either, Receiver, Sender};
 use crate::{to_json, Error, Result};
 
 /// Storage keys (the official universal provider's names).

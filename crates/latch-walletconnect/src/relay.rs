@@ -11,8 +11,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::task::{self, Receiver, Sender};
-use crate::task::{select, Either};
 use ed25519_dalek::SigningKey;
 use latch_core::relay_auth;
 
@@ -21,6 +19,7 @@ use crate::io::{Clock, Incoming, Transport};
 use crate::json;
 use crate::json::Value;
 use crate::map::Map;
+use crate::task::{self, select, Either, Receiver, Sender};
 use crate::{Error, Result};
 
 /// Close code of a refused token or project: not retried.

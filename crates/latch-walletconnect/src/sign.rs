@@ -11,8 +11,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use crate::task::{self, Receiver, Sender};
-use crate::task::{select, Either};
 use latch_core::validate::ExpirerTarget;
 
 use crate::crypto::{self, random_bytes, topic_of, Envelope, KeyPair, SymKey};
@@ -20,6 +18,7 @@ use crate::io::{Clock, Storage, Transport};
 use crate::json::{FromValue, ToValue, Value};
 use crate::map::Map;
 use crate::relay::{Relay, RelayMessage, RelayOptions};
+use crate::task::{self, select, Either, Receiver, Sender};
 use crate::uri::PairingUri;
 use crate::{json, to_json, Error, Result};
 

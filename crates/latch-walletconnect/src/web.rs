@@ -10,8 +10,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::task;
-use crate::task::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -21,6 +19,7 @@ use web_sys::{
 };
 
 use crate::io::{BodyKind, Clock, Http, Incoming, Socket, Storage, Transport};
+use crate::task::{self, LocalBoxFuture};
 use crate::{Error, Result};
 
 /// The official client's IndexedDB database and store (SPEC §3).
