@@ -9,7 +9,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::task::{LocalBoxFuture, Receiver, Sender};
-
 use crate::Result;
 
 /// What the socket hands up.
