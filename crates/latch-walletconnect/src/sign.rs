@@ -1032,6 +1032,7 @@ impl SignClient {
         }
     }
 
+    /// Applies one due expiry: a session's (`topic:…`), a proposal's or a request's (`id:…`).
     fn expire_one(&self, target: &str) -> Effects {
         self.inner.state.borrow_mut().expirer.remove(target);
         match target.parse::<ExpirerTarget>() {
