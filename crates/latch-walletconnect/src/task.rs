@@ -29,8 +29,12 @@ struct Shared {
 
 type Channel = Rc<RefCell<Shared>>;
 
-fn wake(shared: &mut Shared) {
-    if let Some(waker) = shared.waker.take() {
+/// Wakes the receiver once the channel is no longer borrowed, so an executor
+/// that polls from inside `wake` finds it free.
+fn wake(mut shared: std::cell::RefMut<'_, Shared>) {
+    let waker = shared.waker.take();
+    drop(shared);
+    if let Some(waker) = waker {
         waker.wake();
     }
 }
@@ -42,7 +46,7 @@ fn push(channel: &Channel, value: Box<dyn Any>) -> Result<(), Box<dyn Any>> {
         return Err(value);
     }
     shared.queue.push_back(value);
-    wake(&mut shared);
+    wake(shared);
     Ok(())
 }
 
@@ -67,7 +71,7 @@ fn drop_sender(channel: &Channel) {
     let mut shared = channel.borrow_mut();
     shared.senders -= 1;
     if shared.senders == 0 {
-        wake(&mut shared);
+        wake(shared);
     }
 }
 
@@ -274,6 +278,38 @@ mod tests {
         drop(tx);
         assert_eq!(wakes.count(), 2);
         assert_eq!(ready(poll(&mut rx.recv(), &wakes)), None);
+    }
+
+    thread_local! {
+        static ECHO: RefCell<Option<Sender<u8>>> = const { RefCell::new(None) };
+    }
+
+    /// A waker that uses the channel from inside `wake`, as an executor
+    /// polling there would.
+    struct Echo;
+
+    impl Wake for Echo {
+        fn wake(self: Arc<Self>) {
+            ECHO.with(|echo| {
+                if let Some(tx) = echo.borrow().as_ref() {
+                    tx.send(0).unwrap();
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn a_waker_may_use_the_channel() {
+        let (tx, mut rx) = channel::<u8>();
+        ECHO.with(|echo| *echo.borrow_mut() = Some(tx.clone()));
+        let waker = Waker::from(Arc::new(Echo));
+        assert!(Pin::new(&mut rx.recv())
+            .poll(&mut Context::from_waker(&waker))
+            .is_pending());
+        tx.send(1).unwrap();
+        assert_eq!(rx.try_next(), Some(1));
+        assert_eq!(rx.try_next(), Some(0), "the waker's own send arrived");
+        ECHO.with(|echo| echo.borrow_mut().take());
     }
 
     #[test]
