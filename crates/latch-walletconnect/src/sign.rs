@@ -1211,13 +1211,13 @@ mod tests {
     fn any_json() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
+            any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(Value::from),
-            "[a-zA-Z]{0,6}".prop_map(Value::from),
+            "[a-zA-Z]{0,6}".prop_map(Value::String),
         ];
         leaf.prop_recursive(3, 24, 4, |inner| {
             prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
                 prop::collection::vec(
                     (
                         prop::sample::select(vec![

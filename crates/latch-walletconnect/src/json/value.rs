@@ -247,12 +247,6 @@ fn write_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     f.write_char('"')
 }
 
-impl From<bool> for Value {
-    fn from(b: bool) -> Self {
-        Value::Bool(b)
-    }
-}
-
 impl From<u64> for Value {
     fn from(n: u64) -> Self {
         Value::Number(Number(n.to_string()))
@@ -262,24 +256,6 @@ impl From<u64> for Value {
 impl From<i64> for Value {
     fn from(n: i64) -> Self {
         Value::Number(Number(n.to_string()))
-    }
-}
-
-impl From<&str> for Value {
-    fn from(s: &str) -> Self {
-        Value::String(s.to_owned())
-    }
-}
-
-impl From<String> for Value {
-    fn from(s: String) -> Self {
-        Value::String(s)
-    }
-}
-
-impl<T: Into<Value>> From<Vec<T>> for Value {
-    fn from(items: Vec<T>) -> Self {
-        Value::Array(items.into_iter().map(Into::into).collect())
     }
 }
 
@@ -797,7 +773,7 @@ mod tests {
         assert_eq!(value, "\0");
         assert_eq!(value.to_string(), r#""\u0000""#);
         let all: String = (0..0x80u8).map(char::from).chain("é😀\u{2028}".chars()).collect();
-        let written = Value::from(all.as_str()).to_string();
+        let written = Value::String(all.clone()).to_string();
         assert_eq!(written, serde_json::to_string(&all).unwrap());
         assert_eq!(Value::parse(&written).unwrap(), all.as_str());
         assert_eq!(
