@@ -29,13 +29,6 @@ pub struct QrMatrix {
     pub modules: Vec<bool>,
 }
 
-impl QrMatrix {
-    /// Whether the module in column `x`, row `y` is dark.
-    pub fn is_dark(&self, x: usize, y: usize) -> bool {
-        self.modules[y * self.size + x]
-    }
-}
-
 /// Encodes `data`; `None` when it is longer than [`MAX_BYTES`].
 pub fn encode(data: &[u8]) -> Option<QrMatrix> {
     let version = (1..=40).find(|&v| 4 + count_bits(v) + 8 * data.len() <= 8 * data_codewords(v))?;
