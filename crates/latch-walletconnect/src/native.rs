@@ -9,7 +9,7 @@ use crate::io::{BodyKind, Clock, Http, Incoming, Socket, Transport};
 use crate::task::{self, LocalBoxFuture};
 use crate::{Error, Result};
 
-/// WebSockets through tokio-tungstenite; each socket runs two tokio tasks (reader and writer).
+/// WebSockets through tokio-tungstenite; each socket runs two local tasks (reader and writer).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TungsteniteTransport;
 

@@ -287,7 +287,7 @@ struct Proposal {
     pairing_topic: String,
     key_pair: KeyPair,
     params: ConnectParams,
-    done: Option<Sender<Result<Session>>>,
+    done: Sender<Result<Session>>,
 }
 
 /// A sealed message to publish: topic, envelope, (ttl, tag).
@@ -507,7 +507,7 @@ impl SignClient {
                     pairing_topic: uri.topic.clone(),
                     key_pair,
                     params,
-                    done: Some(done),
+                    done,
                 },
             );
             state.expirer.insert(ExpirerTarget::Id(id).to_string(), expiry * 1000);
@@ -529,7 +529,7 @@ impl SignClient {
             state
                 .proposals
                 .iter()
-                .filter(|(_, p)| p.done.as_ref().is_none_or(Sender::is_closed))
+                .filter(|(_, p)| p.done.is_closed())
                 .map(|(id, p)| (*id, p.pairing_topic.clone()))
                 .collect()
         };
@@ -546,13 +546,11 @@ impl SignClient {
     pub async fn remove_pending_pairings(&self) {
         let pending: Vec<u64> = self.inner.state.borrow().proposals.keys().copied().collect();
         for id in pending {
-            let Some(mut proposal) = self.forget_proposal(id) else {
+            let Some(proposal) = self.forget_proposal(id) else {
                 continue;
             };
             self.inner.state.borrow_mut().settling.retain(|_, p| *p != id);
-            if let Some(done) = proposal.done.take() {
-                let _ = done.send(Err(Error::SessionEnded("pairing removed".into())));
-            }
+            let _ = proposal.done.send(Err(Error::SessionEnded("pairing removed".into())));
             let _ = self.inner.relay.unsubscribe(&proposal.pairing_topic).await;
         }
     }
@@ -808,12 +806,10 @@ impl SignClient {
         let key = match derived {
             Ok(key) => key,
             Err(error) => {
-                let Some(mut proposal) = self.forget_proposal(id) else {
+                let Some(proposal) = self.forget_proposal(id) else {
                     return Effects::default();
                 };
-                if let Some(done) = proposal.done.take() {
-                    let _ = done.send(Err(error));
-                }
+                let _ = proposal.done.send(Err(error));
                 return Effects {
                     unsubscribe: Some(proposal.pairing_topic),
                     ..Effects::default()
@@ -956,7 +952,7 @@ impl SignClient {
             Ok(settle) => settle,
             Err(e) => return refuse(&e.to_string()),
         };
-        let Some(mut proposal) = self.forget_proposal(proposal_id) else {
+        let Some(proposal) = self.forget_proposal(proposal_id) else {
             return Ok(Effects::default());
         };
         let session = Session {
@@ -964,8 +960,8 @@ impl SignClient {
             pairing_topic: proposal.pairing_topic.clone(),
             expiry: settle.expiry,
             namespaces: settle.namespaces,
-            required_namespaces: proposal.params.required_namespaces.clone(),
-            optional_namespaces: proposal.params.optional_namespaces.clone(),
+            required_namespaces: proposal.params.required_namespaces,
+            optional_namespaces: proposal.params.optional_namespaces,
             peer: settle.controller,
             self_public_key: proposal.key_pair.public_hex(),
         };
@@ -980,8 +976,8 @@ impl SignClient {
             persist: true,
             reply: Some(self.reply(topic, id, Ok(json!(true)), opts::SETTLE_RES)?),
             // The pairing did its job: stop listening to it.
-            unsubscribe: Some(proposal.pairing_topic.clone()),
-            settled: proposal.done.take().map(|done| (done, session.clone())),
+            unsubscribe: Some(proposal.pairing_topic),
+            settled: Some((proposal.done, session.clone())),
             event: Some(SignEvent::SessionConnected(session)),
             ..Effects::default()
         })
@@ -1045,10 +1041,8 @@ impl SignClient {
                 effects
             }
             Ok(ExpirerTarget::Id(id)) => {
-                if let Some(mut proposal) = self.forget_proposal(id) {
-                    if let Some(done) = proposal.done.take() {
-                        let _ = done.send(Err(Error::Timeout(PROPOSAL_EXPIRED.into())));
-                    }
+                if let Some(proposal) = self.forget_proposal(id) {
+                    let _ = proposal.done.send(Err(Error::Timeout(PROPOSAL_EXPIRED.into())));
                     return Effects {
                         unsubscribe: Some(proposal.pairing_topic),
                         event: Some(SignEvent::ProposalExpired { id }),
