@@ -339,6 +339,9 @@ struct Inner {
     storage: Rc<dyn Storage>,
     clock: Rc<dyn Clock>,
     metadata: Metadata,
+    /// The keychain's `client_ed25519_seed` entry, as stored: written back
+    /// with the session keys, so persisting need not read the keychain again.
+    client_seed: String,
     state: RefCell<State>,
     events: Sender<SignEvent>,
     messages: RefCell<Option<Receiver<RelayMessage>>>,
@@ -375,6 +378,7 @@ impl SignClient {
                 seed
             }
         };
+        let client_seed = keychain.get(CLIENT_SEED).cloned().unwrap_or_default();
         let sessions: Vec<Session> = load(&*storage, STORE_SESSIONS).await?;
         let expirer: Map<String, u64> = load(&*storage, STORE_EXPIRER).await?;
         let (relay, messages) = Relay::new(options.relay, seed, transport, clock.clone())?;
@@ -399,6 +403,7 @@ impl SignClient {
             storage,
             clock,
             metadata: options.metadata,
+            client_seed,
             state: RefCell::new(state),
             events,
             messages: RefCell::new(Some(messages)),
@@ -1064,10 +1069,10 @@ impl SignClient {
     /// Writes sessions, their keys (with the client seed) and session expiries.
     async fn persist(&self) -> Result<()> {
         let storage = &self.inner.storage;
-        let mut keychain: Map<String, String> = load(&**storage, STORE_KEYCHAIN).await?;
+        let mut keychain = Map::new();
+        keychain.insert(CLIENT_SEED.to_owned(), self.inner.client_seed.clone());
         let (sessions, expirer) = {
             let state = self.inner.state.borrow();
-            keychain.retain(|k, _| k == CLIENT_SEED);
             for topic in state.sessions.keys() {
                 if let Some(key) = state.keys.get(topic) {
                     keychain.insert(topic.clone(), key.to_hex());
