@@ -3,6 +3,11 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NEXTEST := $(shell command -v cargo-nextest >/dev/null && echo "nextest run" || echo test)
 
+.PHONY: test-security
+# Attacks on a real `latch` (SECURITY.md), alone; `make test` runs them within test-rust.
+test-security: setup
+	scripts/with-postgres cargo $(NEXTEST) -p latch-server --test security
+
 .PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay clean
 
 help:
@@ -45,7 +50,8 @@ lint:
 	npm run typecheck -w @latch/devwallet
 	npm run typecheck -w @latch/e2e
 
-# The store's shared test story also runs on a throw-away PostgreSQL.
+# The store's shared test story also runs on a throw-away PostgreSQL. The security suite
+# (crates/latch-server/tests/security) is one of the workspace's test binaries, so it runs here.
 test-rust:
 	scripts/with-postgres cargo $(NEXTEST) --workspace
 

@@ -20,6 +20,7 @@ pub mod openapi;
 pub mod project;
 pub mod ratelimit;
 pub mod relay;
+pub mod server;
 pub mod signatures;
 pub mod siwx;
 pub mod store;

@@ -5,7 +5,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use latch_server::config::{check_origin_pattern, Config, DEV_ADMIN_TOKEN, DEV_ORIGINS};
 use latch_server::store::{self, is_valid_project_id, Project};
-use latch_server::{app, AppState};
+use latch_server::AppState;
 use latch_server::{catalogue, images};
 
 // Every request allocates a little (headers, bodies, futures); mimalloc keeps that off glibc's locks.
@@ -137,7 +137,6 @@ const DEMO_DIST: &str = "apps/demo/dist";
 /// The project `--dev` creates for the demo.
 const DEV_PROJECT: &str = "demo";
 /// How long open connections may delay a shutdown.
-const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -201,28 +200,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     // Graceful: in-flight requests finish, but a client that never lets go
     // cannot hold the process past SHUTDOWN_GRACE.
-    let (stopping, mut stop_requested) = tokio::sync::watch::channel(false);
-    let relay = state.relay.clone();
-    // No Nagle delay: relay frames and JSON-RPC answers are small and latency-bound.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "could not set TCP_NODELAY");
-        }
-    });
-    let server = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(async move {
-            stop_signal.await;
-            // Relay sockets never end on their own: close them (1001) so clients reconnect.
-            relay.shutdown();
-            let _ = stopping.send(true);
-        });
-    tokio::select! {
-        served = server => served?,
-        _ = async {
-            let _ = stop_requested.wait_for(|stop| *stop).await;
-            tokio::time::sleep(SHUTDOWN_GRACE).await;
-        } => tracing::warn!("connections still open after {SHUTDOWN_GRACE:?}; stopping anyway"),
-    }
+    latch_server::server::serve(state, listener, stop_signal).await?;
     tracing::info!("stopped");
     Ok(())
 }
