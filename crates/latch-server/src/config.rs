@@ -3,7 +3,7 @@
 //! `LATCH_CHAINS='[{id="eip155:1", upstreams=["https://…"]}]'`.
 
 use std::fmt;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use figment::providers::{Env, Format, Serialized, Toml};
@@ -13,7 +13,7 @@ use latch_core::constants::CONSTANTS;
 use latch_core::origin::is_valid_origin_pattern;
 use serde::{Deserialize, Serialize};
 
-use crate::ratelimit::Limit;
+use crate::ratelimit::{Cidr, Limit};
 
 /// Every setting of `latch`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -46,11 +46,21 @@ pub struct Config {
     pub project_rate_limit: Limit,
     /// Requests one client IP may make.
     pub ip_rate_limit: Limit,
-    /// Take the client IP from the first `X-Forwarded-For` entry: only behind a proxy that sets it.
+    /// Replaced by `trusted_proxies`; `true` is refused with a message saying so.
     pub trust_forwarded_for: bool,
+    /// Proxies (addresses or CIDR ranges, e.g. `["10.0.0.0/8"]`) whose
+    /// `X-Forwarded-For` is believed: only when the socket peer is one of them,
+    /// the client is the right-most hop that is not. Empty: the peer is the client.
+    pub trusted_proxies: Vec<Cidr>,
     /// Bearer token for the analytics dashboard and its API; unset disables them
-    /// (`--dev` uses [`DEV_ADMIN_TOKEN`]).
+    /// (`--dev` uses [`DEV_ADMIN_TOKEN`], which is refused outside `--dev`).
     pub admin_token: Option<Secret>,
+    /// Bearer token `/metrics` requires; unset: `/metrics` is open, but only
+    /// served when `host` is a loopback address or `metrics_address` is set.
+    pub metrics_token: Option<Secret>,
+    /// A separate address (e.g. `127.0.0.1:9090`) serving `/metrics` alone;
+    /// set, the API's port no longer serves it.
+    pub metrics_address: Option<SocketAddr>,
     /// Catalogue ids listed first, in this order, when the list is not searched.
     pub featured_wallet_ids: Vec<String>,
     /// ERC-20 tokens (eip155 chains) and SPL Token mints (solana chains) whose
@@ -274,7 +284,10 @@ impl Default for Config {
                 burst: 200.0,
             },
             trust_forwarded_for: false,
+            trusted_proxies: Vec::new(),
             admin_token: None,
+            metrics_token: None,
+            metrics_address: None,
             featured_wallet_ids: Vec::new(),
             tokens: Vec::new(),
             prices: Vec::new(),
@@ -324,12 +337,28 @@ impl Config {
 
     /// Applies `--dev` defaults and checks every rule.
     pub fn validated(mut self) -> Result<Self, ConfigError> {
+        if self.dev && !self.host.is_loopback() {
+            return Err(ConfigError::Invalid(format!(
+                "--dev serves a fixed admin token and the demo project: it only listens on a loopback host, not {}",
+                self.host
+            )));
+        }
         if self.dev && self.admin_token.is_none() {
             self.admin_token = Some(Secret(DEV_ADMIN_TOKEN.into()));
         }
-        if self.admin_token.as_ref().is_some_and(|t| t.0.len() < 12) {
+        if !self.dev && self.admin_token.as_ref().is_some_and(|t| t.0 == DEV_ADMIN_TOKEN) {
+            return Err(ConfigError::Invalid(format!(
+                "admin_token {DEV_ADMIN_TOKEN:?} is the published --dev token: choose another outside --dev"
+            )));
+        }
+        for (name, token) in [("admin_token", &self.admin_token), ("metrics_token", &self.metrics_token)] {
+            if token.as_ref().is_some_and(|t| t.0.len() < 12) {
+                return Err(ConfigError::Invalid(format!("{name} must be at least 12 characters")));
+            }
+        }
+        if self.trust_forwarded_for {
             return Err(ConfigError::Invalid(
-                "admin_token must be at least 12 characters".into(),
+                "trust_forwarded_for is replaced by trusted_proxies: list the proxies whose X-Forwarded-For to believe, e.g. trusted_proxies = [\"10.0.0.0/8\"]".into(),
             ));
         }
         let relay = &self.relay;

@@ -11,7 +11,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use std::net::IpAddr;
+use std::time::Instant;
+
+use crate::config::DEV_ADMIN_TOKEN;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::project::ClientIp;
+use crate::ratelimit::{IpKey, Limit};
 use crate::store::AnalyticsEvent;
 use crate::AppState;
 
@@ -79,17 +85,41 @@ pub struct DayCounts {
     pub errors: u64,
 }
 
-fn authorize(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
-    let expected = state.config.admin_token.as_ref().ok_or(ApiError::NotFound)?;
+/// Failed admin tokens one client IP may send: 10 at once, then one a minute
+/// (guessing a 12-character token at that pace takes longer than forever).
+pub const ADMIN_FAILURES: Limit = Limit {
+    per_second: 1.0 / 60.0,
+    burst: 10.0,
+};
+
+/// Whether `headers` carry `Authorization: Bearer <expected>`, compared in
+/// constant time (the token is a password).
+pub(crate) fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
     let given = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
-    // Constant-time comparison: the token is a password.
-    let matches = given.is_some_and(|g| {
-        g.len() == expected.0.len() && g.bytes().zip(expected.0.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
-    });
-    matches.then_some(()).ok_or(ApiError::Unauthorized)
+    given.is_some_and(|g| {
+        g.len() == expected.len() && g.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    })
+}
+
+/// Lets the admin in, or refuses: 404 without an admin token, 429 to a client
+/// that failed [`ADMIN_FAILURES`] too often (before its token is even read),
+/// 401 otherwise (and the failure is counted).
+fn authorize(state: &AppState, ip: IpAddr, headers: &HeaderMap) -> ApiResult<()> {
+    let expected = state.config.admin_token.as_ref().ok_or(ApiError::NotFound)?;
+    let key = IpKey::of(ip);
+    let now = Instant::now();
+    state.admin_failures.peek(&key, now).map_err(ApiError::RateLimited)?;
+    // The published dev token opens nothing outside --dev (config refuses it too).
+    let usable = state.config.dev || expected.0 != DEV_ADMIN_TOKEN;
+    if usable && bearer_matches(headers, &expected.0) {
+        return Ok(());
+    }
+    // Charging can only fail if another failure raced this one: refuse either way.
+    let _ = state.admin_failures.check(&key, now);
+    Err(ApiError::Unauthorized)
 }
 
 /// `YYYY-MM-DD` of a unix-millisecond instant (UTC), by the civil-from-days algorithm.
@@ -182,13 +212,14 @@ pub fn summarize(project: &str, events: &[AnalyticsEvent], since_ms: i64, now_ms
 #[utoipa::path(get, path = "/v1/analytics/summary", tag = "dashboard",
     params(("project" = String, Query), ("days" = Option<u32>, Query, description = "1 to 90, default 14")),
     security(("admin_token" = [])),
-    responses((status = 200, body = Summary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Summary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn summary(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     ApiQuery(query): ApiQuery<SummaryQuery>,
 ) -> ApiResult<Json<Summary>> {
-    authorize(&state, &headers)?;
+    authorize(&state, ip, &headers)?;
     let days = i64::from(query.days.unwrap_or(14).clamp(1, 90));
     let now_ms = crate::now_ms();
     let since_ms = (now_ms.div_euclid(DAY_MS) - (days - 1)) * DAY_MS;
@@ -203,9 +234,13 @@ pub async fn summary(
 
 /// `GET /v1/analytics/projects`: the project ids, for the dashboard's picker.
 #[utoipa::path(get, path = "/v1/analytics/projects", tag = "dashboard", security(("admin_token" = [])),
-    responses((status = 200, body = Vec<String>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn projects(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Vec<String>>> {
-    authorize(&state, &headers)?;
+    responses((status = 200, body = Vec<String>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn projects(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+) -> ApiResult<Json<Vec<String>>> {
+    authorize(&state, ip, &headers)?;
     let projects = state.store.projects().await.map_err(|e| ApiError::Internal(e.into()))?;
     Ok(Json(projects.into_iter().map(|p| p.id).collect()))
 }

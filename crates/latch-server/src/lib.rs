@@ -56,7 +56,7 @@ use crate::config::Config;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::gateway::Gateway;
 use crate::project::{Caller, ProjectDirectory};
-use crate::ratelimit::RateLimiter;
+use crate::ratelimit::{IpKey, RateLimiter, SharedLimiter};
 use crate::store::Store;
 
 /// What every handler shares. One `Arc`, because axum clones the state for
@@ -82,10 +82,12 @@ pub struct Services {
     pub gateway: Arc<Gateway>,
     /// Projects, cached for the per-request check.
     pub projects: ProjectDirectory,
-    /// Per-project request budget.
-    pub project_limiter: Arc<RateLimiter>,
-    /// Per-client-IP request budget.
-    pub ip_limiter: Arc<RateLimiter>,
+    /// Per-project request budget (shared by the nodes through Redis when configured).
+    pub project_limiter: Arc<SharedLimiter<String>>,
+    /// Per-client-IP request budget (IPv6 per /64; shared like the project's).
+    pub ip_limiter: Arc<SharedLimiter<IpKey>>,
+    /// Failed admin tokens per client IP (see [`dashboard::ADMIN_FAILURES`]).
+    pub admin_failures: Arc<RateLimiter<IpKey>>,
     /// Request counters and latencies for `/metrics`.
     pub metrics: Metrics,
     /// The wallet catalogue, cached for `/getWallets`.
@@ -145,8 +147,18 @@ impl AppState {
         let projects = ProjectDirectory::new(store.clone());
         let catalogue = CatalogueCache::new(store.clone());
         let chain_data = Arc::new(chaindata::ChainData::new(&config, gateway.clone())?);
-        let project_limiter = Arc::new(RateLimiter::new(config.project_rate_limit));
-        let ip_limiter = Arc::new(RateLimiter::new(config.ip_rate_limit));
+        let (project_limiter, ip_limiter) = match &config.redis_url {
+            Some(url) => (
+                SharedLimiter::redis("project", config.project_rate_limit, &url.0).await?,
+                SharedLimiter::redis("ip", config.ip_rate_limit, &url.0).await?,
+            ),
+            None => (
+                SharedLimiter::local("project", config.project_rate_limit),
+                SharedLimiter::local("ip", config.ip_rate_limit),
+            ),
+        };
+        let (project_limiter, ip_limiter) = (Arc::new(project_limiter), Arc::new(ip_limiter));
+        let admin_failures = Arc::new(RateLimiter::new(dashboard::ADMIN_FAILURES));
         let metrics = Metrics::default();
         let relay = Arc::new(
             relay::Relay::new(
@@ -164,6 +176,7 @@ impl AppState {
             projects,
             project_limiter,
             ip_limiter,
+            admin_failures,
             metrics,
             catalogue,
             chain_data,
@@ -192,7 +205,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/siwx/session", get(siwx::current).delete(siwx::sign_out))
         .route("/v1/siwx/verify", post(siwx::verify))
         .route("/relay", get(relay::upgrade))
-        .route("/metrics", get(metrics::serve).with_state(state.metrics.clone()))
+        .merge(metrics_on_api(&state))
         .route("/openapi.json", get(openapi::serve))
         .route("/e", post(analytics::event))
         .route("/batch", post(analytics::batch))
@@ -237,6 +250,30 @@ pub fn app(state: AppState) -> Router {
         }))
         .layer(SetRequestIdLayer::x_request_id(RequestIds::default()))
         .with_state(state)
+}
+
+/// `/metrics` on the API's port: not when it has its own address, and without
+/// a token only when the API listens on loopback (route names and counts are
+/// nobody else's business).
+fn metrics_on_api(state: &AppState) -> Router<AppState> {
+    let config = &state.config;
+    let exposed = config.metrics_address.is_none() && (config.metrics_token.is_some() || config.host.is_loopback());
+    if exposed {
+        metrics_app(state)
+    } else {
+        Router::new()
+    }
+}
+
+/// `/metrics` alone, for `metrics_address` (with `metrics_token` required when set).
+pub fn metrics_app<S: Clone + Send + Sync + 'static>(state: &AppState) -> Router<S> {
+    let access = metrics::Access {
+        metrics: state.metrics.clone(),
+        token: state.config.metrics_token.clone(),
+    };
+    Router::new()
+        .route("/metrics", get(metrics::serve))
+        .with_state(access)
 }
 
 #[derive(Deserialize)]

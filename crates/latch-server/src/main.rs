@@ -170,6 +170,9 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     state.gateway.spawn_ranking();
     state.spawn_indexers();
     let config = state.config.clone();
+    if !config.dev {
+        remove_dev_project(&state).await?;
+    }
     if config.dev && state.store.project(DEV_PROJECT).await?.is_none() {
         let origins = DEV_ORIGINS.map(String::from).to_vec();
         state
@@ -198,10 +201,39 @@ async fn serve(config: Config) -> anyhow::Result<()> {
             "analytics dashboard at {url}dashboard (admin token {DEV_ADMIN_TOKEN})"
         ));
     }
+    if let Some(address) = config.metrics_address {
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .with_context(|| format!("binding metrics_address {address}"))?;
+        let metrics = latch_server::metrics_app::<()>(&state);
+        tracing::info!(%address, "serving /metrics");
+        tokio::spawn(async move {
+            if let Err(error) = axum::serve(listener, metrics).await {
+                tracing::error!(%error, "metrics listener failed");
+            }
+        });
+    } else if config.metrics_token.is_none() && !config.host.is_loopback() {
+        tracing::info!("/metrics is not served: set metrics_token or metrics_address to expose it");
+    }
     // Graceful: in-flight requests finish, but a client that never lets go
     // cannot hold the process past SHUTDOWN_GRACE.
     latch_server::server::serve(state, listener, stop_signal).await?;
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// The `demo` project `--dev` created (allowing any local origin, with a
+/// published admin token beside it) must not outlive `--dev`: a later start
+/// without `--dev` removes it. A project named `demo` with other origins is
+/// the operator's own and is kept.
+async fn remove_dev_project(state: &AppState) -> anyhow::Result<()> {
+    let Some(project) = state.store.project(DEV_PROJECT).await? else {
+        return Ok(());
+    };
+    if project.allowed_origins == DEV_ORIGINS.map(String::from) {
+        state.store.remove_project(DEV_PROJECT).await?;
+        tracing::warn!("removed the `demo` project left by a --dev start (it is for --dev only)");
+    }
     Ok(())
 }
 

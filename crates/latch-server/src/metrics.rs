@@ -8,9 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::header;
+use axum::http::{header, HeaderMap};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
 
 /// Upper bounds of the latency buckets, in seconds.
 const BUCKETS: [f64; 14] = [
@@ -144,9 +146,26 @@ pub async fn track(State(metrics): State<Metrics>, request: Request, next: Next)
     response
 }
 
+/// What `GET /metrics` serves, and the token it requires (if any).
+#[derive(Clone)]
+pub struct Access {
+    /// The registry rendered.
+    pub metrics: Metrics,
+    /// `metrics_token`: required as `Authorization: Bearer …` when set.
+    pub token: Option<crate::config::Secret>,
+}
+
 /// `GET /metrics`.
-pub async fn serve(State(metrics): State<Metrics>) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], metrics.render())
+pub async fn serve(State(access): State<Access>, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
+    if let Some(token) = &access.token {
+        if !crate::dashboard::bearer_matches(&headers, &token.0) {
+            return Err(ApiError::Unauthorized);
+        }
+    }
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        access.metrics.render(),
+    ))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
@@ -13,6 +13,7 @@ use axum::http::{header, HeaderMap, Uri};
 use latch_core::origin::origin_allowed;
 
 use crate::error::ApiError;
+use crate::ratelimit::{Cidr, IpKey};
 use crate::store::{is_valid_project_id, Project, Store, StoreResult};
 use crate::AppState;
 
@@ -28,18 +29,19 @@ pub struct Caller {
 /// database off the hot path, while `latch project add|remove` (possibly on
 /// another node) still takes effect within seconds.
 pub const PROJECT_CACHE_TTL: Duration = Duration::from_secs(5);
-/// Entries kept at most; past it the cache starts over (a flood of made-up
-/// ids must not grow memory).
+/// Known projects kept at most (they are created by the operator, so this is
+/// only reached by a very large deployment; then the known cache starts over).
 const PROJECT_CACHE_CAPACITY: usize = 10_000;
-
-/// A project (or its absence) and when the store said so.
-type CacheEntry = (Option<Project>, Instant);
+/// Unknown ids remembered at most. Kept apart from the known projects, so a
+/// flood of made-up ids only ever flushes other made-up ids.
+const UNKNOWN_CACHE_CAPACITY: usize = 4_096;
 
 /// Projects by id, read through a short-lived cache.
 #[derive(Clone)]
 pub struct ProjectDirectory {
     store: Arc<dyn Store>,
-    cache: Arc<RwLock<HashMap<String, CacheEntry>>>,
+    known: Arc<RwLock<HashMap<String, (Project, Instant)>>>,
+    unknown: Arc<RwLock<HashMap<String, Instant>>>,
 }
 
 impl ProjectDirectory {
@@ -47,26 +49,50 @@ impl ProjectDirectory {
     pub fn new(store: Arc<dyn Store>) -> Self {
         Self {
             store,
-            cache: Arc::default(),
+            known: Arc::default(),
+            unknown: Arc::default(),
         }
     }
 
     /// The project `id`, from the cache when fresh.
     pub async fn get(&self, id: &str) -> StoreResult<Option<Project>> {
         let now = Instant::now();
-        if let Some((project, fetched)) = self.cache.read().unwrap_or_else(|e| e.into_inner()).get(id) {
-            if now.duration_since(*fetched) < PROJECT_CACHE_TTL {
-                return Ok(project.clone());
-            }
+        let fresh = |fetched: &Instant| now.saturating_duration_since(*fetched) < PROJECT_CACHE_TTL;
+        if let Some((project, _)) = read(&self.known).get(id).filter(|(_, fetched)| fresh(fetched)) {
+            return Ok(Some(project.clone()));
+        }
+        if read(&self.unknown).get(id).is_some_and(fresh) {
+            return Ok(None);
         }
         let project = self.store.project(id).await?;
-        let mut cache = self.cache.write().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= PROJECT_CACHE_CAPACITY {
-            cache.clear();
+        match &project {
+            Some(project) => {
+                write(&self.unknown).remove(id);
+                let mut known = write(&self.known);
+                if known.len() >= PROJECT_CACHE_CAPACITY && !known.contains_key(id) {
+                    known.clear();
+                }
+                known.insert(id.to_owned(), (project.clone(), now));
+            }
+            None => {
+                write(&self.known).remove(id);
+                let mut unknown = write(&self.unknown);
+                if unknown.len() >= UNKNOWN_CACHE_CAPACITY {
+                    unknown.clear();
+                }
+                unknown.insert(id.to_owned(), now);
+            }
         }
-        cache.insert(id.to_owned(), (project.clone(), now));
         Ok(project)
     }
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|e| e.into_inner())
 }
 
 fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
@@ -85,46 +111,88 @@ pub(crate) fn project_id_of<'a>(uri: &'a Uri, headers: &'a HeaderMap) -> Option<
     from_query.or_else(|| header_str(headers, "x-project-id"))
 }
 
-/// The client's address: the socket peer, or the first `X-Forwarded-For` hop
-/// when a trusted proxy sets it.
-fn client_ip(parts: &Parts, trust_forwarded_for: bool) -> Option<IpAddr> {
-    let forwarded = trust_forwarded_for
-        .then(|| header_str(&parts.headers, "x-forwarded-for"))
-        .flatten()
-        .and_then(|list| list.split(',').next())
-        .and_then(|first| first.trim().parse().ok());
-    forwarded.or_else(|| {
-        parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|info| info.0.ip())
-    })
+/// Most `X-Forwarded-For` hops walked: a longer chain is cut (from the left,
+/// the client's side), so a long header costs nothing.
+const MAX_FORWARDED_HOPS: usize = 16;
+
+/// The client's address. The socket `peer` is the client unless it is one of
+/// the `trusted` proxies: then `X-Forwarded-For` is read from the right (each
+/// proxy appends the address it was called from), skipping trusted hops, and
+/// the first untrusted hop is the client. Hops to the left of it were written
+/// by the client itself and are ignored.
+pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> IpAddr {
+    let is_trusted = |ip: IpAddr| trusted.iter().any(|range| range.contains(ip));
+    if !is_trusted(peer) {
+        return peer;
+    }
+    // Several headers are one list, in order.
+    let headers: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let hops = headers.iter().rev().flat_map(|h| h.rsplit(',')).take(MAX_FORWARDED_HOPS);
+    let mut client = peer;
+    for hop in hops {
+        // A hop that is not an address ends the walk: nothing left of it can be vouched for.
+        let Ok(ip) = hop.trim().parse::<IpAddr>() else { break };
+        client = ip;
+        if !is_trusted(ip) {
+            break;
+        }
+    }
+    client
 }
 
 fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
+/// The client's address (see [`client_ip`]); without a socket peer (a
+/// router called in-process), the unspecified address.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+impl ClientIp {
+    fn of(parts: &Parts, trusted: &[Cidr]) -> Self {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
+        ClientIp(client_ip(peer, &parts.headers, trusted))
+    }
+}
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp::of(parts, &state.config.trusted_proxies))
+    }
+}
+
 impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        // The client's budget first: a client over it is stopped before it
+        // costs a lookup or charges the project's budget, whatever id it names.
+        let ClientIp(ip) = ClientIp::of(parts, &state.config.trusted_proxies);
+        state
+            .ip_limiter
+            .check(&IpKey::of(ip))
+            .await
+            .map_err(ApiError::RateLimited)?;
         let id = project_id(parts)
             .filter(|id| is_valid_project_id(id))
             .ok_or(ApiError::InvalidProjectId)?;
         let project = state.projects.get(id).await.map_err(|e| ApiError::Internal(e.into()))?;
         let project = project.ok_or(ApiError::InvalidProjectId)?;
-        let now = Instant::now();
         state
             .project_limiter
-            .check(&project.id, now)
+            .check(project.id.as_str())
+            .await
             .map_err(ApiError::RateLimited)?;
-        if let Some(ip) = client_ip(parts, state.config.trust_forwarded_for) {
-            state
-                .ip_limiter
-                .check(&ip.to_string(), now)
-                .map_err(ApiError::RateLimited)?;
-        }
         if let Some(origin) = header_str(&parts.headers, header::ORIGIN.as_str()) {
             if !origin_allowed(&project.allowed_origins, origin) {
                 return Err(ApiError::OriginNotAllowed(origin.to_owned()));
@@ -172,6 +240,65 @@ mod tests {
         let fresh = ProjectDirectory::new(store);
         assert_eq!(fresh.get("p").await.unwrap(), None);
         assert!(fresh.get("ghost").await.unwrap().is_some());
+    }
+
+    #[tokio::test]
+    async fn made_up_ids_never_evict_known_projects() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(
+            SqliteStore::open(&format!("sqlite://{}", dir.path().join("db").display()))
+                .await
+                .unwrap(),
+        );
+        let project = Project {
+            id: "real".into(),
+            allowed_origins: vec![],
+            created_at: 0,
+            analytics_enabled: true,
+        };
+        store.put_project(&project).await.unwrap();
+        let directory = ProjectDirectory::new(store.clone());
+        assert!(directory.get("real").await.unwrap().is_some());
+        // Removed from the store: only the cache still knows it, so a flush would show.
+        store.remove_project("real").await.unwrap();
+        for i in 0..(PROJECT_CACHE_CAPACITY + UNKNOWN_CACHE_CAPACITY) {
+            assert_eq!(directory.get(&format!("fake-{i}")).await.unwrap(), None);
+        }
+        assert_eq!(directory.get("real").await.unwrap(), Some(project));
+        assert!(read(&directory.unknown).len() <= UNKNOWN_CACHE_CAPACITY);
+    }
+
+    #[test]
+    fn forwarded_for_is_read_from_the_right_through_trusted_proxies_only() {
+        let trusted: Vec<Cidr> = vec!["10.0.0.0/8".parse().unwrap(), "192.0.2.1".parse().unwrap()];
+        let headers = |values: &[&str]| {
+            let mut map = HeaderMap::new();
+            for v in values {
+                map.append("x-forwarded-for", v.parse().unwrap());
+            }
+            map
+        };
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let forged = headers(&["1.1.1.1"]);
+        assert_eq!(client_ip(ip("203.0.113.9"), &forged, &trusted), ip("203.0.113.9"), "untrusted peer");
+        assert_eq!(client_ip(ip("203.0.113.9"), &forged, &[]), ip("203.0.113.9"));
+        // The client wrote 1.1.1.1; the proxy appended the address it saw.
+        let chain = headers(&["1.1.1.1, 198.51.100.7, 10.1.1.1"]);
+        assert_eq!(client_ip(ip("192.0.2.1"), &chain, &trusted), ip("198.51.100.7"));
+        let split = headers(&["1.1.1.1", "198.51.100.7", "10.1.1.1"]);
+        assert_eq!(client_ip(ip("10.2.2.2"), &split, &trusted), ip("198.51.100.7"));
+        assert_eq!(client_ip(ip("10.2.2.2"), &headers(&[]), &trusted), ip("10.2.2.2"), "no header");
+        assert_eq!(
+            client_ip(ip("10.2.2.2"), &headers(&["garbage, 10.3.3.3"]), &trusted),
+            ip("10.3.3.3"),
+            "a hop that is not an address stops the walk"
+        );
+        let long = format!("198.51.100.7{}", ", 10.0.0.1".repeat(100));
+        assert_eq!(
+            client_ip(ip("10.2.2.2"), &headers(&[&long]), &trusted),
+            ip("10.0.0.1"),
+            "a walk is bounded"
+        );
     }
 
     #[test]

@@ -437,7 +437,7 @@ pub async fn balance(
             CaipAddress::parse(item).map_err(|e| ApiError::bad("forceUpdate", e.to_string()))?;
         }
     }
-    let base = base_url(&headers, state.config.trust_forwarded_for);
+    let base = base_url(&headers, !state.config.trusted_proxies.is_empty());
     let project = caller.project.id.clone();
     let icon = move |symbol: &str| token_icon(&base, symbol, &project);
     let data = &state.chain_data;
@@ -533,7 +533,7 @@ pub async fn price(
     if request.addresses.is_empty() || request.addresses.len() > 100 {
         return Err(ApiError::bad("addresses", "1 to 100 addresses"));
     }
-    let base = base_url(&headers, state.config.trust_forwarded_for);
+    let base = base_url(&headers, !state.config.trusted_proxies.is_empty());
     let icon = |symbol: &str| token_icon(&base, symbol, &caller.project.id);
     let data = &state.chain_data;
     let mut reads: std::collections::HashMap<String, ChainRead> = std::collections::HashMap::new();

@@ -177,7 +177,7 @@ pub async fn history(
         })
         .flatten();
 
-    let base = base_url(&headers, state.config.trust_forwarded_for);
+    let base = base_url(&headers, !state.config.trusted_proxies.is_empty());
     let data = &state.chain_data;
     let mut prices: HashMap<String, HashMap<Option<Address>, f64>> = HashMap::new();
     let mut page = Vec::with_capacity(groups.len());
