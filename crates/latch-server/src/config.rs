@@ -965,3 +965,60 @@ mod rate_limit_tests {
         assert!(with(0.0, 0.0).is_ok(), "zero disables");
     }
 }
+
+#[cfg(test)]
+mod edge_tests {
+    use super::*;
+
+    fn refused(config: Config) -> String {
+        config.validated().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn dev_only_on_loopback_and_its_token_only_in_dev() {
+        let open = refused(Config {
+            dev: true,
+            host: IpAddr::from([0, 0, 0, 0]),
+            ..Config::default()
+        });
+        assert!(open.contains("only listens on a loopback host, not 0.0.0.0"), "{open}");
+        assert!(Config {
+            dev: true,
+            host: "::1".parse().unwrap(),
+            ..Config::default()
+        }
+        .validated()
+        .is_ok());
+        let token = refused(Config {
+            admin_token: Some(Secret(DEV_ADMIN_TOKEN.into())),
+            ..Config::default()
+        });
+        assert!(token.contains("published --dev token"), "{token}");
+        let short = refused(Config {
+            metrics_token: Some(Secret("short".into())),
+            ..Config::default()
+        });
+        assert!(short.contains("metrics_token must be at least 12"), "{short}");
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
+    fn trusted_proxies_replace_trust_forwarded_for() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("LATCH_TRUSTED_PROXIES", r#"["10.0.0.0/8","::1"]"#);
+            jail.set_env("LATCH_METRICS_ADDRESS", "127.0.0.1:9090");
+            let config = Config::load(Path::new("absent.toml"), Config::env()).unwrap();
+            assert_eq!(config.trusted_proxies.len(), 2);
+            assert!(config.trusted_proxies[1].contains("::1".parse().unwrap()));
+            assert_eq!(config.metrics_address, Some("127.0.0.1:9090".parse().unwrap()));
+            jail.set_env("LATCH_TRUSTED_PROXIES", r#"["10.0.0.1/8"]"#);
+            let bad = Config::load(Path::new("absent.toml"), Config::env()).unwrap_err();
+            assert!(bad.to_string().contains("bits set past the prefix"), "{bad}");
+            jail.set_env("LATCH_TRUSTED_PROXIES", "[]");
+            jail.set_env("LATCH_TRUST_FORWARDED_FOR", "true");
+            let old = Config::load(Path::new("absent.toml"), Config::env()).unwrap_err();
+            assert!(old.to_string().contains("replaced by trusted_proxies"), "{old}");
+            Ok(())
+        });
+    }
+}
