@@ -295,3 +295,45 @@ async fn catalogue_commands_feed_get_wallets() {
     }
     server.stop();
 }
+
+#[tokio::test]
+async fn dev_stays_on_loopback_and_its_demo_project_does_not_outlive_it() {
+    let data = tempfile::tempdir().unwrap();
+    let open = run(latch(data.path())
+        .env("LATCH_HOST", "0.0.0.0")
+        .args(["serve", "--dev", "--port", "0"]));
+    assert!(!open.status.success());
+    assert!(
+        text(&open).contains("only listens on a loopback host, not 0.0.0.0"),
+        "{}",
+        text(&open)
+    );
+    let published = run(latch(data.path())
+        .env("LATCH_ADMIN_TOKEN", "latch-dev-admin")
+        .args(["serve", "--port", "0"]));
+    assert!(text(&published).contains("published --dev token"), "{}", text(&published));
+
+    serve(data.path(), None).stop();
+    let listed = run(latch(data.path()).args(["project", "list"]));
+    assert!(String::from_utf8_lossy(&listed.stdout).starts_with("demo\t"));
+
+    // A start without --dev removes it, then serves.
+    let mut child = latch(data.path())
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.split_whitespace().last().unwrap().trim_end_matches('/').to_owned();
+    let server = Server { child, url };
+    let answer = reqwest::get(format!("{}/v1/supported-chains?projectId=demo", server.url))
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 401, "the demo project is gone");
+    server.stop();
+    let listed = run(latch(data.path()).args(["project", "list"]));
+    assert_eq!(String::from_utf8_lossy(&listed.stdout), "");
+}
