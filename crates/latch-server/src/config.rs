@@ -351,7 +351,10 @@ impl Config {
                 "admin_token {DEV_ADMIN_TOKEN:?} is the published --dev token: choose another outside --dev"
             )));
         }
-        for (name, token) in [("admin_token", &self.admin_token), ("metrics_token", &self.metrics_token)] {
+        for (name, token) in [
+            ("admin_token", &self.admin_token),
+            ("metrics_token", &self.metrics_token),
+        ] {
             if token.as_ref().is_some_and(|t| t.0.len() < 12) {
                 return Err(ConfigError::Invalid(format!("{name} must be at least 12 characters")));
             }

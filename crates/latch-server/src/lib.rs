@@ -271,9 +271,7 @@ pub fn metrics_app<S: Clone + Send + Sync + 'static>(state: &AppState) -> Router
         metrics: state.metrics.clone(),
         token: state.config.metrics_token.clone(),
     };
-    Router::new()
-        .route("/metrics", get(metrics::serve))
-        .with_state(access)
+    Router::new().route("/metrics", get(metrics::serve)).with_state(access)
 }
 
 #[derive(Deserialize)]

@@ -131,7 +131,11 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> IpAddr 
         .iter()
         .filter_map(|v| v.to_str().ok())
         .collect();
-    let hops = headers.iter().rev().flat_map(|h| h.rsplit(',')).take(MAX_FORWARDED_HOPS);
+    let hops = headers
+        .iter()
+        .rev()
+        .flat_map(|h| h.rsplit(','))
+        .take(MAX_FORWARDED_HOPS);
     let mut client = peer;
     for hop in hops {
         // A hop that is not an address ends the walk: nothing left of it can be vouched for.
@@ -154,12 +158,10 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 pub struct ClientIp(pub IpAddr);
 
 impl ClientIp {
-    fn of(parts: &Parts, trusted: &[Cidr]) -> Self {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
-        ClientIp(client_ip(peer, &parts.headers, trusted))
+    /// The client of a request that came over a socket (`None` in-process).
+    fn of(parts: &Parts, trusted: &[Cidr]) -> Option<Self> {
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>()?.0.ip();
+        Some(ClientIp(client_ip(peer, &parts.headers, trusted)))
     }
 }
 
@@ -167,7 +169,7 @@ impl FromRequestParts<AppState> for ClientIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        Ok(ClientIp::of(parts, &state.config.trusted_proxies))
+        Ok(ClientIp::of(parts, &state.config.trusted_proxies).unwrap_or(ClientIp(IpAddr::V4(Ipv4Addr::UNSPECIFIED))))
     }
 }
 
@@ -177,12 +179,14 @@ impl FromRequestParts<AppState> for Caller {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         // The client's budget first: a client over it is stopped before it
         // costs a lookup or charges the project's budget, whatever id it names.
-        let ClientIp(ip) = ClientIp::of(parts, &state.config.trusted_proxies);
-        state
-            .ip_limiter
-            .check(&IpKey::of(ip))
-            .await
-            .map_err(ApiError::RateLimited)?;
+        // (A router called in-process, without a socket, has no client to limit.)
+        if let Some(ClientIp(ip)) = ClientIp::of(parts, &state.config.trusted_proxies) {
+            state
+                .ip_limiter
+                .check(&IpKey::of(ip))
+                .await
+                .map_err(ApiError::RateLimited)?;
+        }
         let id = project_id(parts)
             .filter(|id| is_valid_project_id(id))
             .ok_or(ApiError::InvalidProjectId)?;
@@ -280,14 +284,22 @@ mod tests {
         };
         let ip = |s: &str| s.parse::<IpAddr>().unwrap();
         let forged = headers(&["1.1.1.1"]);
-        assert_eq!(client_ip(ip("203.0.113.9"), &forged, &trusted), ip("203.0.113.9"), "untrusted peer");
+        assert_eq!(
+            client_ip(ip("203.0.113.9"), &forged, &trusted),
+            ip("203.0.113.9"),
+            "untrusted peer"
+        );
         assert_eq!(client_ip(ip("203.0.113.9"), &forged, &[]), ip("203.0.113.9"));
         // The client wrote 1.1.1.1; the proxy appended the address it saw.
         let chain = headers(&["1.1.1.1, 198.51.100.7, 10.1.1.1"]);
         assert_eq!(client_ip(ip("192.0.2.1"), &chain, &trusted), ip("198.51.100.7"));
         let split = headers(&["1.1.1.1", "198.51.100.7", "10.1.1.1"]);
         assert_eq!(client_ip(ip("10.2.2.2"), &split, &trusted), ip("198.51.100.7"));
-        assert_eq!(client_ip(ip("10.2.2.2"), &headers(&[]), &trusted), ip("10.2.2.2"), "no header");
+        assert_eq!(
+            client_ip(ip("10.2.2.2"), &headers(&[]), &trusted),
+            ip("10.2.2.2"),
+            "no header"
+        );
         assert_eq!(
             client_ip(ip("10.2.2.2"), &headers(&["garbage, 10.3.3.3"]), &trusted),
             ip("10.3.3.3"),

@@ -311,7 +311,11 @@ async fn dev_stays_on_loopback_and_its_demo_project_does_not_outlive_it() {
     let published = run(latch(data.path())
         .env("LATCH_ADMIN_TOKEN", "latch-dev-admin")
         .args(["serve", "--port", "0"]));
-    assert!(text(&published).contains("published --dev token"), "{}", text(&published));
+    assert!(
+        text(&published).contains("published --dev token"),
+        "{}",
+        text(&published)
+    );
 
     serve(data.path(), None).stop();
     let listed = run(latch(data.path()).args(["project", "list"]));

@@ -339,6 +339,8 @@ mod tests {
         let b = IpKey::of("2001:db8::ffff:1".parse().unwrap());
         limiter.check(&a, t0).unwrap();
         assert!(limiter.check(&b, t0).is_err(), "one /64, one bucket");
-        limiter.check(&IpKey::of("2001:db8:0:1::1".parse().unwrap()), t0).unwrap();
+        limiter
+            .check(&IpKey::of("2001:db8:0:1::1".parse().unwrap()), t0)
+            .unwrap();
     }
 }

@@ -186,7 +186,10 @@ impl Redis {
     fn lost(&self, why: &str) {
         let mut link = self.connection.lock().unwrap_or_else(|e| e.into_inner());
         if matches!(*link, Link::Up(_)) {
-            tracing::warn!(why, "rate limits: redis unreachable, each node limits on its own meanwhile");
+            tracing::warn!(
+                why,
+                "rate limits: redis unreachable, each node limits on its own meanwhile"
+            );
             *link = Link::Down(Instant::now());
         }
     }

@@ -71,7 +71,10 @@ async fn made_up_project_ids_are_limited_per_ip_and_do_not_charge_the_project() 
     let (codes, normal) = tokio::join!(flood, normal);
     assert_eq!(normal, vec![200; 5], "the real client works during the flood");
     assert!(codes[..20].iter().all(|&c| c == 401), "{codes:?}");
-    assert!(codes[20..].iter().all(|&c| c == 429), "per-IP limit stops made-up ids: {codes:?}");
+    assert!(
+        codes[20..].iter().all(|&c| c == 429),
+        "per-IP limit stops made-up ids: {codes:?}"
+    );
     refused(chains(&attacker, &server, "made-up-x", None).await, 429, "RATE_LIMITED").await;
     // The project's budget (10) was charged by the real client only: 5 more pass, then it is spent.
     for _ in 0..5 {
@@ -117,7 +120,12 @@ async fn a_forged_forwarded_for_from_an_untrusted_peer_is_ignored() {
         let forged = format!("198.51.100.{i}");
         assert_eq!(status(&http, &server, PROJECT, Some(&forged)).await, 200);
     }
-    refused(chains(&http, &server, PROJECT, Some("198.51.100.99")).await, 429, "RATE_LIMITED").await;
+    refused(
+        chains(&http, &server, PROJECT, Some("198.51.100.99")).await,
+        429,
+        "RATE_LIMITED",
+    )
+    .await;
     // Another client, behind the same (absent) proxy, is unaffected.
     ok_json(chains(&client_from("127.0.0.2"), &server, PROJECT, None).await).await;
 }
@@ -148,7 +156,10 @@ async fn through_a_trusted_proxy_the_right_most_untrusted_hop_is_the_client() {
     // An untrusted peer's header is not read at all.
     let direct = client_from("127.0.0.2");
     for i in 0..2 {
-        assert_eq!(status(&direct, &server, PROJECT, Some(&format!("203.0.113.{i}"))).await, 200);
+        assert_eq!(
+            status(&direct, &server, PROJECT, Some(&format!("203.0.113.{i}"))).await,
+            200
+        );
     }
     refused(
         chains(&direct, &server, PROJECT, Some("203.0.113.77")).await,
@@ -199,7 +210,12 @@ async fn the_dev_admin_token_is_refused_outside_dev() {
     assert!(error.to_string().contains("published --dev token"), "{error}");
     let server = start(|c| c.admin_token = Some(Secret(OPERATOR_TOKEN.into()))).await;
     let http = client();
-    refused(projects_with(&http, &server, DEV_ADMIN_TOKEN).await, 401, "UNAUTHORIZED").await;
+    refused(
+        projects_with(&http, &server, DEV_ADMIN_TOKEN).await,
+        401,
+        "UNAUTHORIZED",
+    )
+    .await;
     let listed = ok_json(projects_with(&http, &server, OPERATOR_TOKEN).await).await;
     assert_eq!(listed, serde_json::json!([PROJECT]));
     // In --dev (loopback only) it is the token.
@@ -223,7 +239,12 @@ async fn failed_admin_tokens_are_throttled_per_ip() {
     assert!(response.headers().contains_key("retry-after"));
     refused(response, 429, "RATE_LIMITED").await;
     // Throttled before the token is read: even the right one waits.
-    refused(projects_with(&guesser, &server, OPERATOR_TOKEN).await, 429, "RATE_LIMITED").await;
+    refused(
+        projects_with(&guesser, &server, OPERATOR_TOKEN).await,
+        429,
+        "RATE_LIMITED",
+    )
+    .await;
     // The admin on another address is not locked out.
     ok_json(projects_with(&client_from("127.0.0.2"), &server, OPERATOR_TOKEN).await).await;
 }
@@ -242,8 +263,17 @@ async fn metrics_need_a_token_or_their_own_address() {
     const TOKEN: &str = "metrics-token-0123456789";
     let guarded = start(|c| c.metrics_token = Some(Secret(TOKEN.into()))).await;
     refused(metrics(&http, guarded.url("/metrics"), None).await, 401, "UNAUTHORIZED").await;
-    refused(metrics(&http, guarded.url("/metrics"), Some("wrong-token-0123456")).await, 401, "UNAUTHORIZED").await;
-    let text = metrics(&http, guarded.url("/metrics"), Some(TOKEN)).await.text().await.unwrap();
+    refused(
+        metrics(&http, guarded.url("/metrics"), Some("wrong-token-0123456")).await,
+        401,
+        "UNAUTHORIZED",
+    )
+    .await;
+    let text = metrics(&http, guarded.url("/metrics"), Some(TOKEN))
+        .await
+        .text()
+        .await
+        .unwrap();
     assert!(text.contains("latch_http_requests_total"), "{text}");
 
     // Its own address: the API's port no longer serves it.
@@ -277,14 +307,27 @@ impl Redis {
     async fn start() -> Redis {
         let port = common::free_port();
         let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
             .stdout(Stdio::null())
             .spawn()
             .expect("redis-server (scripts/setup installs it)");
-        let url = format!("redis://127.0.0.1:{port}");
+        // Owned at once, so a failed start below still stops it (on drop).
+        let redis = Redis {
+            child,
+            url: format!("redis://127.0.0.1:{port}"),
+        };
         for _ in 0..100 {
             if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-                return Redis { child, url };
+                return redis;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

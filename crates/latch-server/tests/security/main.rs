@@ -7,5 +7,5 @@
 
 #[path = "../common/mod.rs"]
 mod common;
-mod harness;
 mod edge;
+mod harness;
