@@ -4,7 +4,7 @@
 //! in logs and errors.
 //!
 //! The address rule is one pure function, [`is_public`]; the resolver
-//! ([`PublicOnly`]) applies it to every address a name resolves to, and the
+//! ([`CheckedResolver`]) applies it to every address a name resolves to, and the
 //! redirect policy applies it to every hop whose host is a literal address
 //! (literals skip the resolver). No client here reads the environment's proxy
 //! settings: a proxy would connect on our behalf to addresses we never checked.
@@ -101,18 +101,22 @@ fn is_public_v6(v6: Ipv6Addr) -> bool {
     true
 }
 
+/// Which addresses a guarded fetch may reach: [`is_public`] in the server.
+pub type AddressRule = fn(IpAddr) -> bool;
+
 /// Resolves a name once and hands reqwest only the checked addresses, so the
 /// connection goes to an address that was classified (no second lookup an
-/// attacker's DNS could answer differently). A name with any non-public
-/// address is refused whole: a public answer next to a private one is a
-/// rebinding attempt, not a configuration to work around.
-pub struct PublicOnly;
+/// attacker's DNS could answer differently). A name with any refused address
+/// is refused whole: a public answer next to a private one is a rebinding
+/// attempt, not a configuration to work around.
+pub struct CheckedResolver(pub AddressRule);
 
-impl Resolve for PublicOnly {
+impl Resolve for CheckedResolver {
     fn resolve(&self, name: Name) -> Resolving {
+        let allowed = self.0;
         Box::pin(async move {
             let found: Vec<SocketAddr> = tokio::net::lookup_host((name.as_str(), 0)).await?.collect();
-            if found.is_empty() || found.iter().any(|a| !is_public(a.ip())) {
+            if found.is_empty() || found.iter().any(|a| !allowed(a.ip())) {
                 return Err(format!("{} resolves to a non-public address", name.as_str()).into());
             }
             Ok(Box::new(found.into_iter()) as Addrs)
@@ -120,45 +124,60 @@ impl Resolve for PublicOnly {
     }
 }
 
-/// Whether a fetch may go to `url`: http(s), and, when its host is a literal
-/// address (which no resolver sees), a public one. Names are left to [`PublicOnly`].
-pub fn may_fetch(url: &Url) -> bool {
+/// Whether a fetch may go to `url` under `allowed`: http(s), and, when its
+/// host is a literal address (which no resolver sees), an allowed one. Names
+/// are left to [`CheckedResolver`].
+pub fn may_fetch_with(url: &Url, allowed: AddressRule) -> bool {
     if !matches!(url.scheme(), "http" | "https") {
         return false;
     }
     match url.host() {
-        Some(url::Host::Ipv4(v4)) => is_public(IpAddr::V4(v4)),
-        Some(url::Host::Ipv6(v6)) => is_public(IpAddr::V6(v6)),
+        Some(url::Host::Ipv4(v4)) => allowed(IpAddr::V4(v4)),
+        Some(url::Host::Ipv6(v6)) => allowed(IpAddr::V6(v6)),
         Some(url::Host::Domain(_)) => true,
         None => false,
     }
+}
+
+/// [`may_fetch_with`] the server's rule, [`is_public`].
+pub fn may_fetch(url: &Url) -> bool {
+    may_fetch_with(url, is_public)
 }
 
 /// A client for fetches whose URLs others choose: every resolution and every
 /// redirect hop is checked by [`is_public`] unless `private_hosts` (`--dev`);
 /// never through an environment proxy; `timeout` per request.
 pub fn guarded_client(private_hosts: bool, timeout: Duration) -> reqwest::Client {
-    let policy = if private_hosts {
-        redirect::Policy::limited(MAX_REDIRECTS)
-    } else {
-        redirect::Policy::custom(|attempt| {
-            if attempt.previous().len() > MAX_REDIRECTS {
-                attempt.error("too many redirects")
-            } else if !may_fetch(attempt.url()) {
-                attempt.error("redirect to a non-public address")
-            } else {
-                attempt.follow()
-            }
-        })
-    };
-    let builder = reqwest::Client::builder().timeout(timeout).redirect(policy).no_proxy();
-    let builder = if private_hosts {
-        builder
-    } else {
-        builder.dns_resolver(Arc::new(PublicOnly))
-    };
-    // Building fails only when the TLS backend cannot load; the default client has the same backend.
-    builder.build().unwrap_or_default()
+    if private_hosts {
+        let builder = reqwest::Client::builder()
+            .timeout(timeout)
+            .redirect(redirect::Policy::limited(MAX_REDIRECTS))
+            .no_proxy();
+        // Building fails only when the TLS backend cannot load; the default client has the same backend.
+        return builder.build().unwrap_or_default();
+    }
+    guarded_client_with(is_public, timeout)
+}
+
+/// [`guarded_client`] under the address rule `allowed` (tests widen it by one
+/// loopback address to stand for a public host that redirects inside).
+pub fn guarded_client_with(allowed: AddressRule, timeout: Duration) -> reqwest::Client {
+    let policy = redirect::Policy::custom(move |attempt| {
+        if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error("too many redirects")
+        } else if !may_fetch_with(attempt.url(), allowed) {
+            attempt.error("redirect to a non-public address")
+        } else {
+            attempt.follow()
+        }
+    });
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .redirect(policy)
+        .no_proxy()
+        .dns_resolver(Arc::new(CheckedResolver(allowed)))
+        .build()
+        .unwrap_or_default()
 }
 
 /// `scheme://host[:port]` of `url`, for logs and errors: upstream URLs carry
@@ -174,11 +193,6 @@ pub fn redact_url(url: &str) -> String {
         }
         Err(_) => "<unparsable URL>".into(),
     }
-}
-
-/// A reqwest error without the URL it embeds (the URL may carry an API key).
-pub fn redact_error(error: reqwest::Error) -> reqwest::Error {
-    error.without_url()
 }
 
 #[cfg(test)]

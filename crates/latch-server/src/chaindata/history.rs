@@ -7,13 +7,12 @@ use std::collections::HashMap;
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use super::balances::{base_url, native_currency, token_icon};
+use super::balances::{native_currency, token_icon};
 use super::evm::{decode, multicall, Call};
 use super::nft::NftKey;
 use super::ChainData;
@@ -149,7 +148,6 @@ pub async fn history(
     caller: Caller,
     Path(address): Path<String>,
     ApiQuery(query): ApiQuery<HistoryQuery>,
-    headers: HeaderMap,
 ) -> ApiResult<Json<History>> {
     let owner =
         latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::bad("address", e.to_string()))?;
@@ -178,7 +176,7 @@ pub async fn history(
         })
         .flatten();
 
-    let base = base_url(&headers, state.config.trust_forwarded_for);
+    let base = state.config.public_base_url();
     let data = &state.chain_data;
     // NFT images for the whole page at once, within one budget and deadline.
     let nft_keys: Vec<NftKey> = groups
