@@ -13,6 +13,7 @@ use latch_core::constants::CONSTANTS;
 use latch_core::origin::is_valid_origin_pattern;
 use serde::{Deserialize, Serialize};
 
+use crate::outbound::redact_url;
 use crate::ratelimit::{Cidr, Limit};
 
 /// Every setting of `latch`.
@@ -100,6 +101,11 @@ pub struct Config {
     /// because a token's URI is chosen by whoever deployed it (server-side request
     /// forgery); `--dev` turns it on for the devnet's NFT.
     pub nft_metadata_private_hosts: bool,
+    /// The base URL clients reach this server at (e.g. `https://latch.example.com`),
+    /// used wherever an answer links back to it (token icons). Answers are cached
+    /// and shared between clients, so the request's `Host` is never used. Unset:
+    /// `http://<host>:<port>` (`127.0.0.1` when listening on every address).
+    pub public_url: Option<String>,
 }
 
 /// Settings of the relay (`crate::relay`).
@@ -199,8 +205,9 @@ pub struct EnsConfig {
     pub registry: String,
 }
 
-/// One chain of the RPC gateway.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+/// One chain of the RPC gateway. `Debug` shows upstreams as `scheme://host[:port]`
+/// only: their paths and queries carry API keys.
+#[derive(Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ChainConfig {
     /// CAIP-2 id, e.g. `eip155:1`.
@@ -214,6 +221,18 @@ pub struct ChainConfig {
     /// Re-order upstreams by measured latency and stability (spec §7), probing every 4 s.
     #[serde(default)]
     pub rank: bool,
+}
+
+impl fmt::Debug for ChainConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let redacted = |urls: &[String]| urls.iter().map(|u| redact_url(u)).collect::<Vec<_>>();
+        f.debug_struct("ChainConfig")
+            .field("id", &self.id)
+            .field("upstreams", &redacted(&self.upstreams))
+            .field("ws_upstreams", &redacted(&self.ws_upstreams))
+            .field("rank", &self.rank)
+            .finish()
+    }
 }
 
 /// A setting that must not appear in logs: `Debug` prints `"<redacted>"`.
@@ -303,6 +322,7 @@ impl Default for Config {
             relay: RelayConfig::default(),
             ipfs_gateway: None,
             nft_metadata_private_hosts: false,
+            public_url: None,
         }
     }
 }
@@ -403,16 +423,18 @@ impl Config {
             for url in &chain.upstreams {
                 if !(url.starts_with("http://") || url.starts_with("https://")) {
                     return Err(ConfigError::Invalid(format!(
-                        "chain {}: upstream {url:?} is not an http(s) URL",
-                        chain.id
+                        "chain {}: upstream {} is not an http(s) URL",
+                        chain.id,
+                        redact_url(url)
                     )));
                 }
             }
             for url in &chain.ws_upstreams {
                 if !(url.starts_with("ws://") || url.starts_with("wss://")) {
                     return Err(ConfigError::Invalid(format!(
-                        "chain {}: ws upstream {url:?} is not a ws(s) URL",
-                        chain.id
+                        "chain {}: ws upstream {} is not a ws(s) URL",
+                        chain.id,
+                        redact_url(url)
                     )));
                 }
             }
@@ -437,6 +459,9 @@ impl Config {
         }
         if self.dev {
             self.nft_metadata_private_hosts = true;
+        }
+        if let Some(public_url) = &self.public_url {
+            check_public_url(public_url)?;
         }
         if let Some(gateway) = &self.ipfs_gateway {
             if !(gateway.starts_with("https://") || gateway.starts_with("http://")) {
@@ -638,6 +663,23 @@ impl Config {
         Ok(())
     }
 
+    /// `scheme://host[:port][/prefix]` that answers link back to: `public_url`
+    /// without its trailing `/`, else derived from `host` and `port`.
+    pub fn public_base_url(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_owned(),
+            None => {
+                let host = if self.host.is_unspecified() {
+                    IpAddr::from([127, 0, 0, 1])
+                } else {
+                    self.host
+                };
+                // `SocketAddr` brackets an IPv6 host.
+                format!("http://{}", std::net::SocketAddr::new(host, self.port))
+            }
+        }
+    }
+
     /// The database to open: the configured URL or SQLite under `data_dir`.
     pub fn database_url(&self) -> String {
         match &self.database_url {
@@ -696,6 +738,24 @@ struct DevnetToken {
     symbol: String,
     name: String,
     decimals: u8,
+}
+
+/// `public_url` must be an http(s) origin with at most a path prefix: no query,
+/// fragment or credentials, since it is pasted in front of our paths.
+fn check_public_url(value: &str) -> Result<(), ConfigError> {
+    let invalid = || ConfigError::Invalid(format!("public_url {value:?} must look like https://latch.example.com"));
+    let url = url::Url::parse(value).map_err(|_| invalid())?;
+    let plain = matches!(url.scheme(), "http" | "https")
+        && url.host_str().is_some()
+        && url.query().is_none()
+        && url.fragment().is_none()
+        && url.username().is_empty()
+        && url.password().is_none();
+    if plain {
+        Ok(())
+    } else {
+        Err(invalid())
+    }
 }
 
 /// Origins the `demo` project allows in `--dev`.

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
+use crate::outbound::redact_url;
 
 /// JSON-RPC error codes that mean "this upstream, not this request": try the next one.
 /// -32005 is the de facto "limit exceeded"; -32603 an upstream internal error.
@@ -79,7 +80,9 @@ impl Gateway {
                         upstream_urls: c
                             .upstreams
                             .iter()
-                            .map(|u| reqwest::Url::parse(u).map_err(|e| anyhow::anyhow!("upstream {u}: {e}")))
+                            .map(|u| {
+                                reqwest::Url::parse(u).map_err(|e| anyhow::anyhow!("upstream {}: {e}", redact_url(u)))
+                            })
                             .collect::<anyhow::Result<_>>()?,
                         ws_upstreams: c.ws_upstreams.clone(),
                         rank: c.rank,
@@ -92,6 +95,8 @@ impl Gateway {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_millis(config.upstream_timeout_ms))
             .connect_timeout(Duration::from_millis(config.upstream_timeout_ms.min(3_000)))
+            // Upstreams are configured addresses: an environment proxy would see their API keys.
+            .no_proxy()
             .build()?;
         Ok(Self {
             chains,
@@ -228,7 +233,8 @@ impl Gateway {
     async fn forward(&self, chain: &Chain, body: Bytes) -> ApiResult<RpcReply> {
         let mut last_rpc_error = None;
         for index in chain.order() {
-            let upstream = &chain.upstreams[index];
+            // Upstream URLs carry API keys: logs name the host only, errors lose their URL.
+            let upstream = redact_url(&chain.upstreams[index]);
             let response = self
                 .http
                 .post(chain.upstream_urls[index].clone())
@@ -243,6 +249,7 @@ impl Gateway {
                     continue;
                 }
                 Err(error) => {
+                    let error = error.without_url();
                     tracing::warn!(chain = %chain.id, %upstream, %error, "upstream unreachable");
                     continue;
                 }
@@ -250,6 +257,7 @@ impl Gateway {
             let reply = match response.bytes().await {
                 Ok(bytes) => bytes,
                 Err(error) => {
+                    let error = error.without_url();
                     tracing::warn!(chain = %chain.id, %upstream, %error, "upstream reply cut short");
                     continue;
                 }

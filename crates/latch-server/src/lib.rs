@@ -17,6 +17,7 @@ pub mod indexer;
 pub mod metrics;
 pub mod names;
 pub mod openapi;
+pub mod outbound;
 pub mod project;
 pub mod ratelimit;
 pub mod relay;

@@ -65,8 +65,12 @@ async fn connect(chain: &Chain, timeout: Duration) -> ApiResult<Upstream> {
     for url in &chain.ws_upstreams {
         match tokio::time::timeout(timeout, tokio_tungstenite::connect_async(url.as_str())).await {
             Ok(Ok((socket, _))) => return Ok(socket),
-            Ok(Err(error)) => tracing::warn!(chain = %chain.id, upstream = %url, %error, "ws upstream unreachable"),
-            Err(_) => tracing::warn!(chain = %chain.id, upstream = %url, "ws upstream timed out"),
+            Ok(Err(error)) => {
+                tracing::warn!(chain = %chain.id, upstream = %crate::outbound::redact_url(url), %error, "ws upstream unreachable")
+            }
+            Err(_) => {
+                tracing::warn!(chain = %chain.id, upstream = %crate::outbound::redact_url(url), "ws upstream timed out")
+            }
         }
     }
     Err(ApiError::UpstreamUnavailable(chain.id.to_string()))

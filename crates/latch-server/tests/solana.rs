@@ -122,11 +122,11 @@ async fn solana_balances_read_back_what_the_fixture_funded() {
         json!({"balances": [
             {"name": "Solana", "symbol": "SOL", "chainId": LOCAL_SOLANA_DEVNET, "price": 0.0,
              "quantity": {"decimals": "9", "numeric": "1000"},
-             "iconUrl": "http://127.0.0.1/public/getTokenImage/SOL?projectId=test"},
+             "iconUrl": "http://127.0.0.1:8787/public/getTokenImage/SOL?projectId=test"},
             {"name": "USD Coin", "symbol": "USDC", "chainId": LOCAL_SOLANA_DEVNET,
              "address": format!("{LOCAL_SOLANA_DEVNET}:{mint}"), "price": 1.0, "value": 10_000.0,
              "quantity": {"decimals": "6", "numeric": "10000"},
-             "iconUrl": "http://127.0.0.1/public/getTokenImage/USDC?projectId=test"},
+             "iconUrl": "http://127.0.0.1:8787/public/getTokenImage/USDC?projectId=test"},
         ]})
     );
     // Without a chainId a Solana address is read on every solana chain; #0 holds 1,000,000 USDC.

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap};
 use axum::Json;
 use futures_util::future::join_all;
 use latch_core::caip::CaipAddress;
@@ -131,20 +130,8 @@ fn check_currency(currency: Option<&str>) -> ApiResult<()> {
     }
 }
 
-/// `scheme://host` the client reached us at, for absolute image URLs.
-pub fn base_url(headers: &HeaderMap, trust_forwarded: bool) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("127.0.0.1");
-    let scheme = trust_forwarded
-        .then(|| headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()))
-        .flatten()
-        .filter(|p| *p == "https")
-        .unwrap_or("http");
-    format!("{scheme}://{host}")
-}
-
+/// The image URL of token `symbol`, under `base` (the configured public URL,
+/// never the request's `Host`: balances are cached and shared between clients).
 pub fn token_icon(base: &str, symbol: &str, project: &str) -> String {
     format!("{base}/public/getTokenImage/{symbol}?projectId={project}")
 }
@@ -393,7 +380,6 @@ pub async fn balance(
     caller: Caller,
     Path(address): Path<String>,
     ApiQuery(query): ApiQuery<BalanceQuery>,
-    headers: HeaderMap,
 ) -> ApiResult<Json<Balances>> {
     check_currency(query.currency.as_deref())?;
     let evm = |address: &str| {
@@ -437,7 +423,7 @@ pub async fn balance(
             CaipAddress::parse(item).map_err(|e| ApiError::bad("forceUpdate", e.to_string()))?;
         }
     }
-    let base = base_url(&headers, !state.config.trusted_proxies.is_empty());
+    let base = state.config.public_base_url();
     let project = caller.project.id.clone();
     let icon = move |symbol: &str| token_icon(&base, symbol, &project);
     let data = &state.chain_data;
@@ -525,7 +511,6 @@ pub struct Fungibles {
 pub async fn price(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> ApiResult<Json<Fungibles>> {
     let request: PriceRequest = crate::error::json_body(&body)?;
@@ -533,7 +518,7 @@ pub async fn price(
     if request.addresses.is_empty() || request.addresses.len() > 100 {
         return Err(ApiError::bad("addresses", "1 to 100 addresses"));
     }
-    let base = base_url(&headers, !state.config.trusted_proxies.is_empty());
+    let base = state.config.public_base_url();
     let icon = |symbol: &str| token_icon(&base, symbol, &caller.project.id);
     let data = &state.chain_data;
     let mut reads: std::collections::HashMap<String, ChainRead> = std::collections::HashMap::new();

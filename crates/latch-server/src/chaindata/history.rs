@@ -7,14 +7,14 @@ use std::collections::HashMap;
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::SolCall;
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use super::balances::{base_url, native_currency, token_icon};
+use super::balances::{native_currency, token_icon};
 use super::evm::{decode, multicall, Call};
+use super::nft::NftKey;
 use super::ChainData;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::indexer::by_transaction;
@@ -148,7 +148,6 @@ pub async fn history(
     caller: Caller,
     Path(address): Path<String>,
     ApiQuery(query): ApiQuery<HistoryQuery>,
-    headers: HeaderMap,
 ) -> ApiResult<Json<History>> {
     let owner =
         latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::bad("address", e.to_string()))?;
@@ -177,8 +176,19 @@ pub async fn history(
         })
         .flatten();
 
-    let base = base_url(&headers, !state.config.trusted_proxies.is_empty());
+    let base = state.config.public_base_url();
     let data = &state.chain_data;
+    // NFT images for the whole page at once, within one budget and deadline.
+    let nft_keys: Vec<NftKey> = groups
+        .iter()
+        .flatten()
+        .filter_map(|t| {
+            let id = t.token_id.as_deref()?.parse::<U256>().ok()?;
+            let contract = t.token.as_deref()?.parse::<Address>().ok()?;
+            Some((t.chain.clone(), contract, id))
+        })
+        .collect();
+    let nft_media = data.nft_media_page(&nft_keys).await;
     let mut prices: HashMap<String, HashMap<Option<Address>, f64>> = HashMap::new();
     let mut page = Vec::with_capacity(groups.len());
     for group in groups {
@@ -228,7 +238,7 @@ pub async fn history(
                     serde_json::json!({
                         "name": format!("{} #{id}", meta.as_ref().map_or("NFT", |m| m.name.as_str())),
                         "content": match (token, id.parse::<U256>()) {
-                            (Some(contract), Ok(id)) => data.nft_media(&t.chain, contract, id).await
+                            (Some(contract), Ok(id)) => nft_media.get(&(t.chain.clone(), contract, id)).cloned().flatten()
                                 .map(|media| serde_json::json!({"preview": media})),
                             _ => None,
                         },

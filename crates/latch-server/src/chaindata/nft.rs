@@ -7,20 +7,20 @@
 //! whoever deployed it, refuses loopback and private addresses unless
 //! `nft_metadata_private_hosts` is set (`--dev`).
 
-use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::time::Duration;
 
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::{sol, SolCall};
 use base64::Engine;
-use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use futures_util::future::join_all;
 use reqwest::Url;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::evm::{decode, multicall, Call};
 use super::ChainData;
+use crate::outbound;
 
 sol! {
     function tokenURI(uint256 tokenId) returns (string);
@@ -131,67 +131,13 @@ pub fn media_of(metadata: &[u8], ipfs_gateway: Option<&str>) -> Option<NftMedia>
     }
 }
 
-/// Whether an address is one a public service may reach (not loopback, private, link-local…).
-fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            !(v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || v4.octets()[0] == 100 && (v4.octets()[1] & 0xc0) == 64)
-        }
-        IpAddr::V6(v6) => {
-            let first = v6.segments()[0];
-            !(v6.is_loopback() || v6.is_unspecified() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80)
-                && v6.to_ipv4_mapped().is_none_or(|v4| is_public(IpAddr::V4(v4)))
-        }
-    }
-}
-
-/// Resolves names and drops non-public addresses, so a name cannot point the fetch inside.
-struct PublicOnly;
-
-impl Resolve for PublicOnly {
-    fn resolve(&self, name: Name) -> Resolving {
-        Box::pin(async move {
-            let found = tokio::net::lookup_host((name.as_str(), 0)).await?;
-            let public: Vec<SocketAddr> = found.filter(|a| is_public(a.ip())).collect();
-            if public.is_empty() {
-                return Err(format!("{} has no public address", name.as_str()).into());
-            }
-            Ok(Box::new(public.into_iter()) as Addrs)
-        })
-    }
-}
-
-/// The HTTP client metadata is fetched with.
+/// The HTTP client metadata is fetched with: every resolution and redirect
+/// hop checked (unless `private_hosts`), no environment proxy.
 pub fn client(private_hosts: bool) -> reqwest::Client {
-    let builder = reqwest::Client::builder()
-        .timeout(FETCH_TIMEOUT)
-        .redirect(reqwest::redirect::Policy::limited(3));
-    let builder = if private_hosts {
-        builder
-    } else {
-        builder.dns_resolver(Arc::new(PublicOnly))
-    };
-    builder.build().unwrap_or_default()
+    outbound::guarded_client(private_hosts, FETCH_TIMEOUT)
 }
 
 impl ChainData {
-    /// The image of NFT `id` of `contract` on `chain`; read once, then cached (misses too).
-    pub async fn nft_media(&self, chain: &str, contract: Address, id: U256) -> Option<NftMedia> {
-        let key = (chain.to_owned(), contract, id);
-        if let Some(hit) = self.nft_media.get(&key) {
-            return hit;
-        }
-        let media = self.read_nft_media(chain, contract, id).await;
-        self.nft_media.put(key, media.clone());
-        media
-    }
-
     async fn read_nft_media(&self, chain: &str, contract: Address, id: U256) -> Option<NftMedia> {
         let calls = vec![
             Call {
@@ -216,25 +162,70 @@ impl ChainData {
 
     /// At most [`MAX_METADATA_BYTES`] of `url`, if it answers 2xx in time.
     async fn fetch(&self, url: Url) -> Option<Vec<u8>> {
-        // A literal address skips the resolver, so it is checked here.
-        let literal = match url.host()? {
-            url::Host::Ipv4(v4) => Some(IpAddr::V4(v4)),
-            url::Host::Ipv6(v6) => Some(IpAddr::V6(v6)),
-            url::Host::Domain(_) => None,
-        };
-        if !self.nft_private_hosts && literal.is_some_and(|ip| !is_public(ip)) {
-            return None;
-        }
-        let mut response = self.nft_http.get(url).send().await.ok()?.error_for_status().ok()?;
-        let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.ok()? {
-            body.extend_from_slice(&chunk);
-            if body.len() > MAX_METADATA_BYTES {
-                return None;
+        fetch_metadata(&self.nft_http, url, self.nft_private_hosts).await
+    }
+
+    /// The images of the NFTs `wanted` (chain, contract, id) for one answer:
+    /// cached ones as they are, and at most [`MAX_NFT_READS_PER_REQUEST`] of the
+    /// others read concurrently, all by one [`NFT_READS_DEADLINE`]. The rest
+    /// (over the budget, or unfinished at the deadline) are left out of the map
+    /// and not cached, so a later page reads them: one page of hostile token
+    /// URIs costs one deadline, not fifty timeouts in a row.
+    pub async fn nft_media_page(&self, wanted: &[NftKey]) -> HashMap<NftKey, Option<NftMedia>> {
+        let mut found = HashMap::new();
+        let mut to_read = Vec::new();
+        for key in wanted {
+            if found.contains_key(key) || to_read.contains(key) {
+                continue;
+            }
+            match self.nft_media.get(key) {
+                Some(hit) => {
+                    found.insert(key.clone(), hit);
+                }
+                None if to_read.len() < MAX_NFT_READS_PER_REQUEST => to_read.push(key.clone()),
+                None => {}
             }
         }
-        Some(body)
+        let deadline = tokio::time::Instant::now() + NFT_READS_DEADLINE;
+        let reads = to_read.into_iter().map(|key| async move {
+            let (chain, contract, id) = &key;
+            let read = tokio::time::timeout_at(deadline, self.read_nft_media(chain, *contract, *id)).await;
+            (key, read.ok())
+        });
+        for (key, media) in join_all(reads).await {
+            if let Some(media) = media {
+                self.nft_media.put(key.clone(), media.clone());
+                found.insert(key, media);
+            }
+        }
+        found
     }
+}
+
+/// Which NFT: (CAIP-2 chain, contract, token id).
+pub type NftKey = (String, Address, U256);
+
+/// NFT media reads (contract call plus metadata fetch) one answer may start.
+pub const MAX_NFT_READS_PER_REQUEST: usize = 8;
+/// How long one answer waits for all its NFT media reads together.
+pub const NFT_READS_DEADLINE: Duration = Duration::from_secs(4);
+
+/// At most [`MAX_METADATA_BYTES`] of `url` with `client` (a [`client`]), if it
+/// answers 2xx in time; a literal non-public address is refused here, since no
+/// resolver sees it (redirect hops are checked by the client's policy).
+pub async fn fetch_metadata(client: &reqwest::Client, url: Url, private_hosts: bool) -> Option<Vec<u8>> {
+    if !private_hosts && !outbound::may_fetch(&url) {
+        return None;
+    }
+    let mut response = client.get(url).send().await.ok()?.error_for_status().ok()?;
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.ok()? {
+        body.extend_from_slice(&chunk);
+        if body.len() > MAX_METADATA_BYTES {
+            return None;
+        }
+    }
+    Some(body)
 }
 
 #[cfg(test)]
@@ -329,27 +320,6 @@ mod tests {
             r#"{"image":7}"#,
         ] {
             assert_eq!(media(none), None, "{none}");
-        }
-    }
-
-    #[test]
-    fn only_public_addresses() {
-        for private in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "192.168.0.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "::1",
-            "fd00::1",
-            "fe80::1",
-            "::ffff:127.0.0.1",
-            "0.0.0.0",
-        ] {
-            assert!(!is_public(private.parse().unwrap()), "{private}");
-        }
-        for public in ["1.1.1.1", "8.8.8.8", "2606:4700::1111"] {
-            assert!(is_public(public.parse().unwrap()), "{public}");
         }
     }
 
