@@ -321,6 +321,15 @@ pub trait RelayMailbox: Send + Sync {
     async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64>;
     /// How many unexpired messages the mailbox holds.
     async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64>;
+    /// For the relay's quotas: messages held on each of `topics` and published
+    /// by each of `publishers` (all topics), in their order. Expired messages
+    /// may count until pruned.
+    async fn relay_counts(
+        &self,
+        topics: &[String],
+        publishers: &[String],
+        now_ms: i64,
+    ) -> StoreResult<(Vec<u64>, Vec<u64>)>;
 }
 
 /// Opens (creating and migrating if needed) the database `url` names:
