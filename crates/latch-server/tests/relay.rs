@@ -122,9 +122,10 @@ async fn refuses_missing_and_forged_tokens_with_3000() {
     assert_eq!(close_of(&mut client).await.0, CloseCode::from(3000));
 
     // The bearer header works as well as the query.
-    let mut request =
-        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!("ws://{base}/relay"))
-            .unwrap();
+    let mut request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+        "ws://{base}/relay?projectId=test"
+    ))
+    .unwrap();
     request
         .headers_mut()
         .insert("authorization", format!("Bearer {token}").parse().unwrap());
