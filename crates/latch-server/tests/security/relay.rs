@@ -132,7 +132,7 @@ async fn tokens_for_another_relay_are_refused_even_with_a_forged_host() {
         .unwrap();
     assert_eq!(
         close_of(&mut client).await,
-        (CloseCode::Library(3000), "auth: JWT audience is not this relay".into())
+        (CloseCode::from(3000), "auth: JWT audience is not this relay".into())
     );
     // Minted for a host the attacker controls, sent with that `Host`: the audience comes from configuration only.
     let forged_host = format!("evil.example:{}", latch.addr.port());
@@ -140,7 +140,7 @@ async fn tokens_for_another_relay_are_refused_even_with_a_forged_host() {
     let mut request = url_with(&latch, &forged).into_client_request().unwrap();
     request.headers_mut().insert("host", forged_host.parse().unwrap());
     let (mut client, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    assert_eq!(close_of(&mut client).await.0, CloseCode::Library(3000));
+    assert_eq!(close_of(&mut client).await.0, CloseCode::from(3000));
     normal_traffic_works(&latch, (2, 3), TOPIC).await;
 }
 
@@ -151,7 +151,7 @@ async fn a_configured_public_url_is_the_only_audience() {
     let (mut client, _) = tokio_tungstenite::connect_async(url_with(&latch, &loopback))
         .await
         .unwrap();
-    assert_eq!(close_of(&mut client).await.0, CloseCode::Library(3000));
+    assert_eq!(close_of(&mut client).await.0, CloseCode::from(3000));
     let public = auth::sign(&key(1), "sub", "wss://relay.example/relay", now(), now() + 600);
     let (mut client, _) = tokio_tungstenite::connect_async(url_with(&latch, &public))
         .await
@@ -201,7 +201,7 @@ async fn tokens_without_iat_too_long_lived_or_with_huge_times_are_refused() {
             .unwrap();
         assert_eq!(
             close_of(&mut client).await,
-            (CloseCode::Library(3000), reason.into()),
+            (CloseCode::from(3000), reason.into()),
             "{claims}"
         );
     }
