@@ -9,6 +9,9 @@ use serde::Deserialize;
 
 /// Clock difference tolerated on `exp` and `iat`, in seconds.
 pub const LEEWAY_SECS: i64 = 120;
+/// Longest token lifetime (`exp - iat`) accepted, in seconds: the official
+/// clients sign for exactly one day, and a stolen token should not live longer.
+pub const MAX_LIFETIME_SECS: i64 = 86_400;
 /// The multicodec prefix of an Ed25519 public key.
 const ED25519_MULTICODEC: [u8; 2] = [0xed, 0x01];
 /// Longest token accepted; real ones are ~400 bytes.
@@ -35,6 +38,12 @@ pub enum AuthError {
     /// `exp` is past (beyond the leeway) or `iat` is in the future.
     #[error("auth: JWT expired or not yet valid")]
     Expired,
+    /// No `iat` claim: without it a token's lifetime is unknown.
+    #[error("auth: JWT has no iat")]
+    IssuedAt,
+    /// `exp - iat` is over [`MAX_LIFETIME_SECS`] (or below zero).
+    #[error("auth: JWT lifetime exceeds one day")]
+    Lifetime,
     /// `aud` is not this relay.
     #[error("auth: JWT audience is not this relay")]
     Audience,
@@ -107,7 +116,13 @@ pub fn verify(token: &str, now: i64) -> Result<Verified, AuthError> {
     let signed = &token[..token.rfind('.').unwrap_or_default()];
     key.verify_strict(signed.as_bytes(), &signature)
         .map_err(|_| AuthError::Signature)?;
-    if claims.exp.saturating_add(LEEWAY_SECS) < now || claims.iat.is_some_and(|iat| iat - LEEWAY_SECS > now) {
+    let iat = claims.iat.ok_or(AuthError::IssuedAt)?;
+    // Claims are client-chosen i64s: checked arithmetic only, so i64::MIN/MAX cannot overflow.
+    let lifetime = claims.exp.checked_sub(iat).ok_or(AuthError::Lifetime)?;
+    if !(0..=MAX_LIFETIME_SECS).contains(&lifetime) {
+        return Err(AuthError::Lifetime);
+    }
+    if claims.exp.saturating_add(LEEWAY_SECS) < now || iat.saturating_sub(LEEWAY_SECS) > now {
         return Err(AuthError::Expired);
     }
     Ok(Verified {
@@ -202,10 +217,56 @@ mod tests {
         assert_eq!(verify("", NOW), Err(AuthError::Malformed));
     }
 
+    /// Signs arbitrary claims JSON with `key(1)`, as a hostile client would.
+    fn sign_claims(claims: &str) -> String {
+        use ed25519_dalek::Signer;
+        let header = base64::encode_url(br#"{"alg":"EdDSA","typ":"JWT"}"#);
+        let signed = format!("{header}.{}", base64::encode_url(claims.as_bytes()));
+        let signature = base64::encode_url(&key(1).sign(signed.as_bytes()).to_bytes());
+        format!("{signed}.{signature}")
+    }
+
+    #[test]
+    fn iat_is_required_and_the_lifetime_bounded() {
+        let iss = encode_did_key(&key(1).verifying_key());
+        let claims = |rest: &str| sign_claims(&format!(r#"{{"iss":"{iss}","aud":"ws://h/relay",{rest}}}"#));
+        assert_eq!(
+            verify(&claims(&format!(r#""exp":{}"#, NOW + 60)), NOW),
+            Err(AuthError::IssuedAt)
+        );
+        let day = sign(&key(1), "s", "ws://h/relay", NOW, NOW + MAX_LIFETIME_SECS);
+        assert!(verify(&day, NOW).is_ok(), "the official clients' one day");
+        let longer = sign(&key(1), "s", "ws://h/relay", NOW, NOW + MAX_LIFETIME_SECS + 1);
+        assert_eq!(verify(&longer, NOW), Err(AuthError::Lifetime));
+        let backwards = sign(&key(1), "s", "ws://h/relay", NOW, NOW - 1);
+        assert_eq!(verify(&backwards, NOW), Err(AuthError::Lifetime));
+        // Extremes: refused, no overflow.
+        for (iat, exp) in [
+            (i64::MIN, i64::MAX),
+            (i64::MAX, i64::MIN),
+            (i64::MIN, i64::MIN),
+            (i64::MAX, i64::MAX),
+        ] {
+            let token = claims(&format!(r#""iat":{iat},"exp":{exp}"#));
+            assert!(verify(&token, NOW).is_err(), "iat {iat} exp {exp}");
+        }
+        // Past i64: not a number the claims can hold.
+        let huge = claims(r#""iat":99999999999999999999999,"exp":99999999999999999999999"#);
+        assert_eq!(verify(&huge, NOW), Err(AuthError::Malformed));
+    }
+
     proptest! {
         #[test]
         fn never_panics(token in ".{0,600}", now in any::<i64>()) {
             let _ = verify(&token, now);
+        }
+
+        #[test]
+        fn claims_never_panic(iat in any::<i64>(), exp in any::<i64>(), now in any::<i64>()) {
+            let token = sign(&key(1), "s", "ws://h/relay", iat, exp);
+            let verified = verify(&token, now);
+            let within = exp.checked_sub(iat).is_some_and(|l| (0..=MAX_LIFETIME_SECS).contains(&l));
+            prop_assert_eq!(verified.is_ok(), within && exp.saturating_add(LEEWAY_SECS) >= now && iat.saturating_sub(LEEWAY_SECS) <= now);
         }
 
         #[test]

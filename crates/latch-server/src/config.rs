@@ -113,13 +113,17 @@ pub struct Config {
 #[serde(default, deny_unknown_fields)]
 pub struct RelayConfig {
     /// Refuse connections whose `projectId` is not a known project (close 3000).
-    pub require_project: bool,
-    /// Accepted JWT `aud` values (the clients' `relayUrl`); empty accepts any URL
-    /// whose host is the `Host` the client connected to.
+    /// Unset: on, except in `--dev`.
+    pub require_project: Option<bool>,
+    /// This relay's public URLs (the clients' `relayUrl`, e.g. `wss://relay.example/relay`):
+    /// a token's JWT `aud` must be one of them. Never taken from the request.
+    /// Empty: only `ws://` / `wss://` URLs of loopback hosts (`127.0.0.1`,
+    /// `localhost`, `[::1]`) and of `host` when it names one address, on the
+    /// port served, are accepted; a relay reached from elsewhere must list its URL.
     pub audiences: Vec<String>,
     /// Shortest message TTL accepted, in seconds.
     pub min_ttl_secs: u64,
-    /// Longest message TTL accepted, in seconds.
+    /// Longest message TTL accepted, in seconds (at most 7 days).
     pub max_ttl_secs: u64,
     /// Largest `message` accepted, in bytes of its base64 text.
     pub max_message_bytes: usize,
@@ -129,15 +133,33 @@ pub struct RelayConfig {
     pub ping_interval_secs: u64,
     /// Milliseconds before an unacknowledged `irn_subscription` is sent again.
     pub redeliver_after_ms: u64,
+    /// Topics one connection may be subscribed to at once (`SubscriberLimitExceeded` beyond).
+    pub max_topics_per_connection: usize,
+    /// Relay connections open at once from one client IP (the upgrade is closed with 1013 beyond).
+    pub max_connections_per_ip: usize,
+    /// Unexpired messages one topic's mailbox may hold (`MailboxLimitExceeded` beyond).
+    pub max_messages_per_topic: u64,
+    /// Unexpired messages one publisher (client id) may have in the mailbox, all topics together.
+    pub max_messages_per_publisher: u64,
+}
+
+/// The longest TTL any relay accepts: what the official clients send at most.
+pub const RELAY_MAX_TTL_CEILING_SECS: u64 = 7 * 86_400;
+
+impl RelayConfig {
+    /// Whether a known `projectId` is required, given `--dev`.
+    pub fn requires_project(&self, dev: bool) -> bool {
+        self.require_project.unwrap_or(!dev)
+    }
 }
 
 impl Default for RelayConfig {
     fn default() -> Self {
         Self {
-            require_project: false,
+            require_project: None,
             audiences: Vec::new(),
             min_ttl_secs: 10,
-            max_ttl_secs: 30 * 86_400,
+            max_ttl_secs: RELAY_MAX_TTL_CEILING_SECS,
             max_message_bytes: 256 * 1024,
             // The hosted relay's historical budget: 900 requests a minute, all at once if need be.
             rate_limit: Limit {
@@ -146,6 +168,13 @@ impl Default for RelayConfig {
             },
             ping_interval_secs: 20,
             redeliver_after_ms: 5_000,
+            // A wallet holds a pairing and a session topic per dapp: 1000 is hundreds of dapps.
+            max_topics_per_connection: 1_000,
+            // Browser tabs behind one NAT each hold a socket; far beyond that is one host hoarding sockets.
+            max_connections_per_ip: 100,
+            // A session's requests within their TTL; beyond is a topic used as storage.
+            max_messages_per_topic: 1_000,
+            max_messages_per_publisher: 5_000,
         }
     }
 }
@@ -389,6 +418,30 @@ impl Config {
             return Err(ConfigError::Invalid(
                 "relay: min_ttl_secs must be at least 1 and at most max_ttl_secs".into(),
             ));
+        }
+        if relay.max_ttl_secs > RELAY_MAX_TTL_CEILING_SECS {
+            return Err(ConfigError::Invalid(format!(
+                "relay: max_ttl_secs must be at most {RELAY_MAX_TTL_CEILING_SECS} (7 days)"
+            )));
+        }
+        if relay.max_topics_per_connection == 0
+            || relay.max_connections_per_ip == 0
+            || relay.max_messages_per_topic == 0
+            || relay.max_messages_per_publisher == 0
+        {
+            return Err(ConfigError::Invalid(
+                "relay: max_topics_per_connection, max_connections_per_ip, max_messages_per_topic and max_messages_per_publisher must be positive".into(),
+            ));
+        }
+        for url in &relay.audiences {
+            if !["ws://", "wss://", "http://", "https://"]
+                .iter()
+                .any(|s| url.starts_with(s))
+            {
+                return Err(ConfigError::Invalid(format!(
+                    "relay: audience {url:?} is not a ws(s) or http(s) URL"
+                )));
+            }
         }
         if relay.max_message_bytes < 128 * 1024 {
             return Err(ConfigError::Invalid(

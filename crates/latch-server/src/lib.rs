@@ -163,7 +163,7 @@ impl AppState {
         let metrics = Metrics::default();
         let relay = Arc::new(
             relay::Relay::new(
-                config.relay.clone(),
+                &config,
                 config.redis_url.as_ref().map(|url| url.0.as_str()),
                 store.clone(),
                 metrics.relay().clone(),

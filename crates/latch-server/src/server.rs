@@ -19,6 +19,8 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let (stopping, mut stop_requested) = tokio::sync::watch::channel(false);
     let relay = state.relay.clone();
+    // With no public URL configured, tokens may name the loopback port actually bound.
+    relay.serving_on(listener.local_addr()?.port());
     // No Nagle delay: relay frames and JSON-RPC answers are small and latency-bound.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         if let Err(error) = tcp.set_nodelay(true) {

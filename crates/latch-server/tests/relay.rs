@@ -21,6 +21,8 @@ use tokio_tungstenite::tungstenite::Message;
 async fn serve(state: AppState) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
+    // Tokens name the port bound (`server::serve` does the same).
+    state.relay.serving_on(address.port());
     tokio::spawn(async move {
         axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
             .await
@@ -47,9 +49,10 @@ fn did(seed: u8) -> String {
 async fn connect(base: &str, seed: u8) -> Client {
     let aud = format!("ws://{base}/relay");
     let token = auth::sign(&key(seed), SUB, &aud, now(), now() + 86_400);
-    let (client, _) = tokio_tungstenite::connect_async(format!("ws://{base}/relay?auth={token}&ua=test"))
-        .await
-        .unwrap();
+    let (client, _) =
+        tokio_tungstenite::connect_async(format!("ws://{base}/relay?auth={token}&ua=test&projectId=test"))
+            .await
+            .unwrap();
     client
 }
 
@@ -119,9 +122,10 @@ async fn refuses_missing_and_forged_tokens_with_3000() {
     assert_eq!(close_of(&mut client).await.0, CloseCode::from(3000));
 
     // The bearer header works as well as the query.
-    let mut request =
-        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!("ws://{base}/relay"))
-            .unwrap();
+    let mut request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+        "ws://{base}/relay?projectId=test"
+    ))
+    .unwrap();
     request
         .headers_mut()
         .insert("authorization", format!("Bearer {token}").parse().unwrap());
@@ -132,7 +136,7 @@ async fn refuses_missing_and_forged_tokens_with_3000() {
 
 #[tokio::test]
 async fn unknown_projects_are_refused_when_required() {
-    let (state, _dir) = state_with(vec![common::dead_upstream()], |c| c.relay.require_project = true).await;
+    let (state, _dir) = state_with(vec![common::dead_upstream()], |c| c.relay.require_project = Some(true)).await;
     let base = serve(state).await;
     let token = auth::sign(&key(1), SUB, &format!("ws://{base}/relay"), now(), now() + 60);
     for query in [String::new(), "&projectId=nope".into()] {

@@ -21,14 +21,15 @@ pub mod protocol;
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State};
+use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::FuturesOrdered;
@@ -38,7 +39,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, watch};
 
-use crate::config::RelayConfig;
+use crate::config::{Config, RelayConfig};
 use crate::error::ApiError;
 use crate::project::ProjectDirectory;
 use crate::store::{RelayAck, RelayMessage, Store};
@@ -52,8 +53,14 @@ use self::protocol::{Frame, Limits, Publish, RelayError, Request};
 pub const CLOSE_AUTH: u16 = 3000;
 /// Close code when the server stops: clients reconnect.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
+/// Close code when one address holds too many connections ("try again later").
+pub const CLOSE_TRY_LATER: u16 = 1013;
 /// Mailbox messages pushed per topic at once; more follow as acks arrive.
 const PENDING_PAGE: u32 = 500;
+/// Bytes of messages in one fetch answer or one round of mailbox pushes (at
+/// least one message each): a mailbox of large messages comes in pages, so one
+/// request cannot make the relay build (or a client receive) an unbounded frame.
+pub const PAGE_BYTES: usize = 1024 * 1024;
 /// Pushes queued for one connection before it falls back to re-reading the mailbox.
 const QUEUE: usize = 1024;
 /// Read and write buffer of a relay socket (they grow for larger frames).
@@ -143,6 +150,14 @@ impl Hub {
 pub struct Relay {
     store: Arc<dyn Store>,
     config: RelayConfig,
+    /// Which JWT audiences name this relay (from configuration only).
+    audiences: auth::Audiences,
+    /// Whether a known `projectId` is required (`require_project`, else on outside `--dev`).
+    require_project: bool,
+    /// Take the client IP from `X-Forwarded-For` (the top-level `trust_forwarded_for`).
+    trust_forwarded_for: bool,
+    /// Open connections per client IP (connections live on one node: counted in-process).
+    per_ip: Mutex<HashMap<IpAddr, usize>>,
     hub: Arc<Hub>,
     mailbox: mailbox::Mailbox,
     next_connection: AtomicU64,
@@ -156,11 +171,12 @@ impl Relay {
     /// A relay over `store`'s mailbox; starts the task that drops expired messages
     /// and, with `redis_url`, the fan-out to other nodes.
     pub async fn new(
-        config: RelayConfig,
+        site: &Config,
         redis_url: Option<&str>,
         store: Arc<dyn Store>,
         metrics: Arc<RelayMetrics>,
     ) -> Result<Self, fanout::FanoutError> {
+        let config = site.relay.clone();
         let hub = Arc::new(Hub::default());
         let node = format!("{}-{}", std::process::id(), now_ms());
         let fanout = match redis_url {
@@ -174,6 +190,10 @@ impl Relay {
                 fanout,
                 node,
                 metrics: metrics.clone(),
+                quotas: mailbox::Quotas {
+                    per_topic: config.max_messages_per_topic,
+                    per_publisher: config.max_messages_per_publisher,
+                },
             },
         );
         let prune_store = store.clone();
@@ -195,6 +215,10 @@ impl Relay {
         let first_push = (now_ms().max(0) as u64 % 1_000_000_000_000) * 1000;
         Ok(Self {
             store,
+            audiences: auth::Audiences::new(&config.audiences, site.host, site.port),
+            require_project: config.requires_project(site.dev),
+            trust_forwarded_for: site.trust_forwarded_for,
+            per_ip: Mutex::default(),
             config,
             hub,
             mailbox,
@@ -202,6 +226,26 @@ impl Relay {
             next_push: AtomicU64::new(first_push),
             stopping: watch::channel(false).0,
             metrics,
+        })
+    }
+
+    /// Accepts tokens for the loopback URLs on `port` too, when no public URL is
+    /// configured (the server calls it with the port it bound).
+    pub fn serving_on(&self, port: u16) {
+        self.audiences.serving_on(port);
+    }
+
+    /// Takes one of `ip`'s connection slots; `None` when all are taken.
+    fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Slot> {
+        let mut per_ip = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        let open = per_ip.entry(ip).or_default();
+        if *open >= self.config.max_connections_per_ip {
+            return None;
+        }
+        *open += 1;
+        Some(Slot {
+            relay: self.clone(),
+            ip,
         })
     }
 
@@ -233,8 +277,11 @@ impl Relay {
             expires_at: now.saturating_add((publish.ttl as i64).saturating_mul(1000)),
         };
         // Fresh or a duplicate, the publisher hears the same; the mailbox delivers fresh ones.
-        self.mailbox.publish(message).await.map_err(|()| RelayError::Internal)?;
-        Ok(())
+        match self.mailbox.publish(message).await {
+            Ok(_) => Ok(()),
+            Err(mailbox::MailboxError::Full) => Err(RelayError::MailboxLimitExceeded),
+            Err(mailbox::MailboxError::Failed) => Err(RelayError::Internal),
+        }
     }
 }
 
@@ -245,9 +292,38 @@ pub(crate) struct RelayQuery {
     project_id: Option<String>,
 }
 
+/// One of an address's connection slots, given back when dropped.
+struct Slot {
+    relay: Arc<Relay>,
+    ip: IpAddr,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut per_ip = self.relay.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(open) = per_ip.get_mut(&self.ip) {
+            *open = open.saturating_sub(1);
+            if *open == 0 {
+                per_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// The client's address: the socket peer, or the first `X-Forwarded-For` hop
+/// when the operator says a proxy sets it.
+fn client_ip(headers: &HeaderMap, peer: Option<SocketAddr>, trust_forwarded_for: bool) -> Option<IpAddr> {
+    let forwarded = trust_forwarded_for
+        .then(|| headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()))
+        .flatten()
+        .and_then(|list| list.split(',').next())
+        .and_then(|first| first.trim().parse().ok());
+    forwarded.or(peer.map(|p| p.ip()))
+}
+
 /// Who a connection belongs to, or why it is refused.
 async fn authenticate(
-    config: &RelayConfig,
+    relay: &Relay,
     projects: &ProjectDirectory,
     query: &RelayQuery,
     headers: &HeaderMap,
@@ -262,11 +338,10 @@ async fn authenticate(
         .or(bearer)
         .ok_or(auth::AuthError::Missing.to_string())?;
     let verified = auth::verify(token, now_ms() / 1000).map_err(|e| e.to_string())?;
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    if !auth::audience_ok(&verified.audience, &config.audiences, host) {
+    if !relay.audiences.accepts(&verified.audience) {
         return Err(auth::AuthError::Audience.to_string());
     }
-    if config.require_project {
+    if relay.require_project {
         let known = match query.project_id.as_deref() {
             Some(id) => matches!(projects.get(id).await, Ok(Some(_))),
             None => false,
@@ -282,6 +357,7 @@ async fn authenticate(
 /// upgrade, then close with 3000 and the reason: browsers cannot read a refused upgrade.
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
+    peer: Result<ConnectInfo<SocketAddr>, axum::extract::rejection::ExtensionRejection>,
     query: Result<Query<RelayQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -290,9 +366,19 @@ pub(crate) async fn upgrade(
         return ApiError::bad("upgrade", "the relay speaks JSON-RPC over a WebSocket").into_response();
     };
     let relay = state.relay.clone();
-    let client = match query {
-        Ok(Query(query)) => authenticate(&relay.config, &state.projects, &query, &headers).await,
-        Err(rejection) => Err(format!("auth: {rejection}")),
+    // Counted before anything else: a flood of sockets is refused before it costs a signature check.
+    let slot = match client_ip(&headers, peer.ok().map(|p| p.0), relay.trust_forwarded_for) {
+        Some(ip) => relay
+            .admit(ip)
+            .ok_or((CLOSE_TRY_LATER, "too many connections from this address".to_owned())),
+        None => Err((CLOSE_AUTH, "no client address".to_owned())),
+    };
+    let client = match (&slot, query) {
+        (Err(refusal), _) => Err(refusal.clone()),
+        (Ok(_), Ok(Query(query))) => authenticate(&relay, &state.projects, &query, &headers)
+            .await
+            .map_err(|reason| (CLOSE_AUTH, reason)),
+        (Ok(_), Err(rejection)) => Err((CLOSE_AUTH, format!("auth: {rejection}"))),
     };
     // The frame limit sits well above the message cap, so an oversized message is answered, not cut off.
     let frame_limit = relay.config.max_message_bytes * 2 + 64 * 1024;
@@ -303,13 +389,15 @@ pub(crate) async fn upgrade(
         .read_buffer_size(SOCKET_BUFFER)
         .write_buffer_size(SOCKET_BUFFER)
         .on_upgrade(move |socket| async move {
+            // Held for the connection's life.
+            let _slot = slot;
             match client {
                 Ok(client_id) => Connection::run(relay, socket, client_id.into()).await,
-                Err(reason) => {
+                Err((code, reason)) => {
                     relay.metrics.refused.fetch_add(1, Ordering::Relaxed);
                     let mut socket = socket;
                     let frame = CloseFrame {
-                        code: CLOSE_AUTH,
+                        code,
                         reason: reason.into(),
                     };
                     let _ = socket.send(Message::Close(Some(frame))).await;
@@ -519,6 +607,7 @@ impl Connection {
                 Ok(None)
             }
             Request::Subscribe { topics, batch } => {
+                self.may_join(&topics)?;
                 let ids: Vec<String> = topics.iter().map(|t| self.subscribe(t)).collect();
                 let result = if batch { json!(ids) } else { json!(ids[0]) };
                 Ok(Some((result, topics)))
@@ -537,7 +626,13 @@ impl Connection {
                 let mut messages = Vec::new();
                 let mut acks = Vec::new();
                 let mut has_more = false;
-                for topic in topics {
+                let mut bytes = 0usize;
+                'topics: for topic in topics {
+                    if bytes >= PAGE_BYTES {
+                        // The page is full; what this topic holds comes with the next fetch.
+                        has_more = true;
+                        break;
+                    }
                     let pending = self
                         .relay
                         .store
@@ -546,6 +641,11 @@ impl Connection {
                         .map_err(|_| RelayError::Internal)?;
                     has_more |= pending.len() > PENDING_PAGE as usize;
                     for message in pending.into_iter().take(PENDING_PAGE as usize) {
+                        if !messages.is_empty() && bytes.saturating_add(message.message.len()) > PAGE_BYTES {
+                            has_more = true;
+                            break 'topics;
+                        }
+                        bytes = bytes.saturating_add(message.message.len());
                         // Answered here, so delivered: no push follows.
                         acks.push(RelayAck {
                             message_id: message.id,
@@ -566,6 +666,7 @@ impl Connection {
                 pairing_topic,
                 proposal,
             } => {
+                self.may_join(std::slice::from_ref(&pairing_topic))?;
                 self.subscribe(&pairing_topic);
                 self.relay.publish(&self.client_id, proposal).await?;
                 Ok(Some((json!(true), vec![pairing_topic])))
@@ -575,12 +676,30 @@ impl Connection {
                 response,
                 settlement,
             } => {
+                self.may_join(std::slice::from_ref(&session_topic))?;
                 self.subscribe(&session_topic);
                 self.relay.publish(&self.client_id, response).await?;
                 self.relay.publish(&self.client_id, settlement).await?;
                 Ok(Some((json!(true), vec![session_topic])))
             }
         }
+    }
+
+    /// Whether joining `topics` keeps this connection within its topic cap
+    /// (all or none: a batch over the cap subscribes nothing).
+    fn may_join(&self, topics: &[String]) -> Result<(), RelayError> {
+        let cap = self.relay.config.max_topics_per_connection;
+        let mut new: Vec<&str> = topics
+            .iter()
+            .map(String::as_str)
+            .filter(|t| !self.topics.contains_key(*t))
+            .collect();
+        new.sort_unstable();
+        new.dedup();
+        if self.topics.len().saturating_add(new.len()) > cap {
+            return Err(RelayError::SubscriberLimitExceeded(cap));
+        }
+        Ok(())
     }
 
     /// Joins `topic` on this node; its subscription id.
@@ -624,7 +743,17 @@ impl Connection {
             // More than a page: read again once these are acked.
             self.resync.store(true, Ordering::Release);
         }
+        let mut bytes = 0usize;
         for message in pending {
+            if self.deliveries.contains(message.id) {
+                continue;
+            }
+            if bytes > 0 && bytes.saturating_add(message.message.len()) > PAGE_BYTES {
+                // A page of bytes per round; the rest follows on a later tick.
+                self.resync.store(true, Ordering::Release);
+                break;
+            }
+            bytes = bytes.saturating_add(message.message.len());
             self.push(sink, Arc::new(message)).await?;
         }
         Ok(())

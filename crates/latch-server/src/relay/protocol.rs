@@ -37,6 +37,12 @@ pub enum RelayError {
     /// TTL over the maximum.
     #[error("Request handler error: TTL too long")]
     TtlTooLong,
+    /// The connection is subscribed to as many topics as it may be.
+    #[error("Request handler error: subscriber limit exceeded ({0} topics)")]
+    SubscriberLimitExceeded(usize),
+    /// The topic's or the publisher's mailbox quota is spent.
+    #[error("Request handler error: mailbox limit exceeded")]
+    MailboxLimitExceeded,
     /// The connection's rate limit is spent.
     #[error("Too many requests")]
     TooManyRequests,
@@ -56,7 +62,9 @@ impl RelayError {
             | Self::BatchLimitExceeded(_)
             | Self::MessageTooLarge(..) => -32600,
             Self::MethodNotFound(_) => -32601,
-            Self::TtlTooShort | Self::TtlTooLong => -32000,
+            Self::TtlTooShort | Self::TtlTooLong | Self::SubscriberLimitExceeded(_) | Self::MailboxLimitExceeded => {
+                -32000
+            }
             Self::TooManyRequests => 3001,
             Self::Internal => -32603,
         }
@@ -74,6 +82,8 @@ impl RelayError {
             Self::MessageTooLarge(..) => "MessageTooLarge",
             Self::TtlTooShort => "TtlTooShort",
             Self::TtlTooLong => "TtlTooLong",
+            Self::SubscriberLimitExceeded(_) => "SubscriberLimitExceeded",
+            Self::MailboxLimitExceeded => "MailboxLimitExceeded",
             Self::TooManyRequests => "TooManyRequests",
             Self::Internal => "InternalError",
         }
@@ -190,6 +200,12 @@ pub fn is_topic(topic: &str) -> bool {
     topic.len() == 64 && topic.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
+/// Whether `text` uses only base64 characters (standard or url-safe alphabet, `=` padding).
+pub fn is_base64(text: &str) -> bool {
+    text.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_' | b'='))
+}
+
 /// The TTL of the Sign protocol's composite publishes when the client names none.
 const COMPOSITE_TTL: u64 = 300;
 
@@ -302,6 +318,12 @@ fn publish(topic_: String, message: String, ttl: u64, tag: i64, limits: &Limits)
     }
     if message.is_empty() {
         return Err(RelayError::InvalidParams("message is empty".into()));
+    }
+    // Envelopes are base64 (the official clients' standard alphabet; url-safe
+    // tolerated): nothing else, NUL bytes included, reaches the mailbox, where one
+    // unstorable message would fail its whole group commit.
+    if !is_base64(&message) {
+        return Err(RelayError::InvalidParams("message is not base64".into()));
     }
     if ttl < limits.min_ttl {
         return Err(RelayError::TtlTooShort);
@@ -502,6 +524,20 @@ mod tests {
         assert_eq!(code(&publish(&t('a'), "x", 86_400 * 31)), -32000);
         assert_eq!(code(&publish(&t('a'), &"x".repeat(1025), 300)), -32600);
         assert_eq!(
+            code(&publish(&t('a'), "AA\\u0000AA", 300)),
+            -32600,
+            "a NUL byte is not base64"
+        );
+        assert_eq!(
+            parse(&publish(&t('a'), "not base64!", 300), &LIMITS)
+                .unwrap_err()
+                .1
+                .data(),
+            "InvalidParams"
+        );
+        assert_eq!(RelayError::MailboxLimitExceeded.code(), -32000);
+        assert_eq!(RelayError::SubscriberLimitExceeded(3).data(), "SubscriberLimitExceeded");
+        assert_eq!(
             code(r#"{"id":1,"jsonrpc":"2.0","method":"irn_subscribe","params":{}}"#),
             -32600
         );
@@ -527,6 +563,14 @@ mod tests {
         #[test]
         fn never_panics(text in ".{0,300}") {
             let _ = parse(&text, &LIMITS);
+        }
+
+        #[test]
+        fn only_base64_messages_are_published(message in ".{1,64}") {
+            let text = json!({"id": 1, "jsonrpc": "2.0", "method": "irn_publish", "params": {"topic": t('a'), "message": message, "ttl": 300}}).to_string();
+            let parsed = parse(&text, &LIMITS);
+            prop_assert_eq!(parsed.is_ok(), is_base64(&message));
+            prop_assert!(parsed.is_err() || !message.contains('\0'));
         }
 
         #[test]

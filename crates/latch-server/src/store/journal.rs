@@ -280,6 +280,8 @@ pub struct Index {
     /// Client ids named by the messages held, stored once each: a client
     /// publishes and acks many messages.
     clients: FastSet<Arc<str>>,
+    /// Messages held per publisher, for the relay's quota.
+    published: FastMap<Arc<str>, u64>,
 }
 
 #[derive(Debug)]
@@ -311,6 +313,7 @@ impl Index {
             return false;
         }
         let publisher = self.client(message.publisher);
+        *self.published.entry(publisher.clone()).or_default() += 1;
         let topic_name = match self.topics.get_key_value(message.topic) {
             Some((name, _)) => name.clone(),
             None => Arc::from(message.topic),
@@ -411,6 +414,12 @@ impl Index {
                 if emptied {
                     self.topics.remove(&held.topic);
                 }
+                if let Some(count) = self.published.get_mut(&held.publisher) {
+                    *count = count.saturating_sub(1);
+                    if *count == 0 {
+                        self.published.remove(&held.publisher);
+                    }
+                }
                 self.release(held.publisher);
                 for client in held.acked_by {
                     self.release(client);
@@ -422,6 +431,12 @@ impl Index {
     }
 
     /// How many unexpired messages are held.
+    /// Messages held (expired ones until pruned) on `topic` and published by `publisher`.
+    pub fn counts(&self, topic: &str, publisher: &str) -> (u64, u64) {
+        let on_topic = self.topics.get(topic).map_or(0, |t| t.ids.len() as u64);
+        (on_topic, self.published.get(publisher).copied().unwrap_or(0))
+    }
+
     pub fn size(&self, now_ms: i64) -> u64 {
         let expired = self.expiry.range(..=(now_ms, i64::MAX)).count();
         (self.messages.len() - expired) as u64
@@ -604,6 +619,17 @@ impl Journal {
                 return Ok(pruned);
             }
         }
+    }
+
+    /// See [`super::RelayMailbox::relay_counts`]. Held messages are counted
+    /// until pruned (every few seconds), a little stricter than unexpired ones.
+    pub(super) async fn counts(&self, topics: &[String], publishers: &[String]) -> StoreResult<(Vec<u64>, Vec<u64>)> {
+        let loaded = self.loaded().await?;
+        let index = lock(&loaded.index);
+        Ok((
+            topics.iter().map(|t| index.counts(t, "").0).collect(),
+            publishers.iter().map(|p| index.counts("", p).1).collect(),
+        ))
     }
 
     /// See [`super::RelayMailbox::relay_mailbox_size`].

@@ -321,6 +321,15 @@ pub trait RelayMailbox: Send + Sync {
     async fn relay_prune(&self, now_ms: i64) -> StoreResult<u64>;
     /// How many unexpired messages the mailbox holds.
     async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64>;
+    /// For the relay's quotas: messages held on each of `topics` and published
+    /// by each of `publishers` (all topics), in their order. Expired messages
+    /// may count until pruned.
+    async fn relay_counts(
+        &self,
+        topics: &[String],
+        publishers: &[String],
+        now_ms: i64,
+    ) -> StoreResult<(Vec<u64>, Vec<u64>)>;
 }
 
 /// Opens (creating and migrating if needed) the database `url` names:
@@ -712,8 +721,29 @@ mod contract {
                 .len(),
             2
         );
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            store
+                .relay_counts(
+                    &names(&[&topic, &"cd".repeat(32)]),
+                    &names(&["did:key:zDapp", "did:key:zWallet", "did:key:zOther"]),
+                    500
+                )
+                .await
+                .unwrap(),
+            (vec![3, 0], vec![2, 1, 0]),
+            "the quotas' counts per topic and per publisher"
+        );
         assert_eq!(store.relay_prune(1_500).await.unwrap(), 1);
         assert_eq!(store.relay_prune(1_500).await.unwrap(), 0);
+        assert_eq!(
+            store
+                .relay_counts(&names(&[&topic]), &names(&["did:key:zDapp"]), 1_500)
+                .await
+                .unwrap(),
+            (vec![2], vec![1]),
+            "pruned messages no longer count"
+        );
         // The pruned message's ack went with it, and a republish is a new message (a new id).
         let ids = store
             .relay_write(&[message("m1", "did:key:zDapp", 1_600, 3_000)], &[])

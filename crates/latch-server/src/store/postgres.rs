@@ -149,6 +149,37 @@ impl RelayMailbox for PostgresStore {
         }
     }
 
+    async fn relay_counts(
+        &self,
+        topics: &[String],
+        publishers: &[String],
+        now_ms: i64,
+    ) -> StoreResult<(Vec<u64>, Vec<u64>)> {
+        // One query per kind whatever the batch: counts grouped, then put in the callers' order.
+        let count = |rows: Vec<(String, i64)>, names: &[String]| {
+            let counts: std::collections::HashMap<String, i64> = rows.into_iter().collect();
+            names
+                .iter()
+                .map(|n| counts.get(n).map_or(0, |c| u64::try_from(*c).unwrap_or(0)))
+                .collect::<Vec<u64>>()
+        };
+        let by_topic: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT topic, COUNT(*) FROM relay_messages WHERE topic = ANY($1) AND expires_at > $2 GROUP BY topic",
+        )
+        .bind(topics)
+        .bind(now_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        let by_publisher: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT publisher, COUNT(*) FROM relay_messages WHERE publisher = ANY($1) AND expires_at > $2 GROUP BY publisher",
+        )
+        .bind(publishers)
+        .bind(now_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok((count(by_topic, topics), count(by_publisher, publishers)))
+    }
+
     async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
         let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages WHERE expires_at > $1")
             .bind(now_ms)

@@ -835,6 +835,11 @@ pub(super) const MIGRATIONS: &[Step] = &[
         sqlite: "CREATE INDEX relay_journal_by_expiry ON relay_journal (expires_at)",
         postgres: "SELECT 1",
     },
+    // The relay's per-publisher quota counts a publisher's messages (SQLite counts in its journal's index).
+    Step {
+        sqlite: "SELECT 1",
+        postgres: "CREATE INDEX relay_messages_by_publisher ON relay_messages (publisher, expires_at)",
+    },
 ];
 
 /// One schema step in each backend's dialect (the same text for most).

@@ -169,6 +169,15 @@ impl RelayMailbox for SqliteStore {
     async fn relay_mailbox_size(&self, now_ms: i64) -> StoreResult<u64> {
         self.journal.size(now_ms).await
     }
+
+    async fn relay_counts(
+        &self,
+        topics: &[String],
+        publishers: &[String],
+        _now_ms: i64,
+    ) -> StoreResult<(Vec<u64>, Vec<u64>)> {
+        self.journal.counts(topics, publishers).await
+    }
 }
 
 impl_sql_store!(SqliteStore, sqlx::sqlite::SqliteRow, sqlx::Sqlite, sqlite);

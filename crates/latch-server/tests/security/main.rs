@@ -10,3 +10,4 @@ mod common;
 mod edge;
 mod fetch;
 mod harness;
+mod relay;
