@@ -1,7 +1,7 @@
 // Real parts for the conformance suite: a `latch serve` process (the binary
 // `cargo build -p latch-server` makes) on a free port with its own data
 // directory, and the official WalletConnect clients as dapp and wallet.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +17,8 @@ const SignClient = SignClientModule.SignClient ?? SignClientModule.default ?? Si
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 export const LATCH_BIN = process.env.RELAY_LATCH_BIN ?? join(root, "target/debug/latch");
+/** The project the clients name: outside `--dev` the relay serves only known projects. */
+export const PROJECT_ID = "conformance";
 
 /** A loopback port nobody listens on right now. */
 export function freePort() {
@@ -37,6 +39,8 @@ export class Latch {
     latch.dataDir = mkdtempSync(join(tmpdir(), "latch-relay-"));
     latch.port = await freePort();
     latch.env = env;
+    // Registered on the node's own store (or the shared database) before it serves.
+    execFileSync(LATCH_BIN, ["project", "add", "--id", PROJECT_ID], { env: latch.processEnv(), stdio: "ignore" });
     await latch.spawn();
     return latch;
   }
@@ -45,10 +49,14 @@ export class Latch {
     return `ws://127.0.0.1:${this.port}/relay`;
   }
 
+  processEnv() {
+    // Not LATCH_*-prefixed names of ours: the server refuses unknown LATCH_ variables.
+    return { ...process.env, LATCH_DATA_DIR: this.dataDir, LATCH_LOG: "warn", ...this.env };
+  }
+
   async spawn() {
     this.child = spawn(LATCH_BIN, ["serve", "--port", String(this.port)], {
-      // Not LATCH_*-prefixed names of ours: the server refuses unknown LATCH_ variables.
-      env: { ...process.env, LATCH_DATA_DIR: this.dataDir, LATCH_LOG: "warn", ...this.env },
+      env: this.processEnv(),
       stdio: ["ignore", "pipe", "inherit"],
     });
     this.exited = new Promise((done) => this.child.once("exit", (code, signal) => done({ code, signal })));
@@ -118,6 +126,7 @@ export class MemoryStorage {
 /** An official SignClient on `relayUrl` with its own storage (so dapp and wallet do not share a core). */
 export async function client(name, relayUrl, storage = new MemoryStorage()) {
   const signClient = await SignClient.init({
+    projectId: PROJECT_ID,
     relayUrl,
     logger: "silent",
     customStoragePrefix: name,

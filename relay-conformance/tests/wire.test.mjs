@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import { generateKeyPair, signJWT } from "@walletconnect/relay-auth";
 import WebSocket from "ws";
 
-import { Latch } from "../lib/harness.mjs";
+import { Latch, PROJECT_ID } from "../lib/harness.mjs";
 
 // A hung step fails on its own with its name (the runner's file-wide limit would not say which).
 const STEP_TIMEOUT_MS = 60_000;
@@ -67,7 +67,7 @@ async function call(socket, method, params) {
 }
 
 test("refused without a JWT: close 3000 with a reason", { timeout: STEP_TIMEOUT_MS }, async () => {
-  const socket = await open(latch.relayUrl);
+  const socket = await open(`${latch.relayUrl}?projectId=${PROJECT_ID}`);
   assert.deepEqual(await socket.closed, { code: 3000, reason: "auth: missing JWT" });
 });
 
@@ -75,12 +75,12 @@ test("refused with a forged JWT: close 3000", { timeout: STEP_TIMEOUT_MS }, asyn
   const genuine = await token();
   const other = await token();
   const forged = `${genuine.slice(0, genuine.lastIndexOf("."))}${other.slice(other.lastIndexOf("."))}`;
-  const socket = await open(`${latch.relayUrl}?auth=${forged}`);
+  const socket = await open(`${latch.relayUrl}?projectId=${PROJECT_ID}&auth=${forged}`);
   assert.deepEqual(await socket.closed, { code: 3000, reason: "auth: invalid signature" });
 });
 
 test("malformed JSON, unknown method, bad topic, zero TTL and an oversized message are answered; the connection keeps working", { timeout: STEP_TIMEOUT_MS }, async () => {
-  const socket = await open(`${latch.relayUrl}?auth=${await token()}`);
+  const socket = await open(`${latch.relayUrl}?projectId=${PROJECT_ID}&auth=${await token()}`);
   socket.send("{this is not json");
   const parse = await socket.next();
   assert.equal(parse.error.code, -32700);
@@ -101,7 +101,7 @@ test("malformed JSON, unknown method, bad topic, zero TTL and an oversized messa
 
   // Still working: 128 KiB of payload is accepted, and a second client receives it.
   const payload = Buffer.alloc(128 * 1024, 7).toString("base64");
-  const reader = await open(`${latch.relayUrl}?auth=${await token()}`);
+  const reader = await open(`${latch.relayUrl}?projectId=${PROJECT_ID}&auth=${await token()}`);
   const subscribed = await call(reader, "irn_subscribe", { topic: t });
   assert.match(subscribed.result, /^[0-9a-f]{64}$/);
   const published = await call(socket, "irn_publish", { topic: t, message: payload, ttl: 300, tag: 1108 });

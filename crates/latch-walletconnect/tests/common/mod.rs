@@ -90,8 +90,15 @@ impl Latch {
     async fn spawn(&mut self) {
         let mut command = Command::new(latch_binary());
         command.args(["serve", "--port", &self.port.to_string()]);
-        if let Some(config) = &self.config {
-            command.arg("--dev").env("LATCH_CONFIG", config);
+        match &self.config {
+            Some(config) => {
+                command.arg("--dev").env("LATCH_CONFIG", config);
+            }
+            // A plain relay serves known projects only; these tests are about the protocol (the
+            // server's security suite attacks project gating), so its clients name none.
+            None => {
+                command.env("LATCH_RELAY", "{require_project=false}");
+            }
         }
         let mut child = command
             .env("LATCH_DATA_DIR", self.data_dir.path())
