@@ -21,6 +21,8 @@ use crate::AppState;
 pub struct Caller {
     /// The project.
     pub project: Project,
+    /// The client's address, when known (the key of its per-IP budget).
+    pub ip: Option<IpAddr>,
 }
 
 /// How long a looked-up project (or its absence) is trusted before the store
@@ -119,7 +121,8 @@ impl FromRequestParts<AppState> for Caller {
             .project_limiter
             .check(&project.id, now)
             .map_err(ApiError::RateLimited)?;
-        if let Some(ip) = client_ip(parts, state.config.trust_forwarded_for) {
+        let ip = client_ip(parts, state.config.trust_forwarded_for);
+        if let Some(ip) = ip {
             state
                 .ip_limiter
                 .check(&ip.to_string(), now)
@@ -130,7 +133,27 @@ impl FromRequestParts<AppState> for Caller {
                 return Err(ApiError::OriginNotAllowed(origin.to_owned()));
             }
         }
-        Ok(Caller { project })
+        Ok(Caller { project, ip })
+    }
+}
+
+impl Caller {
+    /// Charges `extra` more requests to the project's and the client's budgets
+    /// (a JSON-RPC batch of N calls costs N; extracting the caller took one).
+    pub fn charge(&self, state: &AppState, extra: usize) -> Result<(), ApiError> {
+        let extra = u32::try_from(extra).unwrap_or(u32::MAX);
+        let now = Instant::now();
+        state
+            .project_limiter
+            .check_n(&self.project.id, extra, now)
+            .map_err(ApiError::RateLimited)?;
+        if let Some(ip) = self.ip {
+            state
+                .ip_limiter
+                .check_n(&ip.to_string(), extra, now)
+                .map_err(ApiError::RateLimited)?;
+        }
+        Ok(())
     }
 }
 

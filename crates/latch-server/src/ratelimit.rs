@@ -67,6 +67,32 @@ impl RateLimiter {
             Err(Duration::from_secs_f64((1.0 - bucket.tokens) / per_second))
         }
     }
+
+    /// Takes `n` tokens from `key`'s bucket at `now` (a JSON-RPC batch of `n`
+    /// calls costs `n`). Granted while at least one token is left; the bucket
+    /// may then go into debt (down to `-n`), which later requests wait out, so
+    /// a batch larger than the burst is possible but never cheaper than `n`
+    /// single calls. `Err` says how long until a token is back.
+    pub fn check_n(&self, key: &str, n: u32, now: Instant) -> Result<(), Duration> {
+        let Limit { per_second, burst } = self.limit;
+        if per_second <= 0.0 || n == 0 {
+            return Ok(());
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let bucket = buckets.entry(key.to_owned()).or_insert(Bucket {
+            tokens: burst,
+            updated: now,
+        });
+        let refilled = now.saturating_duration_since(bucket.updated).as_secs_f64() * per_second;
+        bucket.tokens = (bucket.tokens + refilled).min(burst);
+        bucket.updated = bucket.updated.max(now);
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= f64::from(n);
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - bucket.tokens) / per_second))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -94,6 +120,24 @@ mod tests {
             assert!(limiter.check("a", later).is_ok());
         }
         assert!(limiter.check("a", later).is_err());
+    }
+
+    #[test]
+    fn check_n_charges_n_and_keeps_the_debt() {
+        let limiter = RateLimiter::new(Limit {
+            per_second: 10.0,
+            burst: 20.0,
+        });
+        let t0 = Instant::now();
+        assert!(limiter.check_n("a", 15, t0).is_ok());
+        assert!(limiter.check_n("a", 10, t0).is_ok(), "5 left: granted, 5 in debt");
+        assert_eq!(limiter.check_n("a", 1, t0), Err(Duration::from_millis(600)));
+        assert!(limiter.check("a", t0).is_err(), "the debt holds single calls too");
+        // 0.6 s repays the debt and leaves one token.
+        assert!(limiter.check_n("a", 1, t0 + Duration::from_millis(600)).is_ok());
+        assert!(limiter.check_n("b", 0, t0).is_ok());
+        assert!(limiter.check_n("b", 1000, t0).is_ok(), "larger than the burst, once");
+        assert_eq!(limiter.check_n("b", 1, t0), Err(Duration::from_secs_f64(98.1)));
     }
 
     #[test]
