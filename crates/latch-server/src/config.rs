@@ -467,11 +467,23 @@ impl Config {
             return Err(ConfigError::Invalid(format!("chain {} is configured twice", w[0])));
         }
         let limits = self.body_limits;
-        if [limits.rpc, limits.event, limits.event_batch, limits.sign_in, self.max_body_bytes].contains(&0) {
+        if [
+            limits.rpc,
+            limits.event,
+            limits.event_batch,
+            limits.sign_in,
+            self.max_body_bytes,
+        ]
+        .contains(&0)
+        {
             return Err(ConfigError::Invalid("body limits must be positive".into()));
         }
         let ws = self.rpc_ws;
-        if ws.max_message_bytes == 0 || ws.max_subscriptions == 0 || ws.idle_timeout_secs < 2 || ws.max_sockets_per_ip == 0 {
+        if ws.max_message_bytes == 0
+            || ws.max_subscriptions == 0
+            || ws.idle_timeout_secs < 2
+            || ws.max_sockets_per_ip == 0
+        {
             return Err(ConfigError::Invalid(
                 "rpc_ws: max_message_bytes, max_subscriptions and max_sockets_per_ip must be positive, idle_timeout_secs at least 2".into(),
             ));

@@ -217,8 +217,8 @@ impl Gateway {
             serde_json::from_str(text).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
         let whole = whole.get();
         if whole.starts_with('[') {
-            let raw: Vec<&RawValue> =
-                serde_json::from_str(whole).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
+            let raw: Vec<&RawValue> = serde_json::from_str(whole)
+                .map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
             if raw.is_empty() || raw.len() > self.max_batch {
                 return Err(ApiError::bad(
                     "body",
@@ -234,7 +234,8 @@ impl Gateway {
                 .collect::<ApiResult<_>>()?;
             Ok(Plan { calls, batch: true })
         } else {
-            let whole: &'a RawValue = serde_json::from_str(whole).map_err(|e| ApiError::UnprocessableBody(e.to_string()))?;
+            let whole: &'a RawValue =
+                serde_json::from_str(whole).map_err(|e| ApiError::UnprocessableBody(e.to_string()))?;
             let call = Call::read(chain, whole).map_err(|e| ApiError::bad("body", e))?;
             Ok(Plan {
                 calls: vec![call],
@@ -252,7 +253,9 @@ impl Gateway {
             return match &call.outcome {
                 Outcome::Forward => self.forward(chain, Bytes::from(call.raw.get().to_owned())).await,
                 Outcome::Refuse => Err(ApiError::RpcMethodNotAllowed(echoed(&call.method))),
-                Outcome::Local(_) => Ok(RpcReply(Bytes::from(call.local_answer().unwrap_or_default()))),
+                Outcome::Local(_) | Outcome::Error(..) => {
+                    Ok(RpcReply(Bytes::from(call.local_answer().unwrap_or_default())))
+                }
             };
         }
         let mut answers: Vec<String> = plan.calls.iter().filter_map(Call::local_answer).collect();
@@ -285,6 +288,11 @@ impl Gateway {
             .get(chain_id)
             .ok_or_else(|| ApiError::UnsupportedChain(chain_id.to_owned()))?;
         self.forward(chain, body).await
+    }
+
+    /// How many `/v1` WebSockets `ip` holds open now.
+    pub fn open_sockets(&self, ip: std::net::IpAddr) -> usize {
+        self.ws_slots.open(ip)
     }
 
     /// The CAIP-2 ids served over WebSocket, sorted.
@@ -349,6 +357,8 @@ pub enum Outcome {
     Local(Value),
     /// Refused by the method policy.
     Refuse,
+    /// Refused by another limit (the WebSocket's subscription cap): this JSON-RPC error.
+    Error(i64, String),
 }
 
 /// One checked call of a request or batch.
@@ -434,6 +444,7 @@ impl<'a> Call<'a> {
                 METHOD_NOT_ALLOWED_CODE,
                 &ApiError::RpcMethodNotAllowed(echoed(&self.method)).to_string(),
             )),
+            Outcome::Error(code, message) => Some(rpc_error(id, *code, message)),
         }
     }
 }
@@ -578,7 +589,10 @@ mod tests {
             (json!({"jsonrpc":"2.0","id":[1],"method":"x"}), "id"),
             (json!({"jsonrpc":"2.0","id":true,"method":"x"}), "id"),
             (json!("eth_call"), "object"),
-            (json!([{"jsonrpc":"2.0","id":1,"method":"x"}, 5]), "request 1: a JSON-RPC request is an object"),
+            (
+                json!([{"jsonrpc":"2.0","id":1,"method":"x"}, 5]),
+                "request 1: a JSON-RPC request is an object",
+            ),
             (json!([]), "1 to 1000 requests, not 0"),
         ] {
             let error = plan_of(&g, evm, &body).unwrap_err();
@@ -586,7 +600,10 @@ mod tests {
         }
         let chain = g.chain(Some(evm)).unwrap();
         assert!(matches!(g.plan(chain, b"{oops"), Err(ApiError::UnprocessableBody(_))));
-        assert!(matches!(g.plan(chain, b"\xff\xfe"), Err(ApiError::UnprocessableBody(_))));
+        assert!(matches!(
+            g.plan(chain, b"\xff\xfe"),
+            Err(ApiError::UnprocessableBody(_))
+        ));
     }
 
     #[test]
@@ -663,7 +680,15 @@ mod tests {
         splice_reply(&mut answers, br#"{"error":{"code":-32600}}"#);
         splice_reply(&mut answers, b"<html>");
         splice_reply(&mut answers, b"");
-        assert_eq!(answers, ["{\"id\":1}", "{\"id\":2}", "{\"id\":3}", "{\"error\":{\"code\":-32600}}"]);
+        assert_eq!(
+            answers,
+            [
+                "{\"id\":1}",
+                "{\"id\":2}",
+                "{\"id\":3}",
+                "{\"error\":{\"code\":-32600}}"
+            ]
+        );
     }
 
     #[test]

@@ -20,8 +20,8 @@
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 use std::time::Duration;
+use std::time::Instant;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -193,8 +193,7 @@ impl Subscriptions {
 
     /// Applies the cap to `plan`'s (un)subscribe calls: a subscribe past
     /// `cap`, without an id, or reusing a pending id is answered here.
-    fn admit(&mut self, plan: &mut Plan<'_>, cap: usize) -> Vec<String> {
-        let mut refusals = Vec::new();
+    fn admit(&mut self, plan: &mut Plan<'_>, cap: usize) {
         for call in plan.calls.iter_mut().filter(|c| c.outcome == Outcome::Forward) {
             if is_unsubscribe_method(&call.method) {
                 let first = call
@@ -225,13 +224,9 @@ impl Subscriptions {
                 }
             };
             if let Some((code, message)) = why {
-                call.outcome = Outcome::Refuse;
-                if let Some(id) = &id {
-                    refusals.push(rpc_error(id, code, &message));
-                }
+                call.outcome = Outcome::Error(code, message);
             }
         }
-        refusals
     }
 
     /// Reads the upstream's `message` for answers to pending subscribe calls.
@@ -293,8 +288,8 @@ fn step(
         let id = if plan.batch { None } else { plan.calls[0].id };
         return Step::Client(rpc_error(id.map_or("null", RawValue::get), LIMIT_EXCEEDED, &message));
     }
-    let mut answers = subscriptions.admit(&mut plan, limits.max_subscriptions);
-    answers.extend(plan.calls.iter().filter(|c| c.outcome != Outcome::Forward).filter_map(|c| c.local_answer()));
+    subscriptions.admit(&mut plan, limits.max_subscriptions);
+    let mut answers: Vec<String> = plan.calls.iter().filter_map(|c| c.local_answer()).collect();
     let forwarded = if plan.batch {
         plan.forwarded_batch()
     } else {

@@ -82,7 +82,11 @@ async fn gateway_proxies_solana_rpc_to_the_local_devnet() {
 
     // eip155 methods are not a Solana chain's: the gateway's policy refuses them.
     let (status, body) = call(&router, req(7, "eth_chainId", json!([]))).await;
-    assert_eq!((status, &body["code"]), (StatusCode::FORBIDDEN, &json!("RPC_METHOD_NOT_ALLOWED")), "{body}");
+    assert_eq!(
+        (status, &body["code"]),
+        (StatusCode::FORBIDDEN, &json!("RPC_METHOD_NOT_ALLOWED")),
+        "{body}"
+    );
     // And its JSON-RPC errors come back as they are.
     let (_, body) = call(&router, req(8, "getBalance", json!(["not-a-key"]))).await;
     assert_eq!(body["error"]["code"], -32602, "{body}");
