@@ -304,6 +304,220 @@ pub fn assert_rpc_method_allowed(method: &str) -> Result<RpcMethodClass> {
     }
 }
 
+/// What the public RPC gateway does with a method (issue 23: the gateway
+/// forwards only what a dapp may ask of a shared node).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum GatewayVerdict {
+    /// Sent to the chain's upstream.
+    Forward,
+    /// Answered `[]` by the gateway: a node's own accounts are not the caller's.
+    NoAccounts,
+    /// Refused: admin, test-node and wallet-only methods, and anything unlisted.
+    Refuse,
+}
+
+/// The read-only, relay and subscription methods the gateway forwards on
+/// `eip155` chains by default. An allowlist rather than an `eth_*` prefix:
+/// nodes add state-changing `eth_` methods of their own (anvil's
+/// `eth_sendUnsignedTransaction`), and those must not pass unnoticed.
+pub const EIP155_GATEWAY_METHODS: [&str; 48] = [
+    "eth_blobBaseFee",
+    "eth_blockNumber",
+    "eth_call",
+    "eth_chainId",
+    "eth_createAccessList",
+    "eth_estimateGas",
+    "eth_feeHistory",
+    "eth_gasPrice",
+    "eth_getAccount",
+    "eth_getBalance",
+    "eth_getBlockByHash",
+    "eth_getBlockByNumber",
+    "eth_getBlockReceipts",
+    "eth_getBlockTransactionCountByHash",
+    "eth_getBlockTransactionCountByNumber",
+    "eth_getCode",
+    "eth_getFilterChanges",
+    "eth_getFilterLogs",
+    "eth_getLogs",
+    "eth_getProof",
+    "eth_getStorageAt",
+    "eth_getTransactionByBlockHashAndIndex",
+    "eth_getTransactionByBlockNumberAndIndex",
+    "eth_getTransactionByHash",
+    "eth_getTransactionCount",
+    "eth_getTransactionReceipt",
+    "eth_getUncleByBlockHashAndIndex",
+    "eth_getUncleByBlockNumberAndIndex",
+    "eth_getUncleCountByBlockHash",
+    "eth_getUncleCountByBlockNumber",
+    "eth_maxPriorityFeePerGas",
+    "eth_newBlockFilter",
+    "eth_newFilter",
+    "eth_newPendingTransactionFilter",
+    "eth_protocolVersion",
+    "eth_sendRawTransaction",
+    "eth_simulateV1",
+    "eth_subscribe",
+    "eth_syncing",
+    "eth_uninstallFilter",
+    "eth_unsubscribe",
+    "net_listening",
+    "net_peerCount",
+    "net_version",
+    "web3_clientVersion",
+    "web3_sha3",
+    "eth_getHeaderByHash",
+    "eth_getHeaderByNumber",
+];
+
+/// The read, transaction-relay and subscription methods the gateway forwards
+/// on `solana` chains by default. `requestAirdrop` is not among them: it is a
+/// test validator's faucet; a devnet chain opts in with its `allow` list.
+pub const SOLANA_GATEWAY_METHODS: [&str; 68] = [
+    "getAccountInfo",
+    "getBalance",
+    "getBlock",
+    "getBlockCommitment",
+    "getBlockHeight",
+    "getBlockProduction",
+    "getBlockTime",
+    "getBlocks",
+    "getBlocksWithLimit",
+    "getClusterNodes",
+    "getEpochInfo",
+    "getEpochSchedule",
+    "getFeeForMessage",
+    "getFirstAvailableBlock",
+    "getGenesisHash",
+    "getHealth",
+    "getHighestSnapshotSlot",
+    "getIdentity",
+    "getInflationGovernor",
+    "getInflationRate",
+    "getInflationReward",
+    "getLargestAccounts",
+    "getLatestBlockhash",
+    "getLeaderSchedule",
+    "getMaxRetransmitSlot",
+    "getMaxShredInsertSlot",
+    "getMinimumBalanceForRentExemption",
+    "getMultipleAccounts",
+    "getProgramAccounts",
+    "getRecentPerformanceSamples",
+    "getRecentPrioritizationFees",
+    "getSignatureStatuses",
+    "getSignaturesForAddress",
+    "getSlot",
+    "getSlotLeader",
+    "getSlotLeaders",
+    "getStakeMinimumDelegation",
+    "getSupply",
+    "getTokenAccountBalance",
+    "getTokenAccountsByDelegate",
+    "getTokenAccountsByOwner",
+    "getTokenLargestAccounts",
+    "getTokenSupply",
+    "getTransaction",
+    "getTransactionCount",
+    "getVersion",
+    "getVoteAccounts",
+    "isBlockhashValid",
+    "minimumLedgerSlot",
+    "sendTransaction",
+    "simulateTransaction",
+    "accountSubscribe",
+    "accountUnsubscribe",
+    "blockSubscribe",
+    "blockUnsubscribe",
+    "logsSubscribe",
+    "logsUnsubscribe",
+    "programSubscribe",
+    "programUnsubscribe",
+    "rootSubscribe",
+    "rootUnsubscribe",
+    "signatureSubscribe",
+    "signatureUnsubscribe",
+    "slotSubscribe",
+    "slotUnsubscribe",
+    "slotsUpdatesSubscribe",
+    "slotsUpdatesUnsubscribe",
+    "getStakeActivation",
+];
+
+/// An operator's changes to a chain's default method list. A pattern is a
+/// method name, or a prefix ending in `*` (`anvil_*`). `deny` wins over
+/// `allow`, and `allow` over the defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GatewayMethodPolicy {
+    /// Methods forwarded besides the defaults (e.g. `requestAirdrop` on a devnet).
+    pub allow: Vec<String>,
+    /// Methods refused even when a default or `allow` lists them.
+    pub deny: Vec<String>,
+}
+
+/// Whether `pattern` (a name, or a prefix ending in `*`) matches `method`.
+fn pattern_matches(pattern: &str, method: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => method.starts_with(prefix),
+        None => pattern == method,
+    }
+}
+
+impl GatewayMethodPolicy {
+    /// Checks the patterns: non-empty, at most 128 bytes, ASCII letters,
+    /// digits and `_`, with `*` only as the last character.
+    pub fn validate(&self) -> Result<()> {
+        for pattern in self.allow.iter().chain(&self.deny) {
+            let name = pattern.strip_suffix('*').unwrap_or(pattern);
+            let ok = !pattern.is_empty()
+                && pattern.len() <= 128
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            if !ok {
+                return Err(Error::InvalidInput {
+                    what: "method pattern",
+                    reason: format!("{pattern:?} is not a method name or a prefix ending in *"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// What the gateway of a chain in CAIP-2 `namespace` does with `method`.
+    pub fn verdict(&self, namespace: &str, method: &str) -> GatewayVerdict {
+        if self.deny.iter().any(|p| pattern_matches(p, method)) {
+            return GatewayVerdict::Refuse;
+        }
+        if self.allow.iter().any(|p| pattern_matches(p, method)) {
+            return GatewayVerdict::Forward;
+        }
+        let defaults: &[&str] = match namespace {
+            "eip155" => &EIP155_GATEWAY_METHODS,
+            "solana" => &SOLANA_GATEWAY_METHODS,
+            _ => &[],
+        };
+        if defaults.contains(&method) {
+            GatewayVerdict::Forward
+        } else if namespace == "eip155" && method == "eth_accounts" {
+            GatewayVerdict::NoAccounts
+        } else {
+            GatewayVerdict::Refuse
+        }
+    }
+}
+
+/// Whether `method` opens a subscription (`eth_subscribe`, Solana's `*Subscribe`).
+pub fn is_subscribe_method(method: &str) -> bool {
+    method == "eth_subscribe" || (method.ends_with("Subscribe") && method.len() > "Subscribe".len())
+}
+
+/// Whether `method` closes a subscription (`eth_unsubscribe`, Solana's `*Unsubscribe`).
+pub fn is_unsubscribe_method(method: &str) -> bool {
+    method == "eth_unsubscribe" || (method.ends_with("Unsubscribe") && method.len() > "Unsubscribe".len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,6 +645,103 @@ mod tests {
     #[test]
     fn rpc_lists_are_disjoint() {
         assert!(SAFE_RPC_METHODS.iter().all(|m| !APPROVAL_RPC_METHODS.contains(m)));
+    }
+
+    // Issue 23: node-admin, test-node and wallet-only methods never reach a node.
+    #[test]
+    fn gateway_defaults() {
+        let policy = GatewayMethodPolicy::default();
+        for method in [
+            "eth_call",
+            "eth_getLogs",
+            "eth_sendRawTransaction",
+            "eth_subscribe",
+            "net_version",
+            "web3_clientVersion",
+        ] {
+            assert_eq!(policy.verdict("eip155", method), GatewayVerdict::Forward, "{method}");
+        }
+        for method in [
+            "anvil_setCode",
+            "hardhat_mine",
+            "evm_mine",
+            "debug_traceTransaction",
+            "admin_peers",
+            "personal_sign",
+            "txpool_content",
+            "miner_start",
+            "eth_sign",
+            "eth_signTransaction",
+            "eth_signTypedData_v4",
+            "eth_sendTransaction",
+            "eth_sendUnsignedTransaction",
+            "eth_coinbase",
+            "ETH_CALL",
+            "",
+            "getBalance",
+        ] {
+            assert_eq!(policy.verdict("eip155", method), GatewayVerdict::Refuse, "{method}");
+        }
+        assert_eq!(policy.verdict("eip155", "eth_accounts"), GatewayVerdict::NoAccounts);
+        for method in [
+            "getBalance",
+            "sendTransaction",
+            "simulateTransaction",
+            "accountSubscribe",
+            "slotUnsubscribe",
+        ] {
+            assert_eq!(policy.verdict("solana", method), GatewayVerdict::Forward, "{method}");
+        }
+        for method in ["requestAirdrop", "eth_chainId", "eth_accounts", "setAccount"] {
+            assert_eq!(policy.verdict("solana", method), GatewayVerdict::Refuse, "{method}");
+        }
+        assert_eq!(policy.verdict("bip122", "getblockcount"), GatewayVerdict::Refuse);
+    }
+
+    #[test]
+    fn gateway_allow_and_deny() {
+        let policy = GatewayMethodPolicy {
+            allow: strings(&["requestAirdrop", "anvil_*", "eth_accounts"]),
+            deny: strings(&["anvil_setCode", "eth_getLogs", "debug_*"]),
+        };
+        policy.validate().unwrap();
+        assert_eq!(policy.verdict("solana", "requestAirdrop"), GatewayVerdict::Forward);
+        assert_eq!(policy.verdict("eip155", "anvil_mine"), GatewayVerdict::Forward);
+        assert_eq!(policy.verdict("eip155", "anvil_setCode"), GatewayVerdict::Refuse);
+        assert_eq!(policy.verdict("eip155", "eth_getLogs"), GatewayVerdict::Refuse);
+        assert_eq!(policy.verdict("eip155", "debug_traceCall"), GatewayVerdict::Refuse);
+        assert_eq!(policy.verdict("eip155", "eth_accounts"), GatewayVerdict::Forward);
+        for bad in ["", "*a", "a b", "eth_*x", "eth.call"] {
+            let policy = GatewayMethodPolicy {
+                allow: strings(&[bad]),
+                deny: vec![],
+            };
+            assert!(policy.validate().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn subscription_methods() {
+        assert!(is_subscribe_method("eth_subscribe") && is_subscribe_method("logsSubscribe"));
+        assert!(!is_subscribe_method("Subscribe") && !is_subscribe_method("eth_unsubscribe"));
+        assert!(is_unsubscribe_method("eth_unsubscribe") && is_unsubscribe_method("slotUnsubscribe"));
+        assert!(!is_unsubscribe_method("Unsubscribe") && !is_unsubscribe_method("logsSubscribe"));
+    }
+
+    #[test]
+    fn gateway_lists_have_no_repeats() {
+        for list in [&EIP155_GATEWAY_METHODS[..], &SOLANA_GATEWAY_METHODS[..]] {
+            assert!(list.iter().enumerate().all(|(i, m)| !list[..i].contains(m)));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn gateway_verdict_never_panics(method in "\\PC*", pattern in "\\PC*") {
+            let policy = GatewayMethodPolicy { allow: vec![pattern.clone()], deny: vec![pattern] };
+            let _ = policy.validate();
+            prop_assert_ne!(policy.verdict("eip155", &method), GatewayVerdict::Forward);
+        }
     }
 
     proptest! {

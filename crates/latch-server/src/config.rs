@@ -41,8 +41,12 @@ pub struct Config {
     pub upstream_timeout_ms: u64,
     /// Largest JSON-RPC batch accepted (spec §7: 1000).
     pub max_batch: usize,
-    /// Largest request body in bytes.
+    /// Largest request body in bytes on routes without a limit of their own in `body_limits`.
     pub max_body_bytes: usize,
+    /// Per-route request body limits (larger bodies answer 413 `PAYLOAD_TOO_LARGE`).
+    pub body_limits: BodyLimits,
+    /// Limits of the JSON-RPC WebSocket at `GET /v1/?chainId=…`.
+    pub rpc_ws: RpcWsConfig,
     /// Requests one project may make (all its users together).
     pub project_rate_limit: Limit,
     /// Requests one client IP may make.
@@ -179,6 +183,65 @@ impl Default for RelayConfig {
     }
 }
 
+/// Request body limits per route, in bytes. Bodies are read whole before they
+/// are parsed, so each route accepts what its largest honest request needs.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct BodyLimits {
+    /// `POST /v1/` JSON-RPC (a batch of up to `max_batch` calls).
+    pub rpc: usize,
+    /// `POST /e`, one analytics event.
+    pub event: usize,
+    /// `POST /batch`, a batch of analytics events.
+    pub event_batch: usize,
+    /// `/v1/siwx/*`, sign-in messages and signatures.
+    pub sign_in: usize,
+}
+
+impl Default for BodyLimits {
+    fn default() -> Self {
+        Self {
+            rpc: 1024 * 1024,
+            event: 64 * 1024,
+            event_batch: 512 * 1024,
+            sign_in: 16 * 1024,
+        }
+    }
+}
+
+/// Limits of the JSON-RPC WebSocket (`crate::subscriptions`): each socket holds
+/// an upstream connection and subscriptions on it, so each is bounded.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RpcWsConfig {
+    /// Largest client message in bytes; a larger one closes the socket with 1009.
+    pub max_message_bytes: usize,
+    /// Requests one socket may send (a batch of N counts N); past it, JSON-RPC error -32005.
+    pub rate_limit: Limit,
+    /// Subscriptions one socket may hold open; past it, JSON-RPC error -32005.
+    pub max_subscriptions: usize,
+    /// Seconds after which a socket is closed when it sent no request and holds no
+    /// subscription, or answered no ping (pings go out every half of it).
+    pub idle_timeout_secs: u64,
+    /// Open sockets one client IP may hold; past it the upgrade answers 429 `TOO_MANY_SOCKETS`.
+    pub max_sockets_per_ip: usize,
+}
+
+impl Default for RpcWsConfig {
+    fn default() -> Self {
+        Self {
+            max_message_bytes: 1024 * 1024,
+            rate_limit: Limit {
+                per_second: 50.0,
+                burst: 200.0,
+            },
+            max_subscriptions: 100,
+            idle_timeout_secs: 120,
+            max_sockets_per_ip: 32,
+        }
+    }
+}
+
 /// One token listed for balances: an ERC-20 contract or an SPL Token mint.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -250,6 +313,11 @@ pub struct ChainConfig {
     /// Re-order upstreams by measured latency and stability (spec §7), probing every 4 s.
     #[serde(default)]
     pub rank: bool,
+    /// Changes to the methods the public gateway forwards for this chain (the
+    /// server's own reads are not subject to it), e.g.
+    /// `methods = { allow = ["requestAirdrop"], deny = ["eth_getLogs"] }`.
+    #[serde(default)]
+    pub methods: latch_core::policy::GatewayMethodPolicy,
 }
 
 impl fmt::Debug for ChainConfig {
@@ -299,12 +367,14 @@ fn dev_chains() -> Vec<ChainConfig> {
             upstreams: vec![DEV_RPC_URL.into()],
             ws_upstreams: vec![DEV_WS_URL.into()],
             rank: false,
+            methods: Default::default(),
         },
         ChainConfig {
             id: DEV_SOLANA_CHAIN.into(),
             upstreams: vec![DEV_SOLANA_RPC_URL.into()],
             ws_upstreams: vec![DEV_SOLANA_WS_URL.into()],
             rank: false,
+            methods: Default::default(),
         },
     ]
 }
@@ -323,6 +393,8 @@ impl Default for Config {
             upstream_timeout_ms: CONSTANTS.rpc.timeout_ms,
             max_batch: CONSTANTS.rpc.batch_size as usize,
             max_body_bytes: 10 * 1024 * 1024,
+            body_limits: BodyLimits::default(),
+            rpc_ws: RpcWsConfig::default(),
             project_rate_limit: Limit {
                 per_second: 500.0,
                 burst: 1000.0,
@@ -470,6 +542,10 @@ impl Config {
                     chain.id
                 )));
             }
+            chain
+                .methods
+                .validate()
+                .map_err(|e| ConfigError::Invalid(format!("chain {} methods: {e}", chain.id)))?;
             if chain.upstreams.is_empty() {
                 return Err(ConfigError::Invalid(format!("chain {} has no upstreams", chain.id)));
             }
@@ -497,7 +573,29 @@ impl Config {
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
             return Err(ConfigError::Invalid(format!("chain {} is configured twice", w[0])));
         }
-        for limit in [self.project_rate_limit, self.ip_rate_limit] {
+        let limits = self.body_limits;
+        if [
+            limits.rpc,
+            limits.event,
+            limits.event_batch,
+            limits.sign_in,
+            self.max_body_bytes,
+        ]
+        .contains(&0)
+        {
+            return Err(ConfigError::Invalid("body limits must be positive".into()));
+        }
+        let ws = self.rpc_ws;
+        if ws.max_message_bytes == 0
+            || ws.max_subscriptions == 0
+            || ws.idle_timeout_secs < 2
+            || ws.max_sockets_per_ip == 0
+        {
+            return Err(ConfigError::Invalid(
+                "rpc_ws: max_message_bytes, max_subscriptions and max_sockets_per_ip must be positive, idle_timeout_secs at least 2".into(),
+            ));
+        }
+        for limit in [self.project_rate_limit, self.ip_rate_limit, ws.rate_limit] {
             let enabled = limit.per_second > 0.0 && limit.per_second.is_finite();
             if !(limit.per_second == 0.0 || enabled && limit.burst >= 1.0 && limit.burst.is_finite()) {
                 return Err(ConfigError::Invalid(
@@ -862,13 +960,15 @@ mod tests {
                     id: DEV_CHAIN.into(),
                     upstreams: vec![DEV_RPC_URL.into()],
                     ws_upstreams: vec![DEV_WS_URL.into()],
-                    rank: false
+                    rank: false,
+                    methods: Default::default(),
                 },
                 ChainConfig {
                     id: "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh".into(),
                     upstreams: vec!["http://127.0.0.1:8899".into()],
                     ws_upstreams: vec!["ws://127.0.0.1:8900".into()],
-                    rank: false
+                    rank: false,
+                    methods: Default::default(),
                 }
             ]
         );

@@ -55,6 +55,16 @@ pub enum ApiError {
     /// The path exists but not with this method (405).
     #[error("method not allowed")]
     MethodNotAllowed,
+    /// The gateway does not forward this JSON-RPC method (403): node-admin,
+    /// test-node and wallet-only methods, and anything the chain's policy does not list.
+    #[error("method {0} is not allowed through this gateway")]
+    RpcMethodNotAllowed(String),
+    /// The request body is larger than the route accepts (413).
+    #[error("the body is larger than the {0} bytes this route accepts")]
+    PayloadTooLarge(usize),
+    /// The client IP holds as many open WebSockets as it may (429).
+    #[error("this address holds {0} open WebSockets, the most it may; close one first")]
+    TooManySockets(usize),
     /// Every upstream failed (503).
     #[error("all upstreams failed for {0}")]
     UpstreamUnavailable(String),
@@ -112,6 +122,9 @@ impl ApiError {
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "method"),
+            ApiError::RpcMethodNotAllowed(_) => (StatusCode::FORBIDDEN, "RPC_METHOD_NOT_ALLOWED", "method"),
+            ApiError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE", "body"),
+            ApiError::TooManySockets(_) => (StatusCode::TOO_MANY_REQUESTS, "TOO_MANY_SOCKETS", "socket"),
             ApiError::UpstreamUnavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "UPSTREAM_UNAVAILABLE", "chainId"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", "server"),
         }

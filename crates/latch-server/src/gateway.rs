@@ -1,22 +1,39 @@
 //! The chain RPC gateway (spec §7 "Chain RPC"): JSON-RPC 2.0, single or
 //! batch, forwarded to a chain's upstreams in order with fallback.
+//!
+//! The public path ([`Gateway::plan`] then [`Gateway::answer`]) forwards only
+//! the methods the chain's policy allows (`latch_core::policy`): a refused
+//! single call is a 403 `RPC_METHOD_NOT_ALLOWED`; a refused call inside a batch
+//! is answered with a JSON-RPC error (-32601) for that item while the allowed
+//! items go upstream, which is what JSON-RPC clients expect of a batch. The
+//! server's own reads use [`Gateway::call_internal`], which skips the policy.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use latch_core::caip::CaipNetworkId;
+use latch_core::policy::{GatewayMethodPolicy, GatewayVerdict};
 use latch_core::transport::{rank_transports, Sample, RANK_INTERVAL_MS, RANK_SAMPLES};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::outbound::redact_url;
+use crate::subscriptions::SocketSlots;
 
 /// JSON-RPC error codes that mean "this upstream, not this request": try the next one.
 /// -32005 is the de facto "limit exceeded"; -32603 an upstream internal error.
 const RETRYABLE_RPC_CODES: [i64; 2] = [-32005, -32603];
+/// JSON-RPC "method not found": what a refused method inside a batch (or on the
+/// WebSocket) is answered with, as a node without the method would.
+pub const METHOD_NOT_ALLOWED_CODE: i64 = -32601;
+/// Longest method name echoed back in a refusal; the rest is cut.
+const ECHOED_METHOD_CHARS: usize = 64;
 
 /// One served chain.
 #[derive(Debug, Clone)]
@@ -35,6 +52,8 @@ pub struct Chain {
     order: Arc<RwLock<Vec<usize>>>,
     /// Recent probes per upstream, when ranked.
     samples: Arc<Mutex<Vec<VecDeque<Sample>>>>,
+    /// The operator's changes to the methods the public path forwards.
+    policy: GatewayMethodPolicy,
 }
 
 impl Chain {
@@ -59,6 +78,8 @@ pub struct Gateway {
     chains: BTreeMap<String, Chain>,
     http: reqwest::Client,
     max_batch: usize,
+    /// Open `/v1` WebSockets per client IP.
+    pub(crate) ws_slots: SocketSlots,
 }
 
 /// The result of a forwarded call: the upstream's JSON body.
@@ -88,6 +109,7 @@ impl Gateway {
                         rank: c.rank,
                         order: Arc::new(RwLock::new((0..c.upstreams.len()).collect())),
                         samples: Arc::new(Mutex::new(vec![VecDeque::new(); c.upstreams.len()])),
+                        policy: c.methods.clone(),
                     },
                 ))
             })
@@ -102,6 +124,7 @@ impl Gateway {
             chains,
             http,
             max_batch: config.max_batch,
+            ws_slots: SocketSlots::new(config.rpc_ws.max_sockets_per_ip),
         })
     }
 
@@ -188,38 +211,93 @@ impl Gateway {
             .ok_or_else(|| ApiError::UnsupportedChain(chain_id.to_owned()))
     }
 
-    /// Checks a JSON-RPC request or batch for `chain`; `Ok(Some(answer))` when
-    /// the chain id alone answers it, `Ok(None)` when it must go upstream.
-    pub fn check(&self, chain: &Chain, body: &[u8]) -> ApiResult<Option<Value>> {
-        let request: Value =
-            serde_json::from_slice(body).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
-        match &request {
-            Value::Array(batch) => {
-                if batch.is_empty() || batch.len() > self.max_batch {
-                    return Err(ApiError::bad(
-                        "body",
-                        format!("a batch holds 1 to {} requests, not {}", self.max_batch, batch.len()),
-                    ));
-                }
-                for (index, item) in batch.iter().enumerate() {
-                    check_request(item).map_err(|why| ApiError::bad("body", format!("request {index}: {why}")))?;
-                }
-                Ok(None)
+    /// Reads a JSON-RPC request or batch for `chain` and decides each call by
+    /// the chain's method policy. Shape errors refuse the whole body (400/422).
+    pub fn plan<'a>(&self, chain: &Chain, body: &'a [u8]) -> ApiResult<Plan<'a>> {
+        let text = std::str::from_utf8(body)
+            .map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: not UTF-8 ({e})")))?;
+        // Validates the JSON without building a tree of values: the typed
+        // reads below keep each call's `params` as raw text.
+        let whole: &RawValue =
+            serde_json::from_str(text).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
+        let whole = whole.get();
+        if whole.starts_with('[') {
+            let raw: Vec<&RawValue> = serde_json::from_str(whole)
+                .map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
+            if raw.is_empty() || raw.len() > self.max_batch {
+                return Err(ApiError::bad(
+                    "body",
+                    format!("a batch holds 1 to {} requests, not {}", self.max_batch, raw.len()),
+                ));
             }
-            single => {
-                check_request(single).map_err(|e| ApiError::bad("body", e))?;
-                Ok(answer_locally(&chain.id, single))
-            }
+            let calls = raw
+                .into_iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    Call::read(chain, item).map_err(|why| ApiError::bad("body", format!("request {index}: {why}")))
+                })
+                .collect::<ApiResult<_>>()?;
+            Ok(Plan { calls, batch: true })
+        } else {
+            let whole: &'a RawValue =
+                serde_json::from_str(whole).map_err(|e| ApiError::UnprocessableBody(e.to_string()))?;
+            let call = Call::read(chain, whole).map_err(|e| ApiError::bad("body", e))?;
+            Ok(Plan {
+                calls: vec![call],
+                batch: false,
+            })
         }
     }
 
-    /// Validates `body` and answers it from the chain `chain_id`.
+    /// Answers a checked plan (the public path): refused and local calls here,
+    /// the others from the chain's upstreams. An empty reply means only
+    /// notifications were sent.
+    pub async fn answer(&self, chain: &Chain, plan: Plan<'_>) -> ApiResult<RpcReply> {
+        if !plan.batch {
+            let call = &plan.calls[0];
+            return match &call.outcome {
+                Outcome::Forward => self.forward(chain, Bytes::from(call.raw.get().to_owned())).await,
+                Outcome::Refuse => Err(ApiError::RpcMethodNotAllowed(echoed(&call.method))),
+                Outcome::Local(_) | Outcome::Error(..) => {
+                    Ok(RpcReply(Bytes::from(call.local_answer().unwrap_or_default())))
+                }
+            };
+        }
+        let mut answers: Vec<String> = plan.calls.iter().filter_map(Call::local_answer).collect();
+        if let Some(forwarded) = plan.forwarded_batch() {
+            let reply = self.forward(chain, Bytes::from(forwarded)).await?;
+            if answers.is_empty() {
+                return Ok(reply);
+            }
+            splice_reply(&mut answers, &reply.0);
+        }
+        if answers.is_empty() {
+            return Ok(RpcReply(Bytes::new()));
+        }
+        Ok(RpcReply(Bytes::from(format!("[{}]", answers.join(",")))))
+    }
+
+    /// Validates `body` and answers it from the chain `chain_id` (the public path).
     pub async fn call(&self, chain_id: Option<&str>, body: &Bytes) -> ApiResult<RpcReply> {
         let chain = self.chain(chain_id)?;
-        if let Some(reply) = self.check(chain, body)? {
-            return Ok(RpcReply(Bytes::from(reply.to_string())));
-        }
-        self.forward(chain, body.clone()).await
+        let plan = self.plan(chain, body)?;
+        self.answer(chain, plan).await
+    }
+
+    /// Sends the server's own `body` (a request or batch it built) to `chain_id`'s
+    /// upstreams as is: no method policy, so a policy change never breaks
+    /// signature checks, chain data or the indexer.
+    pub async fn call_internal(&self, chain_id: &str, body: Bytes) -> ApiResult<RpcReply> {
+        let chain = self
+            .chains
+            .get(chain_id)
+            .ok_or_else(|| ApiError::UnsupportedChain(chain_id.to_owned()))?;
+        self.forward(chain, body).await
+    }
+
+    /// How many `/v1` WebSockets `ip` holds open now.
+    pub fn open_sockets(&self, ip: std::net::IpAddr) -> usize {
+        self.ws_slots.open(ip)
     }
 
     /// The CAIP-2 ids served over WebSocket, sorted.
@@ -230,7 +308,8 @@ impl Gateway {
             .map(|(id, _)| id.as_str())
     }
 
-    async fn forward(&self, chain: &Chain, body: Bytes) -> ApiResult<RpcReply> {
+    /// Sends `body` to `chain`'s upstreams in order until one answers.
+    pub(crate) async fn forward(&self, chain: &Chain, body: Bytes) -> ApiResult<RpcReply> {
         let mut last_rpc_error = None;
         for index in chain.order() {
             // Upstream URLs carry API keys: logs name the host only, errors lose their URL.
@@ -277,43 +356,180 @@ impl Gateway {
     }
 }
 
-/// JSON-RPC 2.0 request shape; `Err` says what is wrong.
-fn check_request(request: &Value) -> Result<(), String> {
-    let Value::Object(fields) = request else {
-        return Err("a JSON-RPC request is an object".into());
-    };
-    if fields.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Err("\"jsonrpc\" must be \"2.0\"".into());
+/// What the gateway does with one call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Sent upstream.
+    Forward,
+    /// Answered here with this result (`eth_chainId`, `net_version`, `eth_accounts`).
+    Local(Value),
+    /// Refused by the method policy.
+    Refuse,
+    /// Refused by another limit (the WebSocket's subscription cap): this JSON-RPC error.
+    Error(i64, String),
+}
+
+/// One checked call of a request or batch.
+#[derive(Debug)]
+pub struct Call<'a> {
+    /// The call as the client sent it.
+    pub raw: &'a RawValue,
+    /// Its method.
+    pub method: Cow<'a, str>,
+    /// Its id as raw JSON; `None` for a notification, which gets no answer.
+    pub id: Option<&'a RawValue>,
+    /// Its `params`, raw.
+    pub params: Option<&'a RawValue>,
+    /// What the gateway does with it.
+    pub outcome: Outcome,
+}
+
+/// The JSON-RPC 2.0 envelope, typed; every member kept raw so that its shape
+/// is checked here and `params` is never parsed into a tree.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+}
+
+/// A member that is present, even as `null` (an `id` of `null` is a call, not a notification).
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
+}
+
+impl<'a> Call<'a> {
+    /// Checks `raw`'s JSON-RPC 2.0 shape and decides it by `chain`'s policy; `Err` says what is wrong.
+    fn read(chain: &Chain, raw: &'a RawValue) -> Result<Self, String> {
+        let envelope: Envelope<'a> =
+            serde_json::from_str(raw.get()).map_err(|_| "a JSON-RPC request is an object".to_owned())?;
+        if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+            return Err("\"jsonrpc\" must be \"2.0\"".into());
+        }
+        let method: Cow<'a, str> = envelope
+            .method
+            .and_then(|m| serde_json::from_str(m.get()).ok())
+            .filter(|m: &Cow<'a, str>| !m.is_empty())
+            .ok_or("\"method\" must be a non-empty string")?;
+        if !envelope.params.is_none_or(|p| p.get().starts_with(['[', '{'])) {
+            return Err("\"params\" must be an array or an object".into());
+        }
+        let id_ok = envelope.id.is_none_or(|id| {
+            let id = id.get();
+            id == "null" || id.starts_with(['"', '-']) || id.starts_with(|c: char| c.is_ascii_digit())
+        });
+        if !id_ok {
+            return Err("\"id\" must be a string, a number or null".into());
+        }
+        let outcome = match chain.policy.verdict(&chain.id.namespace, &method) {
+            GatewayVerdict::Refuse => Outcome::Refuse,
+            GatewayVerdict::NoAccounts => Outcome::Local(Value::Array(Vec::new())),
+            GatewayVerdict::Forward => answer_locally(&chain.id, &method).map_or(Outcome::Forward, Outcome::Local),
+        };
+        Ok(Call {
+            raw,
+            method,
+            id: envelope.id,
+            params: envelope.params,
+            outcome,
+        })
     }
-    match fields.get("method") {
-        Some(Value::String(m)) if !m.is_empty() => {}
-        _ => return Err("\"method\" must be a non-empty string".into()),
+
+    /// The JSON-RPC answer the gateway gives this call itself, if any
+    /// (notifications get none).
+    pub fn local_answer(&self) -> Option<String> {
+        let id = self.id?.get();
+        match &self.outcome {
+            Outcome::Forward => None,
+            Outcome::Local(result) => Some(format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#)),
+            Outcome::Refuse => Some(rpc_error(
+                id,
+                METHOD_NOT_ALLOWED_CODE,
+                &ApiError::RpcMethodNotAllowed(echoed(&self.method)).to_string(),
+            )),
+            Outcome::Error(code, message) => Some(rpc_error(id, *code, message)),
+        }
     }
-    if !matches!(fields.get("params"), None | Some(Value::Array(_) | Value::Object(_))) {
-        return Err("\"params\" must be an array or an object".into());
+}
+
+/// A JSON-RPC error answer for the call with raw `id`.
+pub fn rpc_error(id: &str, code: i64, message: &str) -> String {
+    let message = Value::from(message);
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":{message}}}}}"#)
+}
+
+/// A checked request or batch.
+#[derive(Debug)]
+pub struct Plan<'a> {
+    /// Its calls, in order.
+    pub calls: Vec<Call<'a>>,
+    /// Whether it was a batch (its answer is then an array).
+    pub batch: bool,
+}
+
+impl Plan<'_> {
+    /// How many calls it holds (what rate limits charge).
+    pub fn len(&self) -> usize {
+        self.calls.len()
     }
-    if !matches!(
-        fields.get("id"),
-        None | Some(Value::String(_) | Value::Number(_) | Value::Null)
-    ) {
-        return Err("\"id\" must be a string, a number or null".into());
+
+    /// Whether it holds no call (never, once read).
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
     }
-    Ok(())
+
+    /// The batch of the calls to forward, as JSON text; `None` when none is.
+    pub fn forwarded_batch(&self) -> Option<String> {
+        let forwarded: Vec<&str> = self
+            .calls
+            .iter()
+            .filter(|c| c.outcome == Outcome::Forward)
+            .map(|c| c.raw.get())
+            .collect();
+        (!forwarded.is_empty()).then(|| format!("[{}]", forwarded.join(",")))
+    }
+}
+
+/// `method` as echoed in a refusal: at most [`ECHOED_METHOD_CHARS`] characters.
+fn echoed(method: &str) -> String {
+    match method.char_indices().nth(ECHOED_METHOD_CHARS) {
+        Some((cut, _)) => format!("{}…", &method[..cut]),
+        None => method.to_owned(),
+    }
+}
+
+/// Adds the upstream's batch `reply` to `answers`: its items when it is an
+/// array, else the reply itself (a node's error for the whole batch).
+fn splice_reply(answers: &mut Vec<String>, reply: &[u8]) {
+    let text = String::from_utf8_lossy(reply);
+    let text = text.trim();
+    if text.is_empty() {
+        return;
+    }
+    match serde_json::from_str::<Vec<&RawValue>>(text) {
+        Ok(items) => answers.extend(items.into_iter().map(|i| i.get().to_owned())),
+        // Anything but JSON from a node is left out rather than breaking the array.
+        Err(_) if serde_json::from_str::<&RawValue>(text).is_ok() => answers.push(text.to_owned()),
+        Err(_) => tracing::warn!("upstream answered a batch with something that is not JSON"),
+    }
 }
 
 /// Answers what the chain id alone determines, sparing an upstream round trip.
-fn answer_locally(chain: &CaipNetworkId, request: &Value) -> Option<Value> {
+fn answer_locally(chain: &CaipNetworkId, method: &str) -> Option<Value> {
     if chain.namespace != "eip155" {
         return None;
     }
     let chain_number: u64 = chain.reference.parse().ok()?;
-    let result = match request.get("method")?.as_str()? {
-        "eth_chainId" => format!("0x{chain_number:x}"),
-        "net_version" => chain_number.to_string(),
-        _ => return None,
-    };
-    let id = request.get("id").cloned().unwrap_or(Value::Null);
-    Some(serde_json::json!({ "jsonrpc": "2.0", "id": id, "result": result }))
+    match method {
+        "eth_chainId" => Some(Value::from(format!("0x{chain_number:x}"))),
+        "net_version" => Some(Value::from(chain_number.to_string())),
+        _ => None,
+    }
 }
 
 fn is_retryable_reply(reply: &[u8]) -> bool {
@@ -331,35 +547,156 @@ fn is_retryable_reply(reply: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::ChainConfig;
+    use proptest::prelude::*;
     use serde_json::json;
 
-    #[test]
-    fn request_shape() {
-        assert!(check_request(&json!({"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"})).is_ok());
-        assert!(check_request(&json!({"jsonrpc":"2.0","id":"a","method":"x","params":{}})).is_ok());
-        assert!(check_request(&json!({"jsonrpc":"1.0","id":1,"method":"x"}))
-            .unwrap_err()
-            .contains("jsonrpc"));
-        assert!(check_request(&json!({"jsonrpc":"2.0","id":1}))
-            .unwrap_err()
-            .contains("method"));
-        assert!(check_request(&json!({"jsonrpc":"2.0","id":1,"method":"x","params":3}))
-            .unwrap_err()
-            .contains("params"));
-        assert!(check_request(&json!({"jsonrpc":"2.0","id":[1],"method":"x"}))
-            .unwrap_err()
-            .contains("id"));
-        assert!(check_request(&json!("eth_call")).is_err());
+    fn gateway(methods: GatewayMethodPolicy) -> Gateway {
+        let config = Config {
+            chains: vec![
+                ChainConfig {
+                    id: "eip155:31337".into(),
+                    upstreams: vec!["http://127.0.0.1:9".into()],
+                    methods: methods.clone(),
+                    ..ChainConfig::default()
+                },
+                ChainConfig {
+                    id: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp".into(),
+                    upstreams: vec!["http://127.0.0.1:9".into()],
+                    methods,
+                    ..ChainConfig::default()
+                },
+            ],
+            ..Config::default()
+        };
+        Gateway::new(&config).unwrap()
+    }
+
+    fn plan_of(gateway: &Gateway, chain: &str, body: &Value) -> Result<Vec<Outcome>, String> {
+        let chain = gateway.chain(Some(chain)).unwrap();
+        let body = body.to_string();
+        gateway
+            .plan(chain, body.as_bytes())
+            .map(|p| p.calls.into_iter().map(|c| c.outcome).collect())
+            .map_err(|e| e.to_string())
     }
 
     #[test]
-    fn chain_id_answered_locally() {
-        let chain = CaipNetworkId::parse("eip155:31337").unwrap();
-        let reply = answer_locally(&chain, &json!({"jsonrpc":"2.0","id":7,"method":"eth_chainId"})).unwrap();
-        assert_eq!(reply, json!({"jsonrpc":"2.0","id":7,"result":"0x7a69"}));
-        let reply = answer_locally(&chain, &json!({"jsonrpc":"2.0","id":"n","method":"net_version"})).unwrap();
-        assert_eq!(reply["result"], "31337");
-        assert!(answer_locally(&chain, &json!({"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"})).is_none());
+    fn request_shape() {
+        let g = gateway(GatewayMethodPolicy::default());
+        let evm = "eip155:31337";
+        assert!(plan_of(&g, evm, &json!({"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"})).is_ok());
+        assert!(plan_of(&g, evm, &json!({"jsonrpc":"2.0","id":"a","method":"x","params":{}})).is_ok());
+        assert!(plan_of(&g, evm, &json!({"jsonrpc":"2.0","id":null,"method":"x","params":[]})).is_ok());
+        for (body, why) in [
+            (json!({"jsonrpc":"1.0","id":1,"method":"x"}), "jsonrpc"),
+            (json!({"jsonrpc":"2.0","id":1}), "method"),
+            (json!({"jsonrpc":"2.0","id":1,"method":""}), "method"),
+            (json!({"jsonrpc":"2.0","id":1,"method":7}), "method"),
+            (json!({"jsonrpc":"2.0","id":1,"method":"x","params":3}), "params"),
+            (json!({"jsonrpc":"2.0","id":[1],"method":"x"}), "id"),
+            (json!({"jsonrpc":"2.0","id":true,"method":"x"}), "id"),
+            (json!("eth_call"), "object"),
+            (
+                json!([{"jsonrpc":"2.0","id":1,"method":"x"}, 5]),
+                "request 1: a JSON-RPC request is an object",
+            ),
+            (json!([]), "1 to 1000 requests, not 0"),
+        ] {
+            let error = plan_of(&g, evm, &body).unwrap_err();
+            assert!(error.contains(why), "{body}: {error}");
+        }
+        let chain = g.chain(Some(evm)).unwrap();
+        assert!(matches!(g.plan(chain, b"{oops"), Err(ApiError::UnprocessableBody(_))));
+        assert!(matches!(
+            g.plan(chain, b"\xff\xfe"),
+            Err(ApiError::UnprocessableBody(_))
+        ));
+    }
+
+    #[test]
+    fn chain_id_and_accounts_answered_locally() {
+        let g = gateway(GatewayMethodPolicy::default());
+        let chain = g.chain(Some("eip155:31337")).unwrap();
+        let body = br#"[{"jsonrpc":"2.0","id":7,"method":"eth_chainId"},{"jsonrpc":"2.0","id":"n","method":"net_version"},
+            {"jsonrpc":"2.0","id":8,"method":"eth_accounts","params":[]},{"jsonrpc":"2.0","id":9,"method":"eth_blockNumber"}]"#;
+        let plan = g.plan(chain, body).unwrap();
+        let answers: Vec<Value> = plan
+            .calls
+            .iter()
+            .filter_map(Call::local_answer)
+            .map(|a| serde_json::from_str(&a).unwrap())
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                json!({"jsonrpc":"2.0","id":7,"result":"0x7a69"}),
+                json!({"jsonrpc":"2.0","id":"n","result":"31337"}),
+                json!({"jsonrpc":"2.0","id":8,"result":[]}),
+            ]
+        );
+        assert_eq!(
+            plan.forwarded_batch().unwrap(),
+            r#"[{"jsonrpc":"2.0","id":9,"method":"eth_blockNumber"}]"#
+        );
+        // A Solana node answers its own methods; eth_* is not one of them.
+        let solana = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+        assert_eq!(
+            plan_of(&g, solana, &json!({"jsonrpc":"2.0","id":1,"method":"eth_chainId"})).unwrap(),
+            [Outcome::Refuse]
+        );
+    }
+
+    #[test]
+    fn policy_refuses_per_call() {
+        let g = gateway(GatewayMethodPolicy::default());
+        let chain = g.chain(Some("eip155:31337")).unwrap();
+        let body = br#"[{"jsonrpc":"2.0","id":1,"method":"anvil_setCode","params":["0x00","0x00"]},
+            {"jsonrpc":"2.0","id":2,"method":"eth_getCode","params":["0x00","latest"]},
+            {"jsonrpc":"2.0","method":"evm_mine"}]"#;
+        let plan = g.plan(chain, body).unwrap();
+        let outcomes: Vec<_> = plan.calls.iter().map(|c| c.outcome.clone()).collect();
+        assert_eq!(outcomes, [Outcome::Refuse, Outcome::Forward, Outcome::Refuse]);
+        let refusal: Value = serde_json::from_str(&plan.calls[0].local_answer().unwrap()).unwrap();
+        assert_eq!(refusal["id"], 1);
+        assert_eq!(refusal["error"]["code"], METHOD_NOT_ALLOWED_CODE);
+        assert!(refusal["error"]["message"].as_str().unwrap().contains("anvil_setCode"));
+        assert_eq!(plan.calls[2].local_answer(), None, "a notification gets no answer");
+        assert_eq!(plan.len(), 3);
+        // An operator's allow list opens a method for one chain's public path.
+        let open = gateway(GatewayMethodPolicy {
+            allow: vec!["requestAirdrop".into()],
+            deny: vec![],
+        });
+        let solana = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+        let airdrop = json!({"jsonrpc":"2.0","id":1,"method":"requestAirdrop","params":["x",1]});
+        assert_eq!(plan_of(&open, solana, &airdrop).unwrap(), [Outcome::Forward]);
+        assert_eq!(plan_of(&g, solana, &airdrop).unwrap(), [Outcome::Refuse]);
+    }
+
+    #[test]
+    fn refusals_echo_a_bounded_method() {
+        assert_eq!(echoed("eth_sign"), "eth_sign");
+        let long = "é".repeat(1000);
+        assert_eq!(echoed(&long).chars().count(), ECHOED_METHOD_CHARS + 1);
+    }
+
+    #[test]
+    fn upstream_batch_replies_are_spliced() {
+        let mut answers = vec!["{\"id\":1}".to_owned()];
+        splice_reply(&mut answers, br#" [{"id":2},{"id":3}] "#);
+        splice_reply(&mut answers, br#"{"error":{"code":-32600}}"#);
+        splice_reply(&mut answers, b"<html>");
+        splice_reply(&mut answers, b"");
+        assert_eq!(
+            answers,
+            [
+                "{\"id\":1}",
+                "{\"id\":2}",
+                "{\"id\":3}",
+                "{\"error\":{\"code\":-32600}}"
+            ]
+        );
     }
 
     #[test]
@@ -372,5 +709,24 @@ mod tests {
         ));
         assert!(!is_retryable_reply(br#"{"jsonrpc":"2.0","id":1,"result":"0x1"}"#));
         assert!(!is_retryable_reply(b"not json"));
+    }
+
+    proptest! {
+        #[test]
+        fn plan_never_panics(body in proptest::collection::vec(any::<u8>(), 0..256), method in "\\PC+", id in "\\PC*") {
+            let g = gateway(GatewayMethodPolicy::default());
+            let chain = g.chain(Some("eip155:31337")).unwrap();
+            let _ = g.plan(chain, &body);
+            let call = json!({"jsonrpc":"2.0","id":id,"method":method,"params":[]}).to_string();
+            let plan = g.plan(chain, call.as_bytes()).unwrap();
+            if let Some(answer) = plan.calls[0].local_answer() {
+                prop_assert!(serde_json::from_str::<Value>(&answer).is_ok());
+            }
+            let batch = format!("[{call},{call}]");
+            let plan = g.plan(chain, batch.as_bytes()).unwrap();
+            if let Some(forwarded) = plan.forwarded_batch() {
+                prop_assert!(serde_json::from_str::<Vec<Value>>(&forwarded).is_ok());
+            }
+        }
     }
 }

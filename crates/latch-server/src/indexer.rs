@@ -143,7 +143,7 @@ impl Indexer {
             .collect();
         let reply = self
             .gateway
-            .call(Some(&self.chain), &Bytes::from(Value::Array(body).to_string()))
+            .call_internal(&self.chain, Bytes::from(Value::Array(body).to_string()))
             .await
             .map_err(|e| self.fail(e))?;
         let answers: Vec<Value> = serde_json::from_slice(&reply.0).map_err(|e| self.fail(e))?;

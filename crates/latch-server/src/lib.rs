@@ -5,6 +5,7 @@
 //! a database; every rule it applies comes from `latch-core`.
 
 pub mod analytics;
+pub mod body_limit;
 pub mod catalogue;
 pub mod chaindata;
 pub mod config;
@@ -44,7 +45,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
@@ -237,7 +237,9 @@ pub fn app(state: AppState) -> Router {
         None => api,
     };
     router
-        .layer(RequestBodyLimitLayer::new(state.config.max_body_bytes))
+        // Our per-route limit replaces axum's default (2 MiB) on extractors.
+        .layer(axum::extract::DefaultBodyLimit::disable())
+        .layer(middleware::from_fn_with_state(state.clone(), body_limit::limit))
         .layer(middleware::from_fn_with_state(state.metrics.clone(), metrics::track))
         .layer(middleware::from_fn_with_state(state.clone(), cors::cors))
         .layer(PropagateRequestIdLayer::x_request_id())
@@ -288,15 +290,21 @@ pub(crate) struct RpcQuery {
     request_body(content = JsonRpcBody, description = "A JSON-RPC 2.0 request or a batch of up to 1000"),
     responses((status = 200, description = "The upstream's JSON-RPC answer", body = serde_json::Value),
         (status = 204, description = "Only notifications were sent: JSON-RPC answers nothing"),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, description = "Origin not allowed, or a single call of a method the gateway does not forward (RPC_METHOD_NOT_ALLOWED)", body = ErrorBody),
+        (status = 413, body = ErrorBody),
         (status = 422, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 async fn rpc(
     State(state): State<AppState>,
-    _caller: Caller,
+    caller: Caller,
     ApiQuery(query): ApiQuery<RpcQuery>,
     body: Bytes,
 ) -> ApiResult<Response> {
-    let reply = state.gateway.call(query.chain_id.as_deref(), &body).await?;
+    let chain = state.gateway.chain(query.chain_id.as_deref())?;
+    let plan = state.gateway.plan(chain, &body)?;
+    // Every call of a batch counts against the rate limits, refused ones too.
+    caller.charge(&state, plan.len().saturating_sub(1)).await?;
+    let reply = state.gateway.answer(chain, plan).await?;
     if reply.0.iter().all(u8::is_ascii_whitespace) {
         // Only notifications: JSON-RPC answers nothing at all, which HTTP says as 204.
         return Ok(axum::http::StatusCode::NO_CONTENT.into_response());

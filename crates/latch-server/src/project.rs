@@ -22,6 +22,8 @@ use crate::AppState;
 pub struct Caller {
     /// The project.
     pub project: Project,
+    /// The client's address, when known (the key of its per-IP budget).
+    pub ip: Option<IpAddr>,
 }
 
 /// How long a looked-up project (or its absence) is trusted before the store
@@ -180,7 +182,8 @@ impl FromRequestParts<AppState> for Caller {
         // The client's budget first: a client over it is stopped before it
         // costs a lookup or charges the project's budget, whatever id it names.
         // (A router called in-process, without a socket, has no client to limit.)
-        if let Some(ClientIp(ip)) = ClientIp::of(parts, &state.config.trusted_proxies) {
+        let ip = ClientIp::of(parts, &state.config.trusted_proxies).map(|ClientIp(ip)| ip);
+        if let Some(ip) = ip {
             state
                 .ip_limiter
                 .check(&IpKey::of(ip))
@@ -202,7 +205,28 @@ impl FromRequestParts<AppState> for Caller {
                 return Err(ApiError::OriginNotAllowed(origin.to_owned()));
             }
         }
-        Ok(Caller { project })
+        Ok(Caller { project, ip })
+    }
+}
+
+impl Caller {
+    /// Charges `extra` more requests to the client's and the project's budgets
+    /// (a JSON-RPC batch of N calls costs N; extracting the caller took one).
+    pub async fn charge(&self, state: &AppState, extra: usize) -> Result<(), ApiError> {
+        let extra = u32::try_from(extra).unwrap_or(u32::MAX);
+        if let Some(ip) = self.ip {
+            state
+                .ip_limiter
+                .check_n(&IpKey::of(ip), extra)
+                .await
+                .map_err(ApiError::RateLimited)?;
+        }
+        state
+            .project_limiter
+            .check_n(self.project.id.as_str(), extra)
+            .await
+            .map_err(ApiError::RateLimited)?;
+        Ok(())
     }
 }
 

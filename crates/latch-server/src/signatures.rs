@@ -117,7 +117,10 @@ pub async fn evm_signed_by(
 /// Whether `address` has contract code on `chain`.
 async fn holds_code(state: &AppState, chain: &str, address: Address) -> ApiResult<bool> {
     let code = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getCode", "params": [address.to_string(), "latest"]});
-    let reply = state.gateway.call(Some(chain), &Bytes::from(code.to_string())).await?;
+    let reply = state
+        .gateway
+        .call_internal(chain, Bytes::from(code.to_string()))
+        .await?;
     let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| ApiError::Internal(e.into()))?;
     Ok(reply["result"].as_str().is_some_and(|c| c.len() > 2))
 }

@@ -37,6 +37,11 @@ async fn gateway_proxies_solana_rpc_to_the_local_devnet() {
         config.chains = vec![ChainConfig {
             id: LOCAL_SOLANA_DEVNET.into(),
             upstreams: vec![devnet.url.clone()],
+            // The devnet's faucet, opened for this chain (the default policy refuses it).
+            methods: latch_core::policy::GatewayMethodPolicy {
+                allow: vec!["requestAirdrop".into()],
+                deny: vec![],
+            },
             ..ChainConfig::default()
         }];
     })
@@ -75,9 +80,13 @@ async fn gateway_proxies_solana_rpc_to_the_local_devnet() {
     assert_eq!(by_id(5)["result"]["value"], 1_000_000_000_005u64);
     assert_eq!(by_id(6)["result"]["value"][0]["confirmationStatus"], "finalized");
 
-    // eip155 local answers do not apply: the Solana node itself says it has no such method.
-    let (_, body) = call(&router, req(7, "eth_chainId", json!([]))).await;
-    assert_eq!(body["error"]["code"], -32601, "{body}");
+    // eip155 methods are not a Solana chain's: the gateway's policy refuses them.
+    let (status, body) = call(&router, req(7, "eth_chainId", json!([]))).await;
+    assert_eq!(
+        (status, &body["code"]),
+        (StatusCode::FORBIDDEN, &json!("RPC_METHOD_NOT_ALLOWED")),
+        "{body}"
+    );
     // And its JSON-RPC errors come back as they are.
     let (_, body) = call(&router, req(8, "getBalance", json!(["not-a-key"]))).await;
     assert_eq!(body["error"]["code"], -32602, "{body}");

@@ -53,10 +53,11 @@ async fn call(gateway: &Gateway, chain: &str, transaction: Value) -> ApiResult<V
     hex_result(gateway, chain, "eth_call", json!([transaction, "latest"])).await
 }
 
-/// One JSON-RPC call through the gateway whose result is a hex string; its bytes.
+/// One JSON-RPC call to the chain's upstreams (the server's own read, past the public
+/// method policy) whose result is a hex string; its bytes.
 async fn hex_result(gateway: &Gateway, chain: &str, method: &str, params: Value) -> ApiResult<Vec<u8>> {
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let reply = gateway.call(Some(chain), &Bytes::from(request.to_string())).await?;
+    let reply = gateway.call_internal(chain, Bytes::from(request.to_string())).await?;
     let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| malformed(method, e))?;
     if let Some(error) = reply.get("error") {
         return Err(malformed(method, error));

@@ -82,7 +82,10 @@ impl ChainData {
             {"jsonrpc": "2.0", "id": 2, "method": "getTokenAccountsByOwner",
              "params": [owner, {"programId": TOKEN_PROGRAM}, {"encoding": "jsonParsed"}]},
         ]);
-        let reply = self.gateway.call(Some(chain), &Bytes::from(batch.to_string())).await?;
+        let reply = self
+            .gateway
+            .call_internal(chain, Bytes::from(batch.to_string()))
+            .await?;
         let replies: Vec<Value> = serde_json::from_slice(&reply.0).map_err(|e| malformed("Solana batch reply", e))?;
         let lamports = result(&replies, 1, "getBalance")?["value"]
             .as_u64()

@@ -124,9 +124,9 @@ impl<K: Hash + Eq> RateLimiter<K> {
         self.check_n(key, 1, now)
     }
 
-    /// Takes `n` tokens at once (a JSON-RPC batch of `n` calls) from `key`'s
-    /// bucket at `now`, or none; `Err` says how long until `n` are there
-    /// (more than the burst: never, said as the time to refill the burst).
+    /// Takes `n` tokens (a JSON-RPC batch of `n` calls) from `key`'s bucket at
+    /// `now` while one is left, possibly leaving it in debt (see `take`); `Err`
+    /// says how long until a token is back.
     pub fn check_n<Q>(&self, key: &Q, n: u32, now: Instant) -> Result<(), Duration>
     where
         K: Borrow<Q>,
@@ -211,15 +211,19 @@ fn refilled(bucket: &Bucket, per_second: f64, burst: f64, now: Instant) -> f64 {
     (bucket.tokens + elapsed * per_second).min(burst)
 }
 
-/// Takes `n` tokens from `bucket` at `now`, or none.
+/// Takes `n` tokens from `bucket` at `now` while at least one is left. A
+/// JSON-RPC batch larger than what is left (even than the burst, up to the
+/// batch cap) is served once and leaves the bucket in debt, which the calls
+/// after it wait out: batching never buys more calls than single requests,
+/// and a large batch is not refused for ever.
 fn take(bucket: &mut Bucket, n: f64, per_second: f64, burst: f64, now: Instant) -> Result<(), Duration> {
     bucket.tokens = refilled(bucket, per_second, burst, now);
     bucket.updated = bucket.updated.max(now);
-    if bucket.tokens >= n {
+    if bucket.tokens >= 1.0 {
         bucket.tokens -= n;
         Ok(())
     } else {
-        Err(wait_for(n.min(burst) - bucket.tokens, per_second))
+        Err(wait_for(1.0 - bucket.tokens, per_second))
     }
 }
 
@@ -264,19 +268,18 @@ mod tests {
     }
 
     #[test]
-    fn check_n_takes_all_or_nothing() {
-        let limiter = limiter(1.0, 10.0);
+    fn check_n_charges_n_and_keeps_the_debt() {
+        let limiter = limiter(10.0, 20.0);
         let t0 = Instant::now();
-        assert!(limiter.check_n("a", 7, t0).is_ok());
-        assert_eq!(limiter.check_n("a", 4, t0).unwrap_err(), Duration::from_secs(1));
-        assert!(limiter.check_n("a", 3, t0).is_ok(), "the refused batch took nothing");
-        assert!(limiter.check("a", t0).is_err());
-        assert_eq!(
-            limiter.check_n("b", 1_000, t0).unwrap_err(),
-            Duration::ZERO,
-            "a batch above the burst never passes (and a full bucket has nothing to wait for)"
-        );
-        assert!(limiter.check_n("b", 10, t0).is_ok());
+        assert!(limiter.check_n("a", 15, t0).is_ok());
+        assert!(limiter.check_n("a", 10, t0).is_ok(), "5 left: granted, 5 in debt");
+        assert_eq!(limiter.check_n("a", 1, t0), Err(Duration::from_millis(600)));
+        assert!(limiter.check("a", t0).is_err(), "the debt holds single calls too");
+        // 0.6 s repays the debt and leaves one token.
+        assert!(limiter.check_n("a", 1, t0 + Duration::from_millis(600)).is_ok());
+        assert!(limiter.check_n("b", 0, t0).is_ok());
+        assert!(limiter.check_n("b", 1000, t0).is_ok(), "larger than the burst, once");
+        assert_eq!(limiter.check_n("b", 1, t0), Err(Duration::from_secs_f64(98.1)));
     }
 
     #[test]

@@ -40,11 +40,11 @@ local at = tonumber(state[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
 local taken = 0
 local wait = 0
-if tokens >= n then
+if tokens >= 1 then
   tokens = tokens - n
   taken = 1
 else
-  wait = (math.min(n, burst) - tokens) / rate
+  wait = (1 - tokens) / rate
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
@@ -110,7 +110,7 @@ impl<K: Hash + Eq + Display> SharedLimiter<K> {
         self.check_n(key, 1).await
     }
 
-    /// Takes `n` tokens at once from `key`'s bucket, or none (see [`RateLimiter::check_n`]).
+    /// Takes `n` tokens from `key`'s bucket while one is left (see [`RateLimiter::check_n`]).
     pub async fn check_n<Q>(&self, key: &Q, n: u32) -> Result<(), Duration>
     where
         K: Borrow<Q>,

@@ -9,5 +9,6 @@
 mod common;
 mod edge;
 mod fetch;
+mod gateway;
 mod harness;
 mod relay;
