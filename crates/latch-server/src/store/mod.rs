@@ -598,6 +598,31 @@ mod contract {
         );
         relay_mailbox(store.as_ref()).await;
         siwx(store.as_ref()).await;
+        siwx_nonce_race(store.clone()).await;
+    }
+
+    /// Many takers of one nonce at once (as several nodes would be): exactly one gets it.
+    async fn siwx_nonce_race(store: Arc<dyn Store>) {
+        for round in 0..5 {
+            let nonce = SiwxNonce {
+                nonce: format!("race{round}0123456789"),
+                project_id: "p".into(),
+                domain: "app.example".into(),
+                expires_at: i64::MAX,
+            };
+            store.siwx_add_nonce(&nonce).await.unwrap();
+            let takers: Vec<_> = (0..16)
+                .map(|_| {
+                    let (store, nonce) = (store.clone(), nonce.nonce.clone());
+                    tokio::spawn(async move { store.siwx_take_nonce("p", &nonce).await.unwrap() })
+                })
+                .collect();
+            let mut won = 0;
+            for taker in takers {
+                won += usize::from(taker.await.unwrap().is_some());
+            }
+            assert_eq!(won, 1, "one taker of {}", nonce.nonce);
+        }
     }
 
     async fn siwx(store: &dyn Store) {
