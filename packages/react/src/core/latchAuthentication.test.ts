@@ -37,7 +37,7 @@ describe('createLatchAuthentication', () => {
 
     await auth.verify({ message: 'm', signature: '0x' } as never);
     // a1 expires within the margin: refreshed with r1 first, then a2 is sent.
-    expect(await auth.getSession()).toMatchObject({ id: 's1' });
+    expect(await auth.getSession!('eip155:1:0xA')).toMatchObject({ id: 's1' });
     expect(calls[1]!.url).toContain('/v1/siwx/refresh');
     expect(JSON.parse(String(calls[1]!.init?.body))).toEqual({ refreshToken: 'r1' });
     expect((calls[2]!.init?.headers as Record<string, string>).Authorization).toBe('Bearer a2');
@@ -47,6 +47,6 @@ describe('createLatchAuthentication', () => {
   it('answers no session on a 401 (no access token and no cookie)', async () => {
     vi.stubGlobal('fetch', async () => json({ status: 'FAILED', code: 'SESSION_INVALID', reasons: [] }, 401));
     const auth = createLatchAuthentication({ projectId: 'p', getServerUrl: () => 'https://latch.example', storage: memoryStorage() });
-    expect(await auth.getSession()).toBeNull();
+    expect(await auth.getSession!('eip155:1:0xA')).toBeNull();
   });
 });
