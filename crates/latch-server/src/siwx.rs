@@ -445,7 +445,12 @@ pub struct RefreshRequest {
     responses((status = 200, body = SessionCreated), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn refresh(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<SessionCreated>> {
     let request: RefreshRequest = json_body(&body)?;
-    let invalid = || refused("REFRESH_INVALID", "unknown, used or expired refresh token: sign in again");
+    let invalid = || {
+        refused(
+            "REFRESH_INVALID",
+            "unknown, used or expired refresh token: sign in again",
+        )
+    };
     if request.refresh_token.is_empty() || request.refresh_token.len() > MAX_TOKEN_BYTES {
         return Err(invalid());
     }
@@ -458,7 +463,7 @@ pub async fn refresh(State(state): State<AppState>, caller: Caller, body: Bytes)
         .await
         .map_err(internal)?
     {
-        SiwxRefresh::Rotated(session) => session,
+        SiwxRefresh::Rotated(session) => *session,
         SiwxRefresh::Reused => {
             tracing::warn!(project = %caller.project.id, "a rotated sign-in refresh token was presented again: session revoked");
             return Err(refused(
@@ -585,10 +590,7 @@ pub async fn verify(State(state): State<AppState>, caller: Caller, body: Bytes) 
         if !expected.eq_ignore_ascii_case(&session.domain) {
             return Err(refused(
                 "WRONG_DOMAIN",
-                format!(
-                    "the session was signed for {}, not {expected}",
-                    session.domain
-                ),
+                format!("the session was signed for {}, not {expected}", session.domain),
             ));
         }
     }

@@ -103,7 +103,10 @@ async fn sign_in_sessions_and_every_refusal() {
     let signature = sign(anvil, one, &text).await;
     let reply = sign_in(&router, &text, &signature).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
-    assert!(reply.body.get("token").is_none(), "no long-lived token in script-readable JSON");
+    assert!(
+        reply.body.get("token").is_none(),
+        "no long-lived token in script-readable JSON"
+    );
     let token = reply.body["accessToken"].as_str().unwrap().to_owned();
     let refresh_token = reply.body["refreshToken"].as_str().unwrap().to_owned();
     let access_expires_at = reply.body["accessExpiresAt"].as_i64().unwrap();
@@ -145,14 +148,24 @@ async fn sign_in_sessions_and_every_refusal() {
     assert_eq!(current.body["session"]["id"], session["id"], "{}", current.body);
     let verified = call(
         &router,
-        post("/v1/siwx/verify?projectId=test", json!({"token": token, "domain": DOMAIN})),
+        post(
+            "/v1/siwx/verify?projectId=test",
+            json!({"token": token, "domain": DOMAIN}),
+        ),
     )
     .await;
     assert_eq!(
-        (verified.status, verified.body["session"]["account"].clone(), verified.body["domain"].clone()),
+        (
+            verified.status,
+            verified.body["session"]["account"].clone(),
+            verified.body["domain"].clone()
+        ),
         (StatusCode::OK, session["account"].clone(), json!(DOMAIN))
     );
-    assert!(verified.body["session"].get("message").is_none(), "no message to the host");
+    assert!(
+        verified.body["session"].get("message").is_none(),
+        "no message to the host"
+    );
     let by_cookie = call(
         &router,
         post("/v1/siwx/verify?projectId=test", json!({"token": session_token})),
@@ -181,7 +194,10 @@ async fn sign_in_sessions_and_every_refusal() {
     // A refresh rotates both tokens; the old access token keeps counting until it expires.
     let refreshed = call(
         &router,
-        post("/v1/siwx/refresh?projectId=test", json!({"refreshToken": refresh_token})),
+        post(
+            "/v1/siwx/refresh?projectId=test",
+            json!({"refreshToken": refresh_token}),
+        ),
     )
     .await;
     assert_eq!(refreshed.status, StatusCode::OK, "{}", refreshed.body);

@@ -414,8 +414,8 @@ impl<C> SignInMessage<C> {
     /// [`Self::check_times`] deliberately ignores `Issued At`; a verifier that
     /// bounds the age of signatures calls this too.
     pub fn check_issued_at(&self, now_ms: i64, window_ms: i64) -> Result<()> {
-        let issued_at = rfc3339::unix_ms(&self.issued_at)
-            .ok_or_else(|| invalid("Issued At must be an RFC 3339 date-time"))?;
+        let issued_at =
+            rfc3339::unix_ms(&self.issued_at).ok_or_else(|| invalid("Issued At must be an RFC 3339 date-time"))?;
         if issued_at.abs_diff(now_ms) > window_ms.unsigned_abs() {
             return Err(Error::SignInIssuedAtOutOfWindow {
                 issued_at: self.issued_at.clone(),

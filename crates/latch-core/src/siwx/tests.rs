@@ -484,7 +484,10 @@ fn uri_origin() {
     message.uri = "http://app.example.com/".into();
     assert_eq!(message.check_uri_origin(), Ok(()), "no scheme in the header: any");
     message.scheme = Some("https".into());
-    assert!(message.check_uri_origin().is_err(), "the header's scheme binds the URI's");
+    assert!(
+        message.check_uri_origin().is_err(),
+        "the header's scheme binds the URI's"
+    );
 }
 
 #[test]

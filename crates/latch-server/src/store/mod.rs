@@ -253,7 +253,7 @@ pub struct SiwxRotation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SiwxRefresh {
     /// It was the session's current one: the session, with the new hashes.
-    Rotated(SiwxSession),
+    Rotated(Box<SiwxSession>),
     /// It had been rotated away already: its session is now revoked.
     Reused,
     /// No active session has it.
@@ -639,7 +639,10 @@ mod contract {
             None,
             "not another project's"
         );
-        assert_eq!(store.siwx_take_nonce("p", &nonce.nonce).await.unwrap(), Some(nonce.clone()));
+        assert_eq!(
+            store.siwx_take_nonce("p", &nonce.nonce).await.unwrap(),
+            Some(nonce.clone())
+        );
         assert_eq!(
             store.siwx_take_nonce("p", &nonce.nonce).await.unwrap(),
             None,
@@ -723,7 +726,11 @@ mod contract {
             ("access-b2", "refresh-b2")
         );
         assert_eq!(
-            store.siwx_session_by_token("access-b2", 60).await.unwrap().map(|s| s.id),
+            store
+                .siwx_session_by_token("access-b2", 60)
+                .await
+                .unwrap()
+                .map(|s| s.id),
             Some("b".into())
         );
         assert_eq!(

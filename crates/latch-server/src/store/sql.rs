@@ -586,7 +586,7 @@ macro_rules! impl_sql_store {
                 .fetch_optional(&self.pool)
                 .await?;
                 if let Some(row) = row {
-                    return Ok(SiwxRefresh::Rotated(siwx_session_from_row(&row)?));
+                    return Ok(SiwxRefresh::Rotated(Box::new(siwx_session_from_row(&row)?)));
                 }
                 let revoked = sqlx::query(
                     "UPDATE siwx_sessions SET revoked_at = $3

@@ -92,7 +92,10 @@ pub async fn refused(response: reqwest::Response, status: u16, code: &str) -> Va
     assert_eq!(body["status"], "FAILED", "{body}");
     assert_eq!(body["code"], code, "{body}");
     let reason = &body["reasons"][0];
-    assert!(reason["field"].is_string() && reason["description"].as_str().is_some_and(|d| !d.is_empty()), "{body}");
+    assert!(
+        reason["field"].is_string() && reason["description"].as_str().is_some_and(|d| !d.is_empty()),
+        "{body}"
+    );
     body
 }
 

@@ -100,7 +100,10 @@ async fn no_nonce_for_a_foreign_domain() {
     assert_eq!(response.headers()[CACHE_CONTROL], "no-store", "refusals too");
     refused(response, 403, "DOMAIN_NOT_ALLOWED").await;
     // From our page, naming another domain than the Origin's.
-    let response = post(Some(ORIGIN), json!({"domain": "evil.example"})).send().await.unwrap();
+    let response = post(Some(ORIGIN), json!({"domain": "evil.example"}))
+        .send()
+        .await
+        .unwrap();
     refused(response, 403, "DOMAIN_NOT_ALLOWED").await;
     // From another site's page.
     let response = post(Some("https://evil.example"), json!({})).send().await.unwrap();
@@ -138,7 +141,12 @@ async fn unserved_chains_stale_messages_and_oversized_messages_are_refused() {
     for issued_at in [latch_server::now_ms() - hour, latch_server::now_ms() + hour] {
         let mut stale = message(ALICE, &nonce(&latch).await);
         stale.issued_at = rfc3339(issued_at);
-        let body = refused(attempt(&anvil, &latch, ALICE, &stale).await, 401, "ISSUED_AT_OUT_OF_WINDOW").await;
+        let body = refused(
+            attempt(&anvil, &latch, ALICE, &stale).await,
+            401,
+            "ISSUED_AT_OUT_OF_WINDOW",
+        )
+        .await;
         assert!(body.to_string().contains("check the clock"), "{body}");
     }
 
@@ -197,7 +205,12 @@ async fn verify_refuses_another_domain() {
     let (anvil, latch) = start().await;
     let alice = sign_in(&anvil, &latch, ALICE).await;
     let token = alice["accessToken"].as_str().unwrap();
-    let verify = |body: Value| client().post(url(&latch, "/v1/siwx/verify")).body(body.to_string()).send();
+    let verify = |body: Value| {
+        client()
+            .post(url(&latch, "/v1/siwx/verify"))
+            .body(body.to_string())
+            .send()
+    };
     let response = verify(json!({"token": token, "domain": "evil.example"})).await.unwrap();
     refused(response, 401, "WRONG_DOMAIN").await;
     let verified = ok_json(verify(json!({"token": token, "domain": DOMAIN})).await.unwrap()).await;
@@ -288,7 +301,10 @@ async fn expired_nonces_and_sessions_are_pruned() {
         expires_at,
         revoked_at,
     };
-    store.siwx_add_session(&old("expired", now - grace_ms - 1, None)).await.unwrap();
+    store
+        .siwx_add_session(&old("expired", now - grace_ms - 1, None))
+        .await
+        .unwrap();
     store.siwx_add_session(&old("recent", now - 1, None)).await.unwrap();
     let live = sign_in(&anvil, &latch, ALICE).await;
     let live_id = live["session"]["id"].as_str().unwrap();
@@ -297,9 +313,19 @@ async fn expired_nonces_and_sessions_are_pruned() {
     latch_server::siwx::prune(store.as_ref(), &latch.state.config.siwx, latch_server::now_ms())
         .await
         .unwrap();
-    assert!(store.siwx_take_nonce(PROJECT, &expired_nonce.nonce).await.unwrap().is_none());
-    assert!(store.siwx_session(PROJECT, "expired").await.unwrap().is_none(), "past the grace");
-    assert!(store.siwx_session(PROJECT, "recent").await.unwrap().is_some(), "within the grace");
+    assert!(store
+        .siwx_take_nonce(PROJECT, &expired_nonce.nonce)
+        .await
+        .unwrap()
+        .is_none());
+    assert!(
+        store.siwx_session(PROJECT, "expired").await.unwrap().is_none(),
+        "past the grace"
+    );
+    assert!(
+        store.siwx_session(PROJECT, "recent").await.unwrap().is_some(),
+        "within the grace"
+    );
     assert!(store.siwx_session(PROJECT, live_id).await.unwrap().is_some());
     // The live nonce is still good: a normal sign-in with it works.
     let text = message(ALICE, &live_nonce).build().unwrap();
