@@ -161,6 +161,23 @@ pub enum Error {
         /// The message's `Not Before`.
         not_before: String,
     },
+    /// A sign-in message whose `Issued At` is too far from the verifier's clock
+    /// (an old signature replayed, or a wrong clock on one side).
+    #[error("Issued At {issued_at} is not within {window_ms} ms of now: check the clock and sign in again")]
+    SignInIssuedAtOutOfWindow {
+        /// The message's `Issued At`.
+        issued_at: String,
+        /// The accepted distance from now, in milliseconds.
+        window_ms: i64,
+    },
+    /// A sign-in message whose `URI` is not on the origin its `domain` (and scheme) names.
+    #[error("the message's URI {uri} is not on {domain}")]
+    SignInUriMismatch {
+        /// The message's `URI`.
+        uri: String,
+        /// The message's domain.
+        domain: String,
+    },
     /// A signature that is malformed or from which no signer can be recovered.
     #[error("Invalid signature: {reason}")]
     InvalidSignature {
@@ -202,6 +219,8 @@ impl Error {
             Error::InvalidSignInMessage { .. } => "INVALID_SIGN_IN_MESSAGE",
             Error::SignInExpired { .. } => "SIGN_IN_EXPIRED",
             Error::SignInNotYetValid { .. } => "SIGN_IN_NOT_YET_VALID",
+            Error::SignInIssuedAtOutOfWindow { .. } => "SIGN_IN_ISSUED_AT",
+            Error::SignInUriMismatch { .. } => "SIGN_IN_URI_MISMATCH",
             Error::InvalidSignature { .. } => "INVALID_SIGNATURE",
         }
     }

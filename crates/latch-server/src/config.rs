@@ -98,6 +98,8 @@ pub struct Config {
     pub index_poll_ms: u64,
     /// The WalletConnect-compatible relay at `/relay`.
     pub relay: RelayConfig,
+    /// Sign in with X (`crate::siwx`).
+    pub siwx: SiwxConfig,
     /// An IPFS HTTP gateway (e.g. `https://ipfs.example`) through which `ipfs://` NFT
     /// metadata is read and NFT images are linked; unset: `ipfs://` media is not shown.
     pub ipfs_gateway: Option<String>,
@@ -238,6 +240,38 @@ impl Default for RpcWsConfig {
             max_subscriptions: 100,
             idle_timeout_secs: 120,
             max_sockets_per_ip: 32,
+        }
+    }
+}
+
+/// Settings of Sign in with X (`crate::siwx`); `LATCH_SIWX='{issued_at_window_secs=300}'`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SiwxConfig {
+    /// How far a message's `Issued At` may be from the server's clock, either side, in seconds.
+    pub issued_at_window_secs: u64,
+    /// Largest sign-in message accepted, in bytes.
+    pub max_message_bytes: usize,
+    /// Lifetime of the access token a sign-in or refresh answers, in seconds.
+    pub access_token_secs: u64,
+    /// How often expired nonces and ended sessions are deleted, in seconds.
+    pub prune_every_secs: u64,
+    /// How long an expired or revoked session is kept before it is deleted, in seconds
+    /// (its copied refresh token is recognised as reused until then).
+    pub prune_grace_secs: u64,
+}
+
+impl Default for SiwxConfig {
+    fn default() -> Self {
+        Self {
+            // Wallets sign within seconds of the message being made; ten minutes
+            // leaves room for slow confirmations and ordinary clock skew.
+            issued_at_window_secs: 600,
+            // The cap: far above any real message (about 500 bytes with a statement).
+            max_message_bytes: 4 * 1024,
+            access_token_secs: 15 * 60,
+            prune_every_secs: 60,
+            prune_grace_secs: 86_400,
         }
     }
 }
@@ -421,6 +455,7 @@ impl Default for Config {
             index_batch: 200,
             index_poll_ms: 2_000,
             relay: RelayConfig::default(),
+            siwx: SiwxConfig::default(),
             ipfs_gateway: None,
             nft_metadata_private_hosts: false,
             public_url: None,
@@ -483,6 +518,27 @@ impl Config {
         if self.trust_forwarded_for {
             return Err(ConfigError::Invalid(
                 "trust_forwarded_for is replaced by trusted_proxies: list the proxies whose X-Forwarded-For to believe, e.g. trusted_proxies = [\"10.0.0.0/8\"]".into(),
+            ));
+        }
+        let siwx = &self.siwx;
+        if !(1..=86_400).contains(&siwx.issued_at_window_secs) {
+            return Err(ConfigError::Invalid(
+                "siwx: issued_at_window_secs must be 1 to 86400".into(),
+            ));
+        }
+        if !(512..=65_536).contains(&siwx.max_message_bytes) {
+            return Err(ConfigError::Invalid(
+                "siwx: max_message_bytes must be 512 to 65536".into(),
+            ));
+        }
+        if !(60..=86_400).contains(&siwx.access_token_secs) {
+            return Err(ConfigError::Invalid(
+                "siwx: access_token_secs must be 60 to 86400".into(),
+            ));
+        }
+        if siwx.prune_every_secs == 0 || siwx.prune_grace_secs > 30 * 86_400 {
+            return Err(ConfigError::Invalid(
+                "siwx: prune_every_secs must be positive and prune_grace_secs at most 2592000 (30 days)".into(),
             ));
         }
         let relay = &self.relay;

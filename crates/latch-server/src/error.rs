@@ -35,7 +35,8 @@ pub enum ApiError {
     #[error("{0}")]
     BadSignature(String),
     /// A sign-in was refused (401); `code` says why: `NONCE_UNKNOWN`, `SESSION_EXPIRED`,
-    /// `WRONG_DOMAIN`, `SESSION_INVALID`.
+    /// `WRONG_DOMAIN`, `WRONG_URI`, `ISSUED_AT_OUT_OF_WINDOW`, `SESSION_INVALID`,
+    /// `REFRESH_INVALID`, `REFRESH_REUSED`.
     #[error("{description}")]
     SignInRefused {
         /// Stable machine code.
@@ -43,6 +44,21 @@ pub enum ApiError {
         /// What was wrong, for a person.
         description: String,
     },
+    /// A sign-in request is for something the caller may not have (403); `code` says
+    /// what: `DOMAIN_NOT_ALLOWED` (a nonce for a domain off the project's origins),
+    /// `WRONG_ACCOUNT` (another account's sessions).
+    #[error("{description}")]
+    SignInForbidden {
+        /// Stable machine code.
+        code: &'static str,
+        /// Which input is refused.
+        field: &'static str,
+        /// What was wrong, for a person.
+        description: String,
+    },
+    /// A sign-in message longer than the server accepts (413).
+    #[error("the sign-in message is longer than {0} bytes")]
+    SignInTooLarge(usize),
     /// The request's origin is not on the project's allowlist (403); clients show `Invalid App Configuration`.
     #[error("Invalid App Configuration: origin {0} is not allowed for this project")]
     OriginNotAllowed(String),
@@ -118,6 +134,8 @@ impl ApiError {
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED", "authorization"),
             ApiError::BadSignature(_) => (StatusCode::UNAUTHORIZED, "INVALID_SIGNATURE", "signature"),
             ApiError::SignInRefused { code, .. } => (StatusCode::UNAUTHORIZED, code, "message"),
+            ApiError::SignInForbidden { code, field, .. } => (StatusCode::FORBIDDEN, code, field),
+            ApiError::SignInTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "MESSAGE_TOO_LARGE", "message"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),

@@ -170,6 +170,7 @@ impl AppState {
             )
             .await?,
         );
+        siwx::spawn_pruning(store.clone(), config.siwx.clone());
         Ok(Self(Arc::new(Services {
             config: Arc::new(config),
             store,
@@ -200,11 +201,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/profile/account/{name}", get(names::lookup))
         .route("/v1/profile/reverse/{address}", get(names::reverse))
         .route("/v1/profile/suggestions/{name}", get(names::suggestions))
-        .route("/v1/siwx/nonce", post(siwx::nonce))
-        .route("/v1/siwx/sessions", post(siwx::create).get(siwx::list))
-        .route("/v1/siwx/sessions/{id}/revoke", post(siwx::revoke))
-        .route("/v1/siwx/session", get(siwx::current).delete(siwx::sign_out))
-        .route("/v1/siwx/verify", post(siwx::verify))
+        .merge(siwx::routes())
         .route("/relay", get(relay::upgrade))
         .merge(metrics_on_api(&state))
         .route("/openapi.json", get(openapi::serve))

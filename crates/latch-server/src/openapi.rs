@@ -40,6 +40,7 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
         crate::siwx::current,
         crate::siwx::sign_out,
         crate::siwx::verify,
+        crate::siwx::refresh,
         crate::images::wallet_image,
         crate::images::asset_image,
         crate::images::currency_image,
@@ -52,7 +53,7 @@ use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
         crate::chaindata::identity::Identity, crate::chaindata::history::History, crate::names::Registration, crate::names::NameAndAddresses,
         crate::names::NameAddress, crate::names::Suggestions, crate::names::Suggestion,
         crate::siwx::NonceRequest, crate::siwx::Nonce, crate::siwx::SignIn, crate::siwx::SessionCreated, crate::siwx::SessionReply,
-        crate::siwx::Revoked, crate::siwx::VerifyRequest, crate::siwx::Sessions, crate::siwx::RevokeRequest, crate::store::SiwxSession, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
+        crate::siwx::Revoked, crate::siwx::VerifyRequest, crate::siwx::Verified, crate::siwx::SessionSummary, crate::siwx::RefreshRequest, crate::siwx::Sessions, crate::siwx::RevokeRequest, crate::store::SiwxSession, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)
 )]
 pub struct ApiDoc;

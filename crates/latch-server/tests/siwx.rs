@@ -9,7 +9,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use common::{erc6492_sign, personal_sign as sign, state_with, Devnet};
+use common::{erc6492_sign, personal_sign as sign, rfc3339, serve_solana, state_with, Devnet};
 use ed25519_dalek::Signer;
 use http_body_util::BodyExt;
 use latch_core::siwx::{SiweMessage, SiwxMessage};
@@ -64,7 +64,7 @@ fn siwe(address: &str, nonce: &str) -> SiweMessage {
         version: "1".into(),
         chain_id: 31337,
         nonce: nonce.into(),
-        issued_at: "2026-01-01T00:00:00Z".into(),
+        issued_at: rfc3339(latch_server::now_ms()),
         expiration_time: Some("2100-01-01T00:00:00Z".into()),
         not_before: None,
         request_id: None,
@@ -91,18 +91,30 @@ fn code(reply: &Reply) -> (StatusCode, &str) {
 async fn sign_in_sessions_and_every_refusal() {
     let devnet = Devnet::start().await;
     let (anvil, fixture) = (&devnet.anvil, &devnet.fixture);
-    let (state, _data) = state_with(vec![anvil.url.clone()], |_| {}).await;
+    let (state, _data) = state_with(vec![anvil.url.clone()], serve_solana).await;
     let router = app(state);
     let one = fixture["accounts"][1]["address"].as_str().unwrap();
     let two = fixture["accounts"][2]["address"].as_str().unwrap();
     let wallet = fixture["contracts"]["smartWallet"]["address"].as_str().unwrap();
 
-    // An EOA signs in: a token, an HTTP-only cookie, and the session.
+    // An EOA signs in: a short-lived access token, a refresh token, the
+    // long-lived token only in an HTTP-only cookie, and the session.
     let text = siwe(one, &nonce(&router).await).build().unwrap();
     let signature = sign(anvil, one, &text).await;
     let reply = sign_in(&router, &text, &signature).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
-    let token = reply.body["token"].as_str().unwrap().to_owned();
+    assert!(
+        reply.body.get("token").is_none(),
+        "no long-lived token in script-readable JSON"
+    );
+    let token = reply.body["accessToken"].as_str().unwrap().to_owned();
+    let refresh_token = reply.body["refreshToken"].as_str().unwrap().to_owned();
+    let access_expires_at = reply.body["accessExpiresAt"].as_i64().unwrap();
+    let now = latch_server::now_ms();
+    assert!(
+        (now + 14 * 60_000..=now + 15 * 60_000).contains(&access_expires_at),
+        "15 minutes"
+    );
     let session = reply.body["session"].clone();
     assert_eq!(session["account"], format!("eip155:31337:{one}"));
     assert_eq!(session["domain"], DOMAIN);
@@ -113,9 +125,10 @@ async fn sign_in_sessions_and_every_refusal() {
     );
     let cookie = reply.cookie.expect("a session cookie");
     assert!(
-        cookie.starts_with(&format!("latch_siwx={token};")) && cookie.contains("HttpOnly"),
+        cookie.starts_with("latch_siwx=") && cookie.contains("HttpOnly") && !cookie.contains(&token),
         "{cookie}"
     );
+    let session_token = cookie["latch_siwx=".len()..].split(';').next().unwrap().to_owned();
 
     // The same message again (a replay): its nonce is used up.
     assert_eq!(
@@ -127,23 +140,45 @@ async fn sign_in_sessions_and_every_refusal() {
     let current = call(
         &router,
         Request::get("/v1/siwx/session?projectId=test")
-            .header(header::COOKIE, format!("other=1; latch_siwx={token}"))
+            .header(header::COOKIE, format!("other=1; latch_siwx={session_token}"))
             .body(Body::empty())
             .unwrap(),
     )
     .await;
     assert_eq!(current.body["session"]["id"], session["id"], "{}", current.body);
-    let verified = call(&router, post("/v1/siwx/verify?projectId=test", json!({"token": token}))).await;
+    let verified = call(
+        &router,
+        post(
+            "/v1/siwx/verify?projectId=test",
+            json!({"token": token, "domain": DOMAIN}),
+        ),
+    )
+    .await;
     assert_eq!(
-        (verified.status, verified.body["session"]["account"].clone()),
-        (StatusCode::OK, session["account"].clone())
+        (
+            verified.status,
+            verified.body["session"]["account"].clone(),
+            verified.body["domain"].clone()
+        ),
+        (StatusCode::OK, session["account"].clone(), json!(DOMAIN))
     );
+    assert!(
+        verified.body["session"].get("message").is_none(),
+        "no message to the host"
+    );
+    let by_cookie = call(
+        &router,
+        post("/v1/siwx/verify?projectId=test", json!({"token": session_token})),
+    )
+    .await;
+    assert_eq!(by_cookie.status, StatusCode::OK, "{}", by_cookie.body);
     let listed = call(
         &router,
         Request::get(format!(
             "/v1/siwx/sessions?projectId=test&account=eip155:31337:{}",
             one.to_lowercase()
         ))
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
         .body(Body::empty())
         .unwrap(),
     )
@@ -154,6 +189,22 @@ async fn sign_in_sessions_and_every_refusal() {
         "{}",
         listed.body
     );
+    assert!(listed.body["sessions"][0].get("signature").is_none(), "summaries only");
+
+    // A refresh rotates both tokens; the old access token keeps counting until it expires.
+    let refreshed = call(
+        &router,
+        post(
+            "/v1/siwx/refresh?projectId=test",
+            json!({"refreshToken": refresh_token}),
+        ),
+    )
+    .await;
+    assert_eq!(refreshed.status, StatusCode::OK, "{}", refreshed.body);
+    let token = refreshed.body["accessToken"].as_str().unwrap().to_owned();
+    assert_eq!(refreshed.body["session"]["id"], session["id"]);
+    let verified = call(&router, post("/v1/siwx/verify?projectId=test", json!({"token": token}))).await;
+    assert_eq!(verified.status, StatusCode::OK, "{}", verified.body);
 
     // Refusals, each with its code.
     let fresh = |mut message: SiweMessage, nonce: String| {
@@ -190,6 +241,7 @@ async fn sign_in_sessions_and_every_refusal() {
 
     let mut elsewhere = fresh(siwe(one, ""), nonce(&router).await);
     elsewhere.domain = "evil.example".into();
+    elsewhere.uri = "https://evil.example/".into();
     let text = elsewhere.build().unwrap();
     assert_eq!(
         code(&sign_in(&router, &text, &sign(anvil, one, &text).await).await),
@@ -246,7 +298,7 @@ async fn sign_in_sessions_and_every_refusal() {
         version: "1".into(),
         chain_id: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp".into(),
         nonce: nonce(&router).await,
-        issued_at: "2026-01-01T00:00:00Z".into(),
+        issued_at: rfc3339(latch_server::now_ms()),
         expiration_time: None,
         not_before: None,
         request_id: None,
@@ -281,7 +333,7 @@ async fn sign_in_sessions_and_every_refusal() {
     assert_eq!(code(&verified), (StatusCode::UNAUTHORIZED, "SESSION_INVALID"));
 
     // Signing out with the bearer token ends the Solana session and clears the cookie.
-    let solana_token = reply.body["token"].as_str().unwrap();
+    let solana_token = reply.body["accessToken"].as_str().unwrap();
     let out = call(
         &router,
         Request::delete("/v1/siwx/session?projectId=test")

@@ -407,6 +407,61 @@ impl<C> SignInMessage<C> {
     }
 }
 
+impl<C> SignInMessage<C> {
+    /// Whether `Issued At` is within `window_ms` of `now_ms` (Unix
+    /// milliseconds), either side: a signature made long ago (or "in the
+    /// future" by a forged or badly skewed clock) is not turned into a session.
+    /// [`Self::check_times`] deliberately ignores `Issued At`; a verifier that
+    /// bounds the age of signatures calls this too.
+    pub fn check_issued_at(&self, now_ms: i64, window_ms: i64) -> Result<()> {
+        let issued_at =
+            rfc3339::unix_ms(&self.issued_at).ok_or_else(|| invalid("Issued At must be an RFC 3339 date-time"))?;
+        if issued_at.abs_diff(now_ms) > window_ms.unsigned_abs() {
+            return Err(Error::SignInIssuedAtOutOfWindow {
+                issued_at: self.issued_at.clone(),
+                window_ms,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether the message's `URI` is on the origin its header names: the
+    /// URI's authority is the message's `domain` (hosts compared without case),
+    /// and its scheme is the header's scheme when the header names one. A
+    /// signature a wallet gave another site (whose URI is that site) is
+    /// refused even when its domain line was forged to match.
+    pub fn check_uri_origin(&self) -> Result<()> {
+        let mismatch = || Error::SignInUriMismatch {
+            uri: self.uri.clone(),
+            domain: self.domain.clone(),
+        };
+        let (scheme, rest) = self.uri.split_once("://").ok_or_else(mismatch)?;
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        let scheme_ok = self
+            .scheme
+            .as_deref()
+            .is_none_or(|expected| expected.eq_ignore_ascii_case(scheme));
+        if scheme_ok && authority.eq_ignore_ascii_case(&self.domain) {
+            Ok(())
+        } else {
+            Err(mismatch())
+        }
+    }
+}
+
+/// The schemes a sign-in domain is tried under against a project's origin patterns.
+const DOMAIN_SCHEMES: [&str; 2] = ["https", "http"];
+
+/// Whether a nonce may be issued for `domain` (an RFC 3986 authority) under a
+/// project's allowed origin `patterns` (see [`crate::origin`]): some pattern
+/// allows `https://{domain}` or `http://{domain}`. No patterns allow nothing,
+/// as a browser `Origin` is refused for such a project.
+pub fn domain_allowed<S: AsRef<str>>(patterns: &[S], domain: &str) -> bool {
+    DOMAIN_SCHEMES
+        .iter()
+        .any(|scheme| crate::origin::origin_allowed(patterns, &format!("{scheme}://{domain}")))
+}
+
 /// The text an account signs to end one of its sign-in sessions, so that
 /// revoking is as strongly authenticated as signing in: the modal builds it,
 /// the server checks the signature over it.

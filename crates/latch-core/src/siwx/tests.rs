@@ -436,3 +436,88 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn issued_at_window() {
+    let message = siwe();
+    let issued = rfc3339_unix_ms(&message.issued_at).unwrap();
+    let window = 10 * 60 * 1000;
+    assert_eq!(message.check_issued_at(issued, window), Ok(()));
+    assert_eq!(message.check_issued_at(issued + window, window), Ok(()));
+    assert_eq!(message.check_issued_at(issued - window, window), Ok(()));
+    let late = message.check_issued_at(issued + window + 1, window).unwrap_err();
+    assert_eq!(late.code(), "SIGN_IN_ISSUED_AT");
+    assert!(late.to_string().contains("check the clock"), "{late}");
+    assert_eq!(
+        message.check_issued_at(issued - window - 1, window).unwrap_err().code(),
+        "SIGN_IN_ISSUED_AT",
+        "made in the future"
+    );
+    // Extreme clocks neither overflow nor pass.
+    assert!(message.check_issued_at(i64::MIN, window).is_err());
+    assert!(message.check_issued_at(i64::MAX, window).is_err());
+}
+
+#[test]
+fn uri_origin() {
+    let mut message = siwe();
+    message.domain = "app.example.com".into();
+    message.uri = "https://app.example.com/login?x=1".into();
+    assert_eq!(message.check_uri_origin(), Ok(()));
+    message.uri = "https://APP.example.com".into();
+    assert_eq!(message.check_uri_origin(), Ok(()));
+    for foreign in [
+        "https://evil.example/login",
+        "https://app.example.com.evil.example/",
+        "https://app.example.com:444/",
+        "https://user@app.example.com/",
+        "urn:app.example.com",
+        "app.example.com",
+    ] {
+        message.uri = foreign.into();
+        assert_eq!(
+            message.check_uri_origin().unwrap_err().code(),
+            "SIGN_IN_URI_MISMATCH",
+            "{foreign}"
+        );
+    }
+    message.uri = "http://app.example.com/".into();
+    assert_eq!(message.check_uri_origin(), Ok(()), "no scheme in the header: any");
+    message.scheme = Some("https".into());
+    assert!(
+        message.check_uri_origin().is_err(),
+        "the header's scheme binds the URI's"
+    );
+}
+
+#[test]
+fn domains_allowed_by_origin_patterns() {
+    let patterns = ["https://app.example.com", "http://127.0.0.1:*", "https://*.example.org"];
+    assert!(domain_allowed(&patterns, "app.example.com"));
+    assert!(domain_allowed(&patterns, "127.0.0.1:5173"));
+    assert!(domain_allowed(&patterns, "a.example.org"));
+    assert!(!domain_allowed(&patterns, "example.org"));
+    assert!(!domain_allowed(&patterns, "evil.example"));
+    assert!(!domain_allowed(&patterns, "app.example.com:444"));
+    assert!(!domain_allowed::<&str>(&[], "app.example.com"), "no patterns: nothing");
+    assert!(domain_allowed(&["*"], "anything.example"));
+}
+
+proptest! {
+    #[test]
+    fn issued_at_window_never_panics(now in any::<i64>(), window in any::<i64>()) {
+        let message = siwe();
+        let issued = rfc3339_unix_ms(&message.issued_at).unwrap();
+        let result = message.check_issued_at(now, window);
+        prop_assert_eq!(result.is_ok(), (i128::from(issued) - i128::from(now)).abs() <= i128::from(window).abs());
+    }
+
+    #[test]
+    fn uri_origin_and_domains_never_panic(uri in "\\PC*", domain in "\\PC*") {
+        let mut message = siwe();
+        message.uri = uri;
+        message.domain = domain.clone();
+        let _ = message.check_uri_origin();
+        let _ = domain_allowed(&["https://*.example.com"], &domain);
+    }
+}

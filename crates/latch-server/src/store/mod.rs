@@ -204,9 +204,18 @@ pub struct SiwxNonce {
 pub struct SiwxSession {
     /// Public id (used to revoke).
     pub id: String,
-    /// sha256 of the bearer token, hex; the token itself is never stored.
+    /// sha256 of the long-lived session token (the HTTP-only cookie's), hex; the token itself is never stored.
     #[serde(skip)]
     pub token_hash: String,
+    /// sha256 of the current short-lived access token (answered in JSON, kept in the page's memory).
+    #[serde(skip)]
+    pub access_hash: String,
+    /// Unix milliseconds after which the access token no longer counts (the session may).
+    #[serde(skip)]
+    pub access_expires_at: i64,
+    /// sha256 of the current one-time refresh token.
+    #[serde(skip)]
+    pub refresh_hash: String,
     /// The project it belongs to.
     #[serde(skip)]
     pub project_id: String,
@@ -227,6 +236,28 @@ pub struct SiwxSession {
     /// Unix milliseconds when it was revoked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revoked_at: Option<i64>,
+}
+
+/// The new access and refresh token hashes of a refresh.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SiwxRotation {
+    /// sha256 of the new access token.
+    pub access_hash: String,
+    /// Unix milliseconds the new access token counts until.
+    pub access_expires_at: i64,
+    /// sha256 of the new refresh token.
+    pub refresh_hash: String,
+}
+
+/// What presenting a refresh token did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SiwxRefresh {
+    /// It was the session's current one: the session, with the new hashes.
+    Rotated(Box<SiwxSession>),
+    /// It had been rotated away already: its session is now revoked.
+    Reused,
+    /// No active session has it.
+    Unknown,
 }
 
 /// Everything `latch` persists.
@@ -279,12 +310,28 @@ pub trait Store: RelayMailbox + Send + Sync + 'static {
     ) -> StoreResult<Vec<Transfer>>;
     /// Stores a new sign-in nonce.
     async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()>;
-    /// Marks `nonce` used and returns it, once: `None` when unknown or already used.
-    async fn siwx_take_nonce(&self, nonce: &str) -> StoreResult<Option<SiwxNonce>>;
+    /// Removes `nonce` of `project_id` and returns it, in one atomic statement, so that of
+    /// any number of concurrent takers (on any node sharing the database) one gets it:
+    /// `None` when unknown, another project's, or already taken.
+    async fn siwx_take_nonce(&self, project_id: &str, nonce: &str) -> StoreResult<Option<SiwxNonce>>;
     /// Stores a new session.
     async fn siwx_add_session(&self, session: &SiwxSession) -> StoreResult<()>;
-    /// The unrevoked, unexpired session whose token hashes to `token_hash`.
+    /// The unrevoked, unexpired session whose session token, or unexpired access token, hashes to `token_hash`.
     async fn siwx_session_by_token(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<SiwxSession>>;
+    /// Rotates a session's refresh token, atomically: the active session of `project_id`
+    /// whose current refresh token hashes to `refresh_hash` gets `next` access and refresh
+    /// hashes. A refresh token already rotated away revokes its session (it was copied).
+    async fn siwx_refresh(
+        &self,
+        project_id: &str,
+        refresh_hash: &str,
+        next: &SiwxRotation,
+        now_ms: i64,
+    ) -> StoreResult<SiwxRefresh>;
+    /// Deletes nonces expired at `now_ms`, and sessions expired or revoked before
+    /// `before_ms` (a grace after `now_ms`, so a copied refresh token is still recognised
+    /// for a while); how many (nonces, sessions) went.
+    async fn siwx_prune(&self, now_ms: i64, before_ms: i64) -> StoreResult<(u64, u64)>;
     /// A session by id, whatever its state.
     async fn siwx_session(&self, project_id: &str, id: &str) -> StoreResult<Option<SiwxSession>>;
     /// The unrevoked, unexpired sessions of a project, of `account` (CAIP-10 as stored) when given, newest first.
@@ -560,6 +607,31 @@ mod contract {
         );
         relay_mailbox(store.as_ref()).await;
         siwx(store.as_ref()).await;
+        siwx_nonce_race(store.clone()).await;
+    }
+
+    /// Many takers of one nonce at once (as several nodes would be): exactly one gets it.
+    async fn siwx_nonce_race(store: Arc<dyn Store>) {
+        for round in 0..5 {
+            let nonce = SiwxNonce {
+                nonce: format!("race{round}0123456789"),
+                project_id: "p".into(),
+                domain: "app.example".into(),
+                expires_at: i64::MAX,
+            };
+            store.siwx_add_nonce(&nonce).await.unwrap();
+            let takers: Vec<_> = (0..16)
+                .map(|_| {
+                    let (store, nonce) = (store.clone(), nonce.nonce.clone());
+                    tokio::spawn(async move { store.siwx_take_nonce("p", &nonce).await.unwrap() })
+                })
+                .collect();
+            let mut won = 0;
+            for taker in takers {
+                won += usize::from(taker.await.unwrap().is_some());
+            }
+            assert_eq!(won, 1, "one taker of {}", nonce.nonce);
+        }
     }
 
     async fn siwx(store: &dyn Store) {
@@ -571,17 +643,28 @@ mod contract {
         };
         store.siwx_add_nonce(&nonce).await.unwrap();
         assert!(store.siwx_add_nonce(&nonce).await.is_err(), "a nonce is issued once");
-        assert_eq!(store.siwx_take_nonce(&nonce.nonce).await.unwrap(), Some(nonce.clone()));
         assert_eq!(
-            store.siwx_take_nonce(&nonce.nonce).await.unwrap(),
+            store.siwx_take_nonce("q", &nonce.nonce).await.unwrap(),
+            None,
+            "not another project's"
+        );
+        assert_eq!(
+            store.siwx_take_nonce("p", &nonce.nonce).await.unwrap(),
+            Some(nonce.clone())
+        );
+        assert_eq!(
+            store.siwx_take_nonce("p", &nonce.nonce).await.unwrap(),
             None,
             "and taken once"
         );
-        assert_eq!(store.siwx_take_nonce("unknown").await.unwrap(), None);
+        assert_eq!(store.siwx_take_nonce("p", "unknown").await.unwrap(), None);
 
         let session = |id: &str, account: &str, created_at: i64, expires_at: i64| SiwxSession {
             id: id.into(),
             token_hash: format!("hash-{id}"),
+            access_hash: format!("access-{id}"),
+            access_expires_at: 40,
+            refresh_hash: format!("refresh-{id}"),
             project_id: "p".into(),
             account: account.into(),
             chain_id: "eip155:1".into(),
@@ -627,6 +710,76 @@ mod contract {
             Some(60)
         );
         assert!(store.siwx_session("q", "a").await.unwrap().is_none());
+
+        // Access tokens count until their own expiry; refresh tokens rotate once.
+        assert_eq!(
+            store.siwx_session_by_token("access-b", 39).await.unwrap(),
+            Some(b.clone())
+        );
+        assert_eq!(store.siwx_session_by_token("access-b", 40).await.unwrap(), None);
+        let next = SiwxRotation {
+            access_hash: "access-b2".into(),
+            access_expires_at: 90,
+            refresh_hash: "refresh-b2".into(),
+        };
+        assert_eq!(
+            store.siwx_refresh("q", "refresh-b", &next, 50).await.unwrap(),
+            SiwxRefresh::Unknown,
+            "per project"
+        );
+        let SiwxRefresh::Rotated(rotated) = store.siwx_refresh("p", "refresh-b", &next, 50).await.unwrap() else {
+            panic!("the current refresh token rotates");
+        };
+        assert_eq!(
+            (rotated.access_hash.as_str(), rotated.refresh_hash.as_str()),
+            ("access-b2", "refresh-b2")
+        );
+        assert_eq!(
+            store
+                .siwx_session_by_token("access-b2", 60)
+                .await
+                .unwrap()
+                .map(|s| s.id),
+            Some("b".into())
+        );
+        assert_eq!(
+            store.siwx_refresh("p", "refresh-b", &next, 60).await.unwrap(),
+            SiwxRefresh::Reused,
+            "a rotated-away token is a copy"
+        );
+        assert_eq!(
+            store.siwx_session_by_token("hash-b", 61).await.unwrap(),
+            None,
+            "and its session ends"
+        );
+        assert_eq!(
+            store.siwx_refresh("p", "refresh-b2", &next, 62).await.unwrap(),
+            SiwxRefresh::Unknown,
+            "for every token of it"
+        );
+        assert_eq!(
+            store.siwx_refresh("p", "refresh-b", &next, 63).await.unwrap(),
+            SiwxRefresh::Unknown
+        );
+
+        // Pruning: expired nonces at once, ended sessions after the grace.
+        let old = SiwxNonce {
+            nonce: "old0123456789".into(),
+            expires_at: 100,
+            ..nonce.clone()
+        };
+        let live = SiwxNonce {
+            nonce: "live0123456789".into(),
+            expires_at: 10_000,
+            ..nonce.clone()
+        };
+        store.siwx_add_nonce(&old).await.unwrap();
+        store.siwx_add_nonce(&live).await.unwrap();
+        // a revoked at 60, b revoked at 60, c expired at 100: none before 50.
+        assert_eq!(store.siwx_prune(200, 50).await.unwrap(), (1, 0));
+        assert_eq!(store.siwx_prune(200, 100).await.unwrap(), (0, 3));
+        assert!(store.siwx_session("p", "a").await.unwrap().is_none());
+        assert_eq!(store.siwx_take_nonce("p", &live.nonce).await.unwrap(), Some(live));
     }
 
     async fn relay_mailbox(store: &dyn Store) {

@@ -4,8 +4,8 @@ use sqlx::Row;
 
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxSession, Store,
-    StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
+    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxRefresh, SiwxRotation,
+    SiwxSession, Store, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
 /// Serialises migrations when several nodes start at once (any fixed number works).

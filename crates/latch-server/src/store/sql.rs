@@ -79,6 +79,9 @@ macro_rules! impl_sql_store {
             Ok(SiwxSession {
                 id: row.try_get("id")?,
                 token_hash: row.try_get("token_hash")?,
+                access_hash: row.try_get("access_hash")?,
+                access_expires_at: row.try_get("access_expires_at")?,
+                refresh_hash: row.try_get("refresh_hash")?,
                 project_id: row.try_get("project_id")?,
                 account: row.try_get("account")?,
                 chain_id: row.try_get("chain_id")?,
@@ -501,13 +504,15 @@ macro_rules! impl_sql_store {
                 Ok(())
             }
 
-            async fn siwx_take_nonce(&self, nonce: &str) -> StoreResult<Option<SiwxNonce>> {
-                // One statement: of two requests racing with the same nonce, one wins.
+            async fn siwx_take_nonce(&self, project_id: &str, nonce: &str) -> StoreResult<Option<SiwxNonce>> {
+                // One statement: of requests racing with the same nonce, on this node or
+                // another sharing the database, exactly one gets the row.
                 let row = sqlx::query(
-                    "UPDATE siwx_nonces SET used = 1 WHERE nonce = $1 AND used = 0
+                    "DELETE FROM siwx_nonces WHERE nonce = $1 AND project_id = $2
                      RETURNING nonce, project_id, domain, expires_at",
                 )
                 .bind(nonce)
+                .bind(project_id)
                 .fetch_optional(&self.pool)
                 .await?;
                 row.map(|row| {
@@ -524,7 +529,8 @@ macro_rules! impl_sql_store {
             async fn siwx_add_session(&self, session: &SiwxSession) -> StoreResult<()> {
                 sqlx::query(
                     "INSERT INTO siwx_sessions (id, token_hash, project_id, account, chain_id, domain, message, signature,
-                     created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL)",
+                     created_at, expires_at, revoked_at, access_hash, access_expires_at, refresh_hash)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, $13)",
                 )
                 .bind(&session.id)
                 .bind(&session.token_hash)
@@ -536,6 +542,9 @@ macro_rules! impl_sql_store {
                 .bind(&session.signature)
                 .bind(session.created_at)
                 .bind(session.expires_at)
+                .bind(&session.access_hash)
+                .bind(session.access_expires_at)
+                .bind(&session.refresh_hash)
                 .execute(&self.pool)
                 .await?;
                 Ok(())
@@ -543,13 +552,70 @@ macro_rules! impl_sql_store {
 
             async fn siwx_session_by_token(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<SiwxSession>> {
                 let row = sqlx::query(
-                    "SELECT * FROM siwx_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2",
+                    "SELECT * FROM siwx_sessions WHERE (token_hash = $1 OR (access_hash = $1 AND access_expires_at > $2))
+                     AND revoked_at IS NULL AND expires_at > $2",
                 )
                 .bind(token_hash)
                 .bind(now_ms)
                 .fetch_optional(&self.pool)
                 .await?;
                 row.as_ref().map(siwx_session_from_row).transpose()
+            }
+
+            async fn siwx_refresh(
+                &self,
+                project_id: &str,
+                refresh_hash: &str,
+                next: &SiwxRotation,
+                now_ms: i64,
+            ) -> StoreResult<SiwxRefresh> {
+                // One statement rotates, so two racing presentations of one refresh token
+                // cannot both get new tokens: the loser sees it rotated away (below).
+                let row = sqlx::query(
+                    "UPDATE siwx_sessions SET refresh_used_hash = refresh_hash, refresh_hash = $3,
+                     access_hash = $4, access_expires_at = $5
+                     WHERE project_id = $1 AND refresh_hash = $2 AND revoked_at IS NULL AND expires_at > $6
+                     RETURNING *",
+                )
+                .bind(project_id)
+                .bind(refresh_hash)
+                .bind(&next.refresh_hash)
+                .bind(&next.access_hash)
+                .bind(next.access_expires_at)
+                .bind(now_ms)
+                .fetch_optional(&self.pool)
+                .await?;
+                if let Some(row) = row {
+                    return Ok(SiwxRefresh::Rotated(Box::new(siwx_session_from_row(&row)?)));
+                }
+                let revoked = sqlx::query(
+                    "UPDATE siwx_sessions SET revoked_at = $3
+                     WHERE project_id = $1 AND refresh_used_hash = $2 AND revoked_at IS NULL",
+                )
+                .bind(project_id)
+                .bind(refresh_hash)
+                .bind(now_ms)
+                .execute(&self.pool)
+                .await?;
+                Ok(if revoked.rows_affected() > 0 {
+                    SiwxRefresh::Reused
+                } else {
+                    SiwxRefresh::Unknown
+                })
+            }
+
+            async fn siwx_prune(&self, now_ms: i64, before_ms: i64) -> StoreResult<(u64, u64)> {
+                let nonces = sqlx::query("DELETE FROM siwx_nonces WHERE expires_at <= $1")
+                    .bind(now_ms)
+                    .execute(&self.pool)
+                    .await?
+                    .rows_affected();
+                let sessions = sqlx::query("DELETE FROM siwx_sessions WHERE expires_at <= $1 OR revoked_at <= $1")
+                    .bind(before_ms)
+                    .execute(&self.pool)
+                    .await?
+                    .rows_affected();
+                Ok((nonces, sessions))
             }
 
             async fn siwx_session(&self, project_id: &str, id: &str) -> StoreResult<Option<SiwxSession>> {
@@ -840,6 +906,19 @@ pub(super) const MIGRATIONS: &[Step] = &[
         sqlite: "SELECT 1",
         postgres: "CREATE INDEX relay_messages_by_publisher ON relay_messages (publisher, expires_at)",
     },
+    // Sign-in sessions answer a short-lived access token and a rotating one-time refresh
+    // token (crate::siwx); the long-lived session token only travels in the HTTP-only cookie.
+    // Sessions made before have neither (empty, matching no token).
+    Step::both("ALTER TABLE siwx_sessions ADD COLUMN access_hash TEXT NOT NULL DEFAULT ''"),
+    Step::both("ALTER TABLE siwx_sessions ADD COLUMN access_expires_at BIGINT NOT NULL DEFAULT 0"),
+    Step::both("ALTER TABLE siwx_sessions ADD COLUMN refresh_hash TEXT NOT NULL DEFAULT ''"),
+    Step::both("ALTER TABLE siwx_sessions ADD COLUMN refresh_used_hash TEXT"),
+    Step::both("CREATE INDEX siwx_sessions_by_access ON siwx_sessions (access_hash)"),
+    Step::both("CREATE INDEX siwx_sessions_by_refresh ON siwx_sessions (refresh_hash)"),
+    Step::both("CREATE INDEX siwx_sessions_by_used_refresh ON siwx_sessions (refresh_used_hash)"),
+    // Pruning (crate::siwx) finds expired rows by these.
+    Step::both("CREATE INDEX siwx_nonces_by_expiry ON siwx_nonces (expires_at)"),
+    Step::both("CREATE INDEX siwx_sessions_by_expiry ON siwx_sessions (expires_at)"),
 ];
 
 /// One schema step in each backend's dialect (the same text for most).

@@ -7,8 +7,8 @@ use sqlx::Row;
 use super::journal::Journal;
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxSession, Store,
-    StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
+    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxRefresh, SiwxRotation,
+    SiwxSession, Store, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
 /// How often the WAL is copied back into the database file.

@@ -12,3 +12,4 @@ mod fetch;
 mod gateway;
 mod harness;
 mod relay;
+mod siwx;

@@ -24,11 +24,24 @@ const fromServer = (session: ServerSession): SiwxSession => ({
   expiresAt: session.expiresAt,
 });
 
+/** A sign-in or refresh answer: short-lived tokens, never the long-lived session token. */
+interface ServerTokens {
+  accessToken: string;
+  accessExpiresAt: number;
+  refreshToken: string;
+  session: ServerSession;
+}
+
+/** Refresh this long before the access token expires, so a request never carries a dying one. */
+const ACCESS_MARGIN_MS = 30_000;
+
 /**
  * Sign-in against the Latch server (spec §7 sign-in endpoints): nonces and verification by the
- * server, the message built by latch-core. The session token is kept in `storage` (spec §3
- * "sign-in tokens") and sent as a bearer token, so it works when the server is on another
- * origin; the server also sets it as an HTTP-only cookie for the host's own backend.
+ * server, the message built by latch-core. No long-lived credential is ever readable by page
+ * scripts: the server keeps the session token in an HTTP-only cookie (sent by `fetch` when the
+ * server is on this page's origin), and answers a short-lived access token and a one-time
+ * refresh token, which live only in this closure's memory (a reload on another origin signs in
+ * again). Tokens stored by earlier versions in `storage` are removed.
  */
 export function createLatchAuthentication({
   projectId,
@@ -39,9 +52,32 @@ export function createLatchAuthentication({
   getServerUrl(): string;
   storage: KeyValueStorage;
 }): AuthenticationAdapter {
-  const tokenKey = STORAGE_KEYS.siwxToken(projectId);
+  storage.removeItem(STORAGE_KEYS.siwxToken(projectId));
   const url = (path: string) => serverUrl({ projectId, getServerUrl }, path);
-  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  let tokens: Omit<ServerTokens, 'session'> | null = null;
+  const keep = ({ accessToken, accessExpiresAt, refreshToken }: ServerTokens) => {
+    tokens = { accessToken, accessExpiresAt, refreshToken };
+  };
+  /** Headers carrying a live access token, refreshing it first when it is about to expire. */
+  const authorization = async (): Promise<Record<string, string>> => {
+    if (tokens && tokens.accessExpiresAt - ACCESS_MARGIN_MS <= Date.now()) {
+      const refreshToken = tokens.refreshToken;
+      tokens = null;
+      try {
+        keep(
+          await fetchJson<ServerTokens>(url('/v1/siwx/refresh'), {
+            method: 'POST',
+            headers: { 'Content-Type': 'text/plain' },
+            body: JSON.stringify({ refreshToken }),
+          }),
+        );
+      } catch (error) {
+        // 401: used, expired or revoked; the cookie (same origin) may still hold a session.
+        if (!(error instanceof HttpError && error.status === 401)) throw error;
+      }
+    }
+    return tokens ? { Authorization: `Bearer ${tokens.accessToken}` } : {};
+  };
 
   return {
     async getNonce({ domain }) {
@@ -68,34 +104,36 @@ export function createLatchAuthentication({
       });
     },
     async verify({ message, signature }) {
-      const { token, session } = await fetchJson<{ token: string; session: ServerSession }>(url('/v1/siwx/sessions'), {
+      const answer = await fetchJson<ServerTokens>(url('/v1/siwx/sessions'), {
         method: 'POST',
         headers: { 'Content-Type': 'text/plain' },
         body: JSON.stringify({ message, signature }),
       });
-      storage.setItem(tokenKey, token);
-      return fromServer(session);
+      keep(answer);
+      return fromServer(answer.session);
     },
     async getSession() {
-      const token = storage.getItem(tokenKey);
-      if (!token) return null;
       try {
-        const { session } = await fetchJson<{ session: ServerSession }>(url('/v1/siwx/session'), { headers: bearer(token) });
+        const { session } = await fetchJson<{ session: ServerSession }>(url('/v1/siwx/session'), {
+          headers: await authorization(),
+        });
         return fromServer(session);
       } catch (error) {
-        // 401: expired or revoked; the token is of no further use.
-        if (error instanceof HttpError && error.status === 401) storage.removeItem(tokenKey);
+        // 401: no session for the access token or the cookie.
+        if (error instanceof HttpError && error.status === 401) {
+          tokens = null;
+          return null;
+        }
         throw error;
       }
     },
     async signOut() {
-      const token = storage.getItem(tokenKey);
-      storage.removeItem(tokenKey);
-      if (!token) return;
+      const headers = await authorization();
+      tokens = null;
       try {
-        await fetchJson(url('/v1/siwx/session'), { method: 'DELETE', headers: bearer(token) });
+        await fetchJson(url('/v1/siwx/session'), { method: 'DELETE', headers });
       } catch (error) {
-        // Already ended on the server: signed out either way.
+        // Already ended on the server (or never begun): signed out either way.
         if (!(error instanceof HttpError && error.status === 401)) throw error;
       }
     },
