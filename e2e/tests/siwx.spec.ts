@@ -3,7 +3,7 @@
 // message and keeping the session.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
-import { storedToken, verifyOnServer } from '../fixtures/siwx.js';
+import { scriptReadable, sessionCookie, sessionOnServer, verifyOnServer } from '../fixtures/siwx.js';
 import { E2E_RPC_URL, E2E_SERVER_URL, readDevnet } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 
@@ -47,16 +47,22 @@ test('signing in creates a server session that a reload keeps and signing out en
   await expect(page.getByTestId('siwx-account')).toHaveText(`eip155:31337:${address}`);
   expect(wallet.requests.filter((method) => method === 'personal_sign')).toHaveLength(1);
 
-  // The server holds the session: the host's backend can check the token, and the browser got
-  // the HTTP-only cookie as well.
-  const token = (await storedToken(page))!;
-  const verified = await verifyOnServer(token);
+  // The server holds the session. The long-lived token is only in the HTTP-only cookie: no page
+  // script (a stolen one included) can read it from storage or document.cookie.
+  const cookie = (await sessionCookie(context))!;
+  expect(cookie).toMatchObject({ httpOnly: true });
+  const token = cookie.value;
+  expect(await scriptReadable(page)).not.toContain(token);
+  const host = new URL(E2E_SERVER_URL).host;
+  // The host's backend checks the token and learns the domain it was signed for.
+  const verified = await verifyOnServer(token, host);
   expect(verified.status).toBe(200);
+  expect(verified.body.domain).toBe(host);
   expect(verified.body.session?.account).toBe(`eip155:31337:${address}`);
-  expect(verified.body.session?.message).toContain(`${new URL(E2E_SERVER_URL).host} wants you to sign in with your Ethereum account:\n${address}`);
-  expect(verified.body.session?.message).toContain('Sign in to the Latch demo.');
-  const cookie = (await context.cookies()).find(({ name }) => name === 'latch_siwx');
-  expect(cookie).toMatchObject({ value: token, httpOnly: true });
+  expect((await verifyOnServer(token, 'evil.example')).status).toBe(401);
+  const own = await sessionOnServer(token);
+  expect(own.body.session?.message).toContain(`${host} wants you to sign in with your Ethereum account:\n${address}`);
+  expect(own.body.session?.message).toContain('Sign in to the Latch demo.');
 
   // A reload reconnects the wallet silently and finds the session: no second signature.
   await page.reload();
@@ -69,7 +75,7 @@ test('signing in creates a server session that a reload keeps and signing out en
   await page.getByTestId('siwx-sign-out').click();
   await expect(page.getByTestId('siwx-status')).toHaveText('unauthenticated');
   expect((await verifyOnServer(token)).status).toBe(401);
-  expect(await storedToken(page)).toBeNull();
+  expect(await sessionCookie(context)).toBeUndefined();
 
   // Without a session, the next load asks to sign in again.
   await page.reload();

@@ -4,7 +4,7 @@
 // verifying the CAIP-122 sign-in (ed25519).
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
-import { storedToken, verifyOnServer } from '../fixtures/siwx.js';
+import { sessionCookie, sessionOnServer, verifyOnServer } from '../fixtures/siwx.js';
 import {
   installSolanaTestWallet,
   SOLANA_TEST_WALLET_NAME,
@@ -152,14 +152,15 @@ test('signs in with a Solana wallet: the server verifies the ed25519 signature, 
   expect(wallet.requests.filter((feature) => feature === 'solana:signMessage')).toHaveLength(1);
 
   // The host's backend checks the token: the session is the Solana account's, on a CAIP-122 message.
-  const token = (await storedToken(page))!;
+  const token = (await sessionCookie(page.context()))!.value;
   const verified = await verifyOnServer(token);
   expect(verified.status).toBe(200);
   expect(verified.body.session?.account).toBe(`${caipNetworkId}:${account.address}`);
-  expect(verified.body.session?.message).toContain(
+  const own = await sessionOnServer(token);
+  expect(own.body.session?.message).toContain(
     `${new URL(E2E_SERVER_URL).host} wants you to sign in with your Solana account:\n${account.address}`,
   );
-  expect(verified.body.session?.message).toContain(`Chain ID: ${caipNetworkId.slice('solana:'.length)}`);
+  expect(own.body.session?.message).toContain(`Chain ID: ${caipNetworkId.slice('solana:'.length)}`);
 
   // A reload reconnects silently and finds the session: no second signature.
   await page.reload();
@@ -172,7 +173,7 @@ test('signs in with a Solana wallet: the server verifies the ed25519 signature, 
   await page.getByTestId('siwx-sign-out').click();
   await expect(page.getByTestId('siwx-status')).toHaveText('unauthenticated');
   expect((await verifyOnServer(token)).status).toBe(401);
-  expect(await storedToken(page)).toBeNull();
+  expect(await sessionCookie(page.context())).toBeUndefined();
 });
 
 test('a declined Solana signature shows Signature declined and keeps the sign-in open', async ({ page }) => {

@@ -4,7 +4,7 @@
 // a person would: the modal's copy button.
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
-import { storedToken, verifyOnServer } from '../fixtures/siwx.js';
+import { sessionCookie, verifyOnServer } from '../fixtures/siwx.js';
 import { E2E_SERVER_URL } from '../fixtures/stack.js';
 import { OfficialWallet } from '../fixtures/wc-wallet.js';
 
@@ -58,7 +58,7 @@ test('pairs from the copied link, signs in, survives a reload and ends when the 
   await expect(page.getByTestId('siwx-status')).toHaveText('authenticated');
   await expect(page.getByTestId('siwx-account')).toHaveText(`eip155:31337:${ADDRESS}`);
   await expect(modal).toBeHidden();
-  const token = (await storedToken(page))!;
+  const token = (await sessionCookie(page.context()))!.value;
   expect((await verifyOnServer(token)).status, 'the host backend sees the session').toBe(200);
 
   // A reload restores the persisted session: no new pairing, no new signature.
