@@ -391,6 +391,7 @@ async fn relay(client: WebSocket, upstream: Upstream, gateway: Arc<Gateway>, cha
                 if idle || last_frame.elapsed() >= idle_after {
                     let reason = format!("idle for {} s", limits.idle_timeout_secs);
                     let _ = to_client.send(Message::Close(Some(CloseFrame { code: IDLE, reason: reason.into() }))).await;
+                    await_close_reply(&mut from_client).await;
                     break;
                 }
                 if to_client.send(Message::Ping(Default::default())).await.is_err() {
@@ -400,6 +401,23 @@ async fn relay(client: WebSocket, upstream: Upstream, gateway: Arc<Gateway>, cha
         }
     }
     let _ = to_upstream.close().await;
+}
+
+/// How long a close the server starts waits for the client's answering Close frame: dropping
+/// the connection at once can reset it while the client still has frames to read, and the
+/// client then never learns the close code.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// Reads (and drops) what the client still sends until its Close frame, at most [`CLOSE_GRACE`].
+async fn await_close_reply(from_client: &mut futures_util::stream::SplitStream<WebSocket>) {
+    let _ = tokio::time::timeout(CLOSE_GRACE, async {
+        while let Some(Ok(message)) = from_client.next().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// Whether a client socket error is a message or frame above the size cap.
