@@ -106,3 +106,22 @@ pub async fn ok_json(response: reqwest::Response) -> Value {
     assert_eq!(status, 200, "{text}");
     serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"))
 }
+
+/// An empty database on the PostgreSQL that `scripts/with-postgres` started
+/// (`POSTGRES_TEST_URL`), named `{prefix}_{pid}`; its URL. Several servers
+/// given it are the nodes of one deployment.
+pub async fn fresh_postgres(prefix: &str) -> String {
+    let url = std::env::var("POSTGRES_TEST_URL").expect(
+        "POSTGRES_TEST_URL is unset: run the security suite through scripts/with-postgres (make test-security does)",
+    );
+    let admin = sqlx::PgPool::connect(&url).await.unwrap();
+    let name = format!("{prefix}_{}", std::process::id());
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {name}"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        sqlx::query(&sql).execute(&admin).await.unwrap();
+    }
+    let (base, _) = url.rsplit_once('/').unwrap();
+    format!("{base}/{name}")
+}

@@ -494,19 +494,7 @@ async fn fetches_and_pushes_of_a_mailbox_of_large_messages_come_in_pages_of_byte
 
 #[tokio::test]
 async fn on_postgres_one_unstorable_message_fails_only_its_own_publish() {
-    let url = std::env::var("POSTGRES_TEST_URL").expect(
-        "POSTGRES_TEST_URL is unset: run the security suite through scripts/with-postgres (make test-security does)",
-    );
-    let admin = sqlx::PgPool::connect(&url).await.unwrap();
-    let name = format!("security_relay_{}", std::process::id());
-    for sql in [
-        format!("DROP DATABASE IF EXISTS {name}"),
-        format!("CREATE DATABASE {name}"),
-    ] {
-        sqlx::query(&sql).execute(&admin).await.unwrap();
-    }
-    let (base, _) = url.rsplit_once('/').unwrap();
-    let database = format!("{base}/{name}");
+    let database = crate::harness::fresh_postgres("security_relay").await;
     let latch = relay(|c| c.database_url = Some(Secret(database))).await;
     let mut wallet = connect(&latch, 1).await;
     assert!(call(&mut wallet, "s", "irn_subscribe", json!({"topic": TOPIC})).await["result"].is_string());
@@ -569,4 +557,35 @@ async fn on_postgres_one_unstorable_message_fails_only_its_own_publish() {
     }
     assert!(!delivered.iter().any(|m| m.contains('\u{0}')));
     normal_traffic_works(&latch, (3, 4), &topic(5)).await;
+}
+
+#[tokio::test]
+async fn two_nodes_sharing_postgres_hold_one_mailbox_quota() {
+    // Two nodes of one deployment: switching node buys no mailbox space.
+    let database = crate::harness::fresh_postgres("security_relay_nodes").await;
+    let quota = |c: &mut latch_server::config::Config| {
+        c.database_url = Some(Secret(database.clone()));
+        c.relay.max_messages_per_topic = 4;
+    };
+    let node_a = relay(quota).await;
+    let node_b = relay(quota).await;
+    let mut on_a = connect(&node_a, 1).await;
+    let mut on_b = connect(&node_b, 1).await;
+    for n in 0..4 {
+        let client = if n % 2 == 0 { &mut on_a } else { &mut on_b };
+        let answer = call(
+            client,
+            &format!("p{n}"),
+            "irn_publish",
+            publish(&topic(9), &format!("DDD{n}"), 300),
+        )
+        .await;
+        assert_eq!(answer["result"], json!(true), "{answer}");
+    }
+    for client in [&mut on_a, &mut on_b] {
+        let full = call(client, "full", "irn_publish", publish(&topic(9), "EEEE", 300)).await;
+        assert_eq!(error_of(&full), (-32000, "MailboxLimitExceeded".into()));
+    }
+    // Other topics on either node are unaffected.
+    normal_traffic_works(&node_b, (3, 4), &topic(10)).await;
 }

@@ -331,3 +331,32 @@ async fn expired_nonces_and_sessions_are_pruned() {
     let text = message(ALICE, &live_nonce).build().unwrap();
     ok_json(create(&latch, &text, &personal_sign(&anvil, ALICE, &text).await).await).await;
 }
+
+#[tokio::test]
+async fn one_nonce_opens_one_session_across_two_nodes() {
+    // Two nodes sharing Postgres: a nonce is taken once in the shared store, so a signed
+    // message raced to both opens one session.
+    let anvil = Anvil::start().await;
+    let database = crate::harness::fresh_postgres("security_siwx_nodes").await;
+    let shared =
+        |c: &mut latch_server::config::Config| c.database_url = Some(latch_server::config::Secret(database.clone()));
+    let node_a = Latch::start(vec![anvil.url.clone()], shared).await;
+    let node_b = Latch::start(vec![anvil.url.clone()], shared).await;
+    let text = message(ALICE, &nonce(&node_a).await).build().unwrap();
+    let signature = personal_sign(&anvil, ALICE, &text).await;
+    let attempts: Vec<_> = (0..12)
+        .map(|n| create(if n % 2 == 0 { &node_a } else { &node_b }, &text, &signature))
+        .collect();
+    let mut opened = 0;
+    for response in futures_util::future::join_all(attempts).await {
+        if response.status() == 200 {
+            opened += 1;
+        } else {
+            refused(response, 401, "NONCE_UNKNOWN").await;
+        }
+    }
+    assert_eq!(opened, 1, "exactly one session from one nonce, whichever node");
+    // Both nodes keep signing people in.
+    sign_in(&anvil, &node_b, BOB).await;
+    sign_in(&anvil, &node_a, BOB).await;
+}
