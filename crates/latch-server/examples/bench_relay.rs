@@ -184,16 +184,20 @@ fn topic_of(scenario: usize, pair: usize) -> String {
 }
 
 fn publish_frame(id: u64, topic: &str, pair: usize, sent_us: u64) -> String {
+    // The relay takes base64 messages only (as WalletConnect envelopes are), so the
+    // marker `pair:id:sent_us:` and its padding travel encoded, PAYLOAD_BYTES long.
     let head = format!("{pair}:{id}:{sent_us}:");
-    let message = format!("{head}{}", "A".repeat(PAYLOAD_BYTES.saturating_sub(head.len())));
+    let raw = format!("{head}{}", "A".repeat((PAYLOAD_BYTES / 4 * 3).saturating_sub(head.len())));
+    let message = latch_core::base64::encode(raw.as_bytes());
     json!({"id": id, "jsonrpc": "2.0", "method": "irn_publish",
            "params": {"topic": topic, "message": message, "ttl": 300, "tag": 1108}})
     .to_string()
 }
 
-/// The send time carried by a delivered message (`pair:id:sent_us:padding`).
+/// The send time carried by a delivered message (base64 of `pair:id:sent_us:padding`).
 fn sent_us(message: &str) -> Option<u64> {
-    message.split(':').nth(2)?.parse().ok()
+    let raw = latch_core::base64::decode(message)?;
+    std::str::from_utf8(&raw).ok()?.split(':').nth(2)?.parse().ok()
 }
 
 /// One scenario: `pairs` topic pairs, each with `window` messages in flight
