@@ -187,7 +187,10 @@ fn publish_frame(id: u64, topic: &str, pair: usize, sent_us: u64) -> String {
     // The relay takes base64 messages only (as WalletConnect envelopes are), so the
     // marker `pair:id:sent_us:` and its padding travel encoded, PAYLOAD_BYTES long.
     let head = format!("{pair}:{id}:{sent_us}:");
-    let raw = format!("{head}{}", "A".repeat((PAYLOAD_BYTES / 4 * 3).saturating_sub(head.len())));
+    let raw = format!(
+        "{head}{}",
+        "A".repeat((PAYLOAD_BYTES / 4 * 3).saturating_sub(head.len()))
+    );
     let message = latch_core::base64::encode(raw.as_bytes());
     json!({"id": id, "jsonrpc": "2.0", "method": "irn_publish",
            "params": {"topic": topic, "message": message, "ttl": 300, "tag": 1108}})

@@ -173,6 +173,20 @@ impl Indexer {
 
     /// Forgets recorded blocks from the tip down until the record agrees with the chain.
     async fn rewind(&self) -> Result<u64> {
+        // Another genesis is another chain (a devnet started over): the whole record
+        // goes at once, quietly, instead of block by block under a reorganisation warning.
+        if let Some(genesis) = self.store.indexed_hash(&self.chain, 0).await? {
+            if self.chain_hash(0).await?.as_deref() != Some(genesis.as_str()) {
+                let recorded = self
+                    .store
+                    .index_tip(&self.chain)
+                    .await?
+                    .map_or(0, |(n, _)| n as u64 + 1);
+                self.store.rewind(&self.chain, 0).await?;
+                tracing::info!(chain = %self.chain, "the chain started over from a new genesis: indexing it afresh");
+                return Ok(recorded);
+            }
+        }
         let mut rewound = 0;
         while let Some((number, hash)) = self.store.index_tip(&self.chain).await? {
             if self.chain_hash(number as u64).await?.as_deref() == Some(hash.as_str()) {

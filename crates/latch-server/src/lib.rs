@@ -25,6 +25,7 @@ pub mod relay;
 pub mod server;
 pub mod signatures;
 pub mod siwx;
+pub mod startup;
 pub mod store;
 pub mod subscriptions;
 

@@ -3,7 +3,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use latch_server::config::{check_origin_pattern, Config, DEV_ADMIN_TOKEN, DEV_ORIGINS};
+use latch_server::config::{check_origin_pattern, Config, DEV_ORIGINS};
 use latch_server::store::{self, is_valid_project_id, Project};
 use latch_server::AppState;
 use latch_server::{catalogue, images};
@@ -165,7 +165,7 @@ async fn main() -> anyhow::Result<()> {
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {
-    tracing::info!(?config, "starting");
+    tracing::debug!(?config, "configuration");
     let state = AppState::new(config).await.context("opening state")?;
     state.gateway.spawn_ranking();
     state.spawn_indexers();
@@ -196,24 +196,19 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         Some(dir) => announce(&format!("latch serving {} and the API at {url}", dir.display())),
         None => announce(&format!("latch serving the API at {url}")),
     }
-    if config.admin_token.as_ref().is_some_and(|t| t.0 == DEV_ADMIN_TOKEN) {
-        announce(&format!(
-            "analytics dashboard at {url}dashboard (admin token {DEV_ADMIN_TOKEN})"
-        ));
+    for line in latch_server::startup::summary(&config, &url) {
+        tracing::info!("{line}");
     }
     if let Some(address) = config.metrics_address {
         let listener = tokio::net::TcpListener::bind(address)
             .await
             .with_context(|| format!("binding metrics_address {address}"))?;
         let metrics = latch_server::metrics_app::<()>(&state);
-        tracing::info!(%address, "serving /metrics");
         tokio::spawn(async move {
             if let Err(error) = axum::serve(listener, metrics).await {
                 tracing::error!(%error, "metrics listener failed");
             }
         });
-    } else if config.metrics_token.is_none() && !config.host.is_loopback() {
-        tracing::info!("/metrics is not served: set metrics_token or metrics_address to expose it");
     }
     // Graceful: in-flight requests finish, but a client that never lets go
     // cannot hold the process past SHUTDOWN_GRACE.

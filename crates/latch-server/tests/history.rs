@@ -180,6 +180,88 @@ async fn history_follows_transfers_survives_a_reorg_and_pages() {
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
 }
 
+/// What the indexer logs, captured.
+#[derive(Clone, Default)]
+struct Logs(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Logs {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+impl std::io::Write for Logs {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Logs {
+    type Writer = Logs;
+    fn make_writer(&'a self) -> Logs {
+        self.clone()
+    }
+}
+
+/// A devnet started over from genesis (another chain behind the same id) is
+/// indexed afresh: its old record goes at once, not block by block.
+#[tokio::test]
+async fn a_chain_started_over_is_indexed_afresh() {
+    let (first, second) = (Devnet::start().await, Devnet::start().await);
+    let (old, _old_data) = state_with(vec![first.anvil.url.clone()], |_| {}).await;
+    let (new, _new_data) = state_with(vec![second.anvil.url.clone()], |_| {}).await;
+    let account = |i: usize| first.fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let paid = first
+        .send(json!({"from": account(1), "to": account(2), "value": "0x1"}))
+        .await;
+    let indexer = Indexer::new(old.gateway.clone(), old.store.clone(), CHAIN.into(), 0, 200);
+    catch_up(&indexer).await;
+    let (old_tip, _) = old.store.index_tip(CHAIN).await.unwrap().unwrap();
+
+    // The same store, now reading the second chain (as after `scripts/devnet` restarts).
+    let restarted = Indexer::new(new.gateway.clone(), old.store.clone(), CHAIN.into(), 0, 200);
+    let logs = Logs::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(logs.clone())
+        .with_ansi(false)
+        .finish();
+    let step = {
+        // The test runs on one thread, so the subscriber sees the whole step.
+        let _guard = tracing::subscriber::set_default(subscriber);
+        restarted.step().await.unwrap()
+    };
+    assert_eq!(step.rewound, old_tip as u64 + 1, "the whole old record, in one step");
+    let logged = logs.text();
+    assert!(logged.contains("started over from a new genesis"), "{logged}");
+    assert!(!logged.contains("reorganised") && !logged.contains("WARN"), "{logged}");
+    catch_up(&restarted).await;
+    let genesis = new
+        .gateway
+        .call_internal(
+            CHAIN,
+            axum::body::Bytes::from(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getBlockByNumber", "params": ["0x0", false]})
+                    .to_string(),
+            ),
+        )
+        .await
+        .unwrap();
+    let genesis: Value = serde_json::from_slice(&genesis.0).unwrap();
+    assert_eq!(
+        old.store.indexed_hash(CHAIN, 0).await.unwrap().as_deref(),
+        genesis["result"]["hash"].as_str()
+    );
+    let router = app(old);
+    assert!(
+        !hashes(&history(&router, &account(1), None).await).contains(&paid),
+        "the first chain's payment is forgotten"
+    );
+}
+
 /// An NFT's image comes from its token URI, read from the contract, and the
 /// metadata document at that URI — here served over real HTTP on loopback, which
 /// only `nft_metadata_private_hosts` (`--dev`) allows.
