@@ -22,6 +22,7 @@ pub mod outbound;
 pub mod project;
 pub mod ratelimit;
 pub mod relay;
+pub mod rpc;
 pub mod server;
 pub mod signatures;
 pub mod siwx;
@@ -38,26 +39,21 @@ pub fn now_ms() -> i64 {
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{header, HeaderValue, Request};
+use axum::http::{HeaderValue, Request};
 use axum::middleware;
-use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
-use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use axum::Router;
 use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
-use utoipa::ToSchema;
 
 use crate::catalogue::CatalogueCache;
 use crate::metrics::Metrics;
 
 use crate::config::Config;
-use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
+use crate::error::ApiError;
 use crate::gateway::Gateway;
-use crate::project::{Caller, ProjectDirectory};
+use crate::project::ProjectDirectory;
 use crate::ratelimit::{IpKey, RateLimiter, SharedLimiter};
 use crate::store::Store;
 
@@ -191,9 +187,9 @@ impl AppState {
 /// The whole HTTP surface.
 pub fn app(state: AppState) -> Router {
     let api = Router::new()
-        .route("/v1", post(rpc).get(subscriptions::upgrade))
-        .route("/v1/", post(rpc).get(subscriptions::upgrade))
-        .route("/v1/supported-chains", get(supported_chains))
+        .route("/v1", post(rpc::rpc).get(subscriptions::upgrade))
+        .route("/v1/", post(rpc::rpc).get(subscriptions::upgrade))
+        .route("/v1/supported-chains", get(rpc::supported_chains))
         .route("/v1/account/{address}/balance", get(chaindata::balances::balance))
         .route("/v1/fungible/price", post(chaindata::balances::price))
         .route("/v1/identity/{address}", get(chaindata::identity::identity))
@@ -273,96 +269,4 @@ pub fn metrics_app<S: Clone + Send + Sync + 'static>(state: &AppState) -> Router
         token: state.config.metrics_token.clone(),
     };
     Router::new().route("/metrics", get(metrics::serve)).with_state(access)
-}
-
-#[derive(Deserialize)]
-pub(crate) struct RpcQuery {
-    #[serde(rename = "chainId")]
-    pub(crate) chain_id: Option<String>,
-}
-
-/// `POST /v1/?chainId=…&projectId=…`: the body is read as JSON whatever its
-/// Content-Type, because clients send `text/plain` to avoid a CORS preflight.
-#[utoipa::path(post, path = "/v1/", tag = "rpc",
-    params(("chainId" = String, Query, description = "CAIP-2 id, e.g. eip155:1", pattern = "^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$")), security(("project_id" = []), ("project_header" = [])),
-    request_body(content = JsonRpcBody, description = "A JSON-RPC 2.0 request or a batch of up to 1000"),
-    responses((status = 200, description = "The upstream's JSON-RPC answer", body = serde_json::Value),
-        (status = 204, description = "Only notifications were sent: JSON-RPC answers nothing"),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 403, description = "Origin not allowed, or a single call of a method the gateway does not forward (RPC_METHOD_NOT_ALLOWED)", body = ErrorBody),
-        (status = 413, body = ErrorBody),
-        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
-async fn rpc(
-    State(state): State<AppState>,
-    caller: Caller,
-    ApiQuery(query): ApiQuery<RpcQuery>,
-    body: Bytes,
-) -> ApiResult<Response> {
-    let chain = state.gateway.chain(query.chain_id.as_deref())?;
-    let plan = state.gateway.plan(chain, &body)?;
-    // Every call of a batch counts against the rate limits, refused ones too.
-    caller.charge(&state, plan.len().saturating_sub(1)).await?;
-    let reply = state.gateway.answer(chain, plan).await?;
-    if reply.0.iter().all(u8::is_ascii_whitespace) {
-        // Only notifications: JSON-RPC answers nothing at all, which HTTP says as 204.
-        return Ok(axum::http::StatusCode::NO_CONTENT.into_response());
-    }
-    Ok(([(header::CONTENT_TYPE, "application/json")], reply.0).into_response())
-}
-
-/// A JSON-RPC 2.0 request, as documented for `/openapi.json` (the gateway reads
-/// any JSON and checks it itself; `params` may also be an object, `id` a string).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct JsonRpcRequest {
-    #[schema(pattern = "^2\\.0$")]
-    jsonrpc: String,
-    #[schema(min_length = 1, example = "eth_blockNumber")]
-    method: String,
-    #[schema(nullable = false)]
-    params: Option<Vec<serde_json::Value>>,
-    #[schema(nullable = false)]
-    id: Option<u64>,
-}
-
-/// One request or a batch of 1 to `max_batch` (1000 by default), as documented.
-pub struct JsonRpcBody;
-
-impl utoipa::PartialSchema for JsonRpcBody {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        let single = utoipa::openapi::Ref::from_schema_name("JsonRpcRequest");
-        let batch = openapi::bounded_list(
-            "JsonRpcRequest",
-            latch_core::constants::CONSTANTS.rpc.batch_size as usize,
-        );
-        utoipa::openapi::schema::OneOfBuilder::new()
-            .item(single)
-            .item(batch)
-            .into()
-    }
-}
-
-impl ToSchema for JsonRpcBody {}
-
-/// The chains the gateway serves.
-#[derive(Serialize, ToSchema)]
-pub struct SupportedChains {
-    /// CAIP-2 ids served over HTTP.
-    pub http: Vec<String>,
-    /// CAIP-2 ids served over WebSocket.
-    pub ws: Vec<String>,
-}
-
-/// `GET /v1/supported-chains`.
-#[utoipa::path(get, path = "/v1/supported-chains", tag = "rpc", security(("project_id" = []), ("project_header" = [])),
-    responses((status = 200, body = SupportedChains), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-async fn supported_chains(State(state): State<AppState>, _caller: Caller) -> impl IntoResponse {
-    let http = state.gateway.chain_ids().map(String::from).collect();
-    (
-        [(header::CACHE_CONTROL, "public, max-age=60")],
-        Json(SupportedChains {
-            http,
-            ws: state.gateway.ws_chain_ids().map(String::from).collect(),
-        }),
-    )
 }

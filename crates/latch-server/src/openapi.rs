@@ -12,15 +12,16 @@ use crate::analytics::{AnalyticsConfig, EventBatch, IncomingEvent, IncomingProps
 use crate::catalogue::{Wallet, WalletPage};
 use crate::dashboard::{DayCounts, Summary};
 use crate::error::{ErrorBody, Reason};
-use crate::{AppState, JsonRpcBody, JsonRpcRequest, SupportedChains};
+use crate::rpc::{JsonRpcBody, JsonRpcRequest, SupportedChains};
+use crate::AppState;
 
 /// The whole API.
 #[derive(OpenApi)]
 #[openapi(
     info(title = "latch", description = "The self-hosted service behind the Latch wallet modal."),
     paths(
-        crate::rpc,
-        crate::supported_chains,
+        crate::rpc::rpc,
+        crate::rpc::supported_chains,
         crate::analytics::event,
         crate::analytics::batch,
         crate::analytics::config,

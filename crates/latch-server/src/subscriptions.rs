@@ -40,7 +40,8 @@ use crate::error::{ApiError, ApiQuery, ApiResult};
 use crate::gateway::{rpc_error, Chain, Gateway, Outcome, Plan};
 use crate::project::Caller;
 use crate::ratelimit::RateLimiter;
-use crate::{AppState, RpcQuery};
+use crate::rpc::RpcQuery;
+use crate::AppState;
 
 type Upstream = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
 
