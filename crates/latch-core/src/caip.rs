@@ -10,6 +10,14 @@ use crate::{Error, Result};
 /// The chain namespaces the kit connects to (spec §1).
 pub const SUPPORTED_NAMESPACES: [&str; 4] = ["eip155", "solana", "polkadot", "bip122"];
 
+/// Every namespace an account id may name (spec §1, §5 "with a known
+/// namespace"): the supported ones and those the sign-in layer recognises.
+/// (`multiversx`, which §1 also names, is longer than CAIP-2's 8 characters:
+/// its accounts are written under `elrond`.)
+pub const KNOWN_NAMESPACES: [&str; 10] = [
+    "eip155", "solana", "polkadot", "bip122", "cosmos", "algorand", "cip34", "elrond", "near", "tezos",
+];
+
 /// A CAIP-2 network id, `namespace:reference`, e.g. `eip155:1`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -120,7 +128,8 @@ impl FromStr for CaipNetworkId {
 }
 
 impl CaipAddress {
-    /// Parses `namespace:reference:address`; anything else is `Invalid CAIP-10 address`.
+    /// Parses `namespace:reference:address` on a known namespace
+    /// ([`KNOWN_NAMESPACES`]); anything else is `Invalid CAIP-10 address`.
     pub fn parse(input: &str) -> Result<Self> {
         let invalid = || Error::InvalidCaip10Address {
             input: input.to_owned(),
@@ -131,7 +140,8 @@ impl CaipAddress {
         else {
             return Err(invalid());
         };
-        if !is_namespace(namespace) || !is_reference(reference) || !is_account_address(address) {
+        let known = KNOWN_NAMESPACES.contains(&namespace);
+        if !known || !is_namespace(namespace) || !is_reference(reference) || !is_account_address(address) {
             return Err(invalid());
         }
         Ok(Self {
@@ -236,6 +246,9 @@ mod tests {
             ":1:0xabc",
             "eip155:1:0xabc:extra",
             "eip155:1:0x ab",
+            // Well formed, but no namespace the kit or its sign-in knows.
+            "foo:1:0xabc",
+            "cosmo:cosmoshub-4:cosmos1abc",
         ] {
             assert_eq!(
                 CaipAddress::parse(bad).unwrap_err().to_string(),
@@ -268,10 +281,18 @@ mod tests {
         }
 
         #[test]
-        fn valid_ids_round_trip(ns in "[-a-z0-9]{3,8}", reference in "[-_a-zA-Z0-9]{1,32}", addr in "[-.%a-zA-Z0-9]{1,128}") {
-            let text = format!("{ns}:{reference}:{addr}");
+        fn valid_ids_round_trip(
+            ns in "[-a-z0-9]{3,8}",
+            known in proptest::sample::select(KNOWN_NAMESPACES.as_slice()),
+            reference in "[-_a-zA-Z0-9]{1,32}",
+            addr in "[-.%a-zA-Z0-9]{1,128}",
+        ) {
+            let text = format!("{known}:{reference}:{addr}");
             let parsed = CaipAddress::parse(&text).unwrap();
             prop_assert_eq!(parsed.to_string(), text);
+            let unknown = format!("{ns}:{reference}:{addr}");
+            prop_assert_eq!(CaipAddress::parse(&unknown).is_ok(), KNOWN_NAMESPACES.contains(&ns.as_str()));
+            // Network ids name any well-formed namespace (a host may list others' chains).
             let network = format!("{ns}:{reference}");
             prop_assert_eq!(CaipNetworkId::parse(&network).unwrap().to_string(), network);
         }
