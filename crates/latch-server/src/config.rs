@@ -90,6 +90,10 @@ pub struct Config {
     /// EVM gateway chains whose transfers are indexed for `/v1/account/{address}/history`
     /// (`--dev` indexes the devnet).
     pub index_chains: Vec<String>,
+    /// The block an empty index starts at. Unset: the chain's head when indexing
+    /// begins (a long chain is never read from block 0 unless asked: `0`).
+    /// `--dev` indexes the devnet from 0.
+    pub index_start: Option<u64>,
     /// Blocks left unindexed behind the head; deeper reorganisations are still undone.
     pub index_confirmations: u64,
     /// Blocks read per indexing step.
@@ -451,6 +455,7 @@ impl Default for Config {
             solana_devnet_file: None,
             name_zone: DEFAULT_NAME_ZONE.into(),
             index_chains: Vec::new(),
+            index_start: None,
             index_confirmations: 2,
             index_batch: 200,
             index_poll_ms: 2_000,
@@ -692,6 +697,7 @@ impl Config {
         if self.dev && self.index_chains.is_empty() && self.chains.iter().any(|c| c.id == DEV_CHAIN) {
             // The devnet mines on demand and reorganises only when a test says so: index its head.
             self.index_chains.push(DEV_CHAIN.into());
+            self.index_start = Some(0);
             self.index_confirmations = 0;
             self.index_poll_ms = self.index_poll_ms.min(500);
         }

@@ -56,6 +56,8 @@ pub struct Indexer {
     chain: String,
     confirmations: u64,
     batch: u64,
+    /// The block an empty index starts at; `None`: the confirmed head.
+    start: Option<u64>,
 }
 
 /// What one step did.
@@ -97,7 +99,15 @@ impl Indexer {
             chain,
             confirmations,
             batch: batch.max(1),
+            start: Some(0),
         }
+    }
+
+    /// Where an empty index starts: a block, or `None` for the chain's confirmed
+    /// head when indexing begins (the default of [`Indexer::new`] is block 0).
+    pub fn starting_at(mut self, start: Option<u64>) -> Self {
+        self.start = start;
+        self
     }
 
     /// Reports progress as `latch_indexed_block{chain}` and `latch_indexer_lag_blocks{chain}` on `metrics`.
@@ -209,7 +219,10 @@ impl Indexer {
             return Ok(Step::default());
         };
         let tip = self.store.index_tip(&self.chain).await?;
-        let from = tip.as_ref().map_or(0, |(n, _)| *n as u64 + 1);
+        let from = match &tip {
+            Some((n, _)) => *n as u64 + 1,
+            None => self.start.unwrap_or(confirmed),
+        };
         self.report(from.saturating_sub(1), head);
         if from > confirmed {
             // Nothing new, but the recorded tip may have been reorganised away.

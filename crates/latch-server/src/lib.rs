@@ -133,6 +133,7 @@ impl AppState {
                 self.config.index_confirmations,
                 self.config.index_batch,
             )
+            .starting_at(self.config.index_start)
             .with_metrics(self.metrics.clone());
             indexer.spawn(std::time::Duration::from_millis(self.config.index_poll_ms));
         }

@@ -180,6 +180,36 @@ async fn history_follows_transfers_survives_a_reorg_and_pages() {
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
 }
 
+/// Unless told where to start, an empty index begins at the chain's head: a
+/// long chain is never read from block 0.
+#[tokio::test]
+async fn an_empty_index_starts_at_the_head_unless_told() {
+    let devnet = Devnet::start().await;
+    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |_| {}).await;
+    let account = |i: usize| devnet.fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let before = devnet
+        .send(json!({"from": account(1), "to": account(2), "value": "0x1"}))
+        .await;
+    let head = devnet.rpc("eth_blockNumber", json!([])).await;
+    let head = u64::from_str_radix(head.as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let indexer = Indexer::new(state.gateway.clone(), state.store.clone(), CHAIN.into(), 0, 200).starting_at(None);
+    catch_up(&indexer).await;
+    assert_eq!(
+        state.store.indexed_hash(CHAIN, 0).await.unwrap(),
+        None,
+        "block 0 is not read"
+    );
+    assert!(state.store.indexed_hash(CHAIN, head as i64).await.unwrap().is_some());
+    let after = devnet
+        .send(json!({"from": account(1), "to": account(3), "value": "0x2"}))
+        .await;
+    catch_up(&indexer).await;
+    let router = app(state);
+    // The deployment's mints to #1 (blocks before the head) are not there; the
+    // head's block (the payment just made) and what followed are.
+    assert_eq!(hashes(&history(&router, &account(1), None).await), [after, before]);
+}
+
 /// What the indexer logs, captured.
 #[derive(Clone, Default)]
 struct Logs(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
