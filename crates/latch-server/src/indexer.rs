@@ -71,11 +71,11 @@ pub struct Step {
     pub rewound: u64,
 }
 
-fn hex_u64(value: &Value) -> Option<u64> {
+pub(crate) fn hex_u64(value: &Value) -> Option<u64> {
     u64::from_str_radix(value.as_str()?.trim_start_matches("0x"), 16).ok()
 }
 
-fn hex_u256(value: &str) -> Option<U256> {
+pub(crate) fn hex_u256(value: &str) -> Option<U256> {
     let digits = value.trim_start_matches("0x");
     if digits.is_empty() {
         return Some(U256::ZERO);
@@ -327,76 +327,17 @@ impl Indexer {
             )
             .await?;
         let mut transfers = Vec::new();
-        let record = |hash: &str,
-                      log_index: i64,
-                      kind: &str,
-                      token: Option<String>,
-                      token_id: Option<String>,
-                      sender: String,
-                      recipient: String,
-                      amount: U256,
-                      success: bool| {
-            let TxInfo {
-                block,
-                time,
-                index,
-                nonce,
-                from,
-                to,
-            } = txs.get(hash)?.clone();
-            Some(Transfer {
-                chain: self.chain.clone(),
-                block_number: block,
-                tx_index: index,
-                log_index,
-                tx_hash: hash.to_owned(),
-                kind: kind.to_owned(),
-                token,
-                token_id,
-                sender,
-                recipient,
-                amount: amount.to_string(),
-                mined_at: time,
-                success,
-                nonce,
-                tx_from: from,
-                tx_to: to,
-            })
-        };
         for ((hash, value), receipt) in valued.iter().zip(&receipts) {
-            let TxInfo { from, to, .. } = &txs[hash];
+            let info = &txs[hash];
             let success = receipt["status"].as_str() == Some("0x1");
-            let recipient = to
-                .clone()
-                .or_else(|| receipt["contractAddress"].as_str().map(str::to_lowercase))
-                .unwrap_or_default();
-            transfers.extend(record(
-                hash,
-                -1,
-                "native",
-                None,
-                None,
-                from.clone(),
-                recipient,
-                *value,
-                success,
-            ));
+            transfers.push(info.transfer(&self.chain, hash, info.native(*value, receipt), None, success));
         }
         for log in logs {
             let hash = log["transactionHash"].as_str().unwrap_or_default();
+            let Some(info) = txs.get(hash) else { continue };
             let token = log["address"].as_str().map(str::to_lowercase);
             for item in decode_log(log) {
-                transfers.extend(record(
-                    hash,
-                    item.log_index,
-                    item.kind,
-                    token.clone(),
-                    item.token_id,
-                    item.sender,
-                    item.recipient,
-                    item.amount,
-                    true,
-                ));
+                transfers.push(info.transfer(&self.chain, hash, item, token.clone(), true));
             }
         }
         Ok(transfers)
@@ -432,18 +373,67 @@ impl Indexer {
 
 /// What a transfer needs of its transaction.
 #[derive(Clone)]
-struct TxInfo {
-    block: i64,
-    time: i64,
-    index: i64,
-    nonce: i64,
-    from: String,
-    to: Option<String>,
+pub(crate) struct TxInfo {
+    pub(crate) block: i64,
+    pub(crate) time: i64,
+    pub(crate) index: i64,
+    pub(crate) nonce: i64,
+    pub(crate) from: String,
+    pub(crate) to: Option<String>,
 }
 
-/// A token transfer read from one log.
+impl TxInfo {
+    /// The transaction's value moving from its sender to its receiver (the
+    /// created contract for a deployment, as its `receipt` names it).
+    pub(crate) fn native(&self, value: U256, receipt: &Value) -> LogTransfer {
+        let recipient = self
+            .to
+            .clone()
+            .or_else(|| receipt["contractAddress"].as_str().map(str::to_lowercase))
+            .unwrap_or_default();
+        LogTransfer {
+            log_index: -1,
+            kind: "native",
+            token_id: None,
+            sender: self.from.clone(),
+            recipient,
+            amount: value,
+        }
+    }
+
+    /// The record of `movement` within this transaction (`hash` on `chain`).
+    pub(crate) fn transfer(
+        &self,
+        chain: &str,
+        hash: &str,
+        movement: LogTransfer,
+        token: Option<String>,
+        success: bool,
+    ) -> Transfer {
+        Transfer {
+            chain: chain.to_owned(),
+            block_number: self.block,
+            tx_index: self.index,
+            log_index: movement.log_index,
+            tx_hash: hash.to_owned(),
+            kind: movement.kind.to_owned(),
+            token,
+            token_id: movement.token_id,
+            sender: movement.sender,
+            recipient: movement.recipient,
+            amount: movement.amount.to_string(),
+            mined_at: self.time,
+            success,
+            nonce: self.nonce,
+            tx_from: self.from.clone(),
+            tx_to: self.to.clone(),
+        }
+    }
+}
+
+/// A value or token transfer: the transaction's own value, or one read from a log.
 #[derive(Debug, PartialEq, Eq)]
-struct LogTransfer {
+pub(crate) struct LogTransfer {
     log_index: i64,
     kind: &'static str,
     token_id: Option<String>,
@@ -453,7 +443,7 @@ struct LogTransfer {
 }
 
 /// The transfers a `Transfer` / `TransferSingle` / `TransferBatch` log records; none for anything else.
-fn decode_log(log: &Value) -> Vec<LogTransfer> {
+pub(crate) fn decode_log(log: &Value) -> Vec<LogTransfer> {
     let log_index = hex_u64(&log["logIndex"]).unwrap_or_default() as i64;
     let topics = log["topics"].as_array().map(Vec::as_slice).unwrap_or_default();
     let data = log["data"].as_str().unwrap_or("0x").trim_start_matches("0x");

@@ -21,6 +21,12 @@ sol! {
 
 const CHAIN: &str = "eip155:31337";
 
+/// The configuration of a server whose history of [`CHAIN`] is the index's
+/// (the tests step their own indexer).
+fn indexed(config: &mut latch_server::config::Config) {
+    config.index_chains = vec![CHAIN.into()];
+}
+
 /// Steps until the indexer has caught up.
 async fn catch_up(indexer: &Indexer) {
     for _ in 0..100 {
@@ -59,7 +65,8 @@ fn hashes(page: &Value) -> Vec<String> {
 async fn history_follows_transfers_survives_a_reorg_and_pages() {
     let devnet = Devnet::start().await;
     let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-        config.devnet_file = Some(devnet.file.clone())
+        config.devnet_file = Some(devnet.file.clone());
+        config.index_chains = vec![CHAIN.into()];
     })
     .await;
     let fixture = &devnet.fixture;
@@ -185,7 +192,7 @@ async fn history_follows_transfers_survives_a_reorg_and_pages() {
 #[tokio::test]
 async fn an_empty_index_starts_at_the_head_unless_told() {
     let devnet = Devnet::start().await;
-    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |_| {}).await;
+    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], indexed).await;
     let account = |i: usize| devnet.fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
     let before = devnet
         .send(json!({"from": account(1), "to": account(2), "value": "0x1"}))
@@ -208,6 +215,63 @@ async fn an_empty_index_starts_at_the_head_unless_told() {
     // The deployment's mints to #1 (blocks before the head) are not there; the
     // head's block (the payment just made) and what followed are.
     assert_eq!(hashes(&history(&router, &account(1), None).await), [after, before]);
+}
+
+/// A chain the indexer does not follow is read from its node's Otterscan API
+/// (anvil serves it): the same answer shape, paged by block.
+#[tokio::test]
+async fn an_unindexed_chain_is_read_through_otterscan() {
+    let devnet = Devnet::start().await;
+    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
+        config.devnet_file = Some(devnet.file.clone())
+    })
+    .await;
+    let fixture = &devnet.fixture;
+    let account = |i: usize| fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let usdc = fixture["contracts"]["usdc"]["address"].as_str().unwrap();
+    let native = devnet
+        .send(json!({"from": account(1), "to": account(2), "value": "0xde0b6b3a7640000"}))
+        .await;
+    let to: alloy_primitives::Address = account(3).parse().unwrap();
+    let amount = alloy_primitives::U256::from(1_500_000u64);
+    let erc20 = devnet.send(json!({"from": account(1), "to": usdc, "data": format!("0x{}", hex::encode(transferCall { to, amount }.abi_encode()))})).await;
+    let router = app(state);
+    let page = history(&router, &account(1), None).await;
+    assert_eq!(page["partial"], false, "{page}");
+    assert_eq!(hashes(&page)[..2], [erc20.clone(), native.clone()], "newest first");
+    let sent = &page["data"][0];
+    assert_eq!(sent["metadata"]["operationType"], "send");
+    assert_eq!(sent["transfers"][0]["fungible_info"]["symbol"], "USDC");
+    assert_eq!(sent["transfers"][0]["quantity"]["numeric"], "1.5");
+    assert_eq!(page["data"][1]["transfers"][0]["quantity"]["numeric"], "1");
+
+    // Paging by block: 60 payments from #4, at least 50 a page, each once.
+    let mut paid = Vec::new();
+    for _ in 0..60 {
+        paid.push(
+            devnet
+                .send(json!({"from": account(4), "to": account(5), "value": "0x1"}))
+                .await,
+        );
+    }
+    let first = history(&router, &account(4), None).await;
+    let cursor = first["next"].as_str().expect("a next cursor").to_owned();
+    let second = history(&router, &account(4), Some(&cursor)).await;
+    assert_eq!(second["next"], Value::Null, "{second}");
+    let all: Vec<String> = hashes(&first).into_iter().chain(hashes(&second)).collect();
+    paid.reverse();
+    assert_eq!(all, paid, "every payment once, newest first");
+}
+
+/// Without the index or a node that can search, the page is empty and says so.
+#[tokio::test]
+async fn history_without_a_source_says_it_is_partial() {
+    let (state, _data) = common::state(vec![common::dead_upstream()]).await;
+    let page = history(&app(state), "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", None).await;
+    assert_eq!(
+        (page["data"].clone(), page["partial"].clone()),
+        (json!([]), json!(true))
+    );
 }
 
 /// What the indexer logs, captured.
@@ -242,8 +306,8 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Logs {
 #[tokio::test]
 async fn a_chain_started_over_is_indexed_afresh() {
     let (first, second) = (Devnet::start().await, Devnet::start().await);
-    let (old, _old_data) = state_with(vec![first.anvil.url.clone()], |_| {}).await;
-    let (new, _new_data) = state_with(vec![second.anvil.url.clone()], |_| {}).await;
+    let (old, _old_data) = state_with(vec![first.anvil.url.clone()], indexed).await;
+    let (new, _new_data) = state_with(vec![second.anvil.url.clone()], indexed).await;
     let account = |i: usize| first.fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
     let paid = first
         .send(json!({"from": account(1), "to": account(2), "value": "0x1"}))
@@ -327,6 +391,7 @@ async fn nft_media_from_the_token_uri_and_its_metadata() {
         let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
             config.devnet_file = Some(devnet.file.clone());
             config.nft_metadata_private_hosts = private_hosts;
+            indexed(config);
         })
         .await;
         let indexer = Indexer::new(state.gateway.clone(), state.store.clone(), CHAIN.into(), 0, 200);

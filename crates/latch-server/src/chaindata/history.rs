@@ -1,6 +1,8 @@
 //! `GET /v1/account/{address}/history` (spec §7): the indexer's transfers,
 //! grouped per transaction, newest first, 50 per page, in the original
 //! service's transaction shape (metadata camelCase, transfers snake_case).
+//! An EVM chain the indexer does not follow is read from its node's Otterscan
+//! API instead (`otterscan`); a page says when what it shows may be incomplete.
 
 use std::collections::HashMap;
 
@@ -15,6 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::balances::{native_currency, token_icon};
 use super::evm::{decode, multicall, Call};
 use super::nft::NftKey;
+use super::otterscan;
 use super::ChainData;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::indexer::by_transaction;
@@ -64,6 +67,9 @@ pub struct History {
     pub data: Vec<Value>,
     /// The cursor of the next page; `null` on the last.
     pub next: Option<String>,
+    /// True when the page may miss transactions: the chain is neither indexed
+    /// nor served by a node with the Otterscan API.
+    pub partial: bool,
 }
 
 fn parse_cursor(cursor: &str) -> ApiResult<(i64, i64)> {
@@ -162,19 +168,37 @@ pub async fn history(
         .map(parse_cursor)
         .transpose()?;
     let me = owner.to_string().to_lowercase();
-    let transfers = state
-        .store
-        .history(&me, chain, before, PAGE_SIZE)
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))?;
-    let groups = by_transaction(transfers);
-    let next = (groups.len() == PAGE_SIZE as usize)
-        .then(|| {
-            groups
-                .last()
-                .map(|g| format!("{}-{}", g[0].block_number, g[0].tx_index))
-        })
-        .flatten();
+    let indexed = chain.is_none_or(|c| state.config.index_chains.iter().any(|i| i == c));
+    let (groups, next, partial) = match chain {
+        Some(chain) if !indexed && chain.starts_with("eip155:") => {
+            let before = before.map_or(0, |(block, _)| u64::try_from(block).unwrap_or(0));
+            match otterscan::search_before(&state.gateway, chain, &me, before, PAGE_SIZE).await {
+                Some(page) => (
+                    by_transaction(page.transfers),
+                    // Otterscan pages end on whole blocks: the next starts before the oldest.
+                    page.next_before.map(|block| format!("{block}-0")),
+                    false,
+                ),
+                None => (Vec::new(), None, true),
+            }
+        }
+        _ => {
+            let transfers = state
+                .store
+                .history(&me, chain, before, PAGE_SIZE)
+                .await
+                .map_err(|e| ApiError::Internal(e.into()))?;
+            let groups = by_transaction(transfers);
+            let next = (groups.len() == PAGE_SIZE as usize)
+                .then(|| {
+                    groups
+                        .last()
+                        .map(|g| format!("{}-{}", g[0].block_number, g[0].tx_index))
+                })
+                .flatten();
+            (groups, next, !indexed)
+        }
+    };
 
     let base = state.config.public_base_url();
     let data = &state.chain_data;
@@ -273,5 +297,9 @@ pub async fn history(
             "transfers": transfers,
         }));
     }
-    Ok(Json(History { data: page, next }))
+    Ok(Json(History {
+        data: page,
+        next,
+        partial,
+    }))
 }

@@ -9,6 +9,7 @@ pub mod evm;
 pub mod history;
 pub mod identity;
 pub mod nft;
+pub mod otterscan;
 pub mod solana;
 
 use std::collections::HashMap;
