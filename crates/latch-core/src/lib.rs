@@ -21,6 +21,7 @@ pub mod origin;
 pub mod policy;
 pub mod relay_auth;
 pub mod siwx;
+pub mod solana_transfer;
 pub mod timing;
 pub mod transport;
 pub mod validate;

@@ -8,8 +8,9 @@
 //! does not download what only later steps need: feature `core` is what
 //! `@latch/react`'s modal and connection call (`@latch/wasm`), feature `extra`
 //! everything else (`@latch/wasm/extra`: sign-in messages and signatures, form
-//! checks, the network catalogue, policies). Each export is in exactly one of
-//! them (`#[cfg(feature = …)]` on it or its module); native builds have both.
+//! checks, the network catalogue, policies, Solana send transactions). Each
+//! export is in exactly one of them (`#[cfg(feature = …)]` on it or its
+//! module); native builds have both.
 // A one-module build leaves the other module's helpers unused.
 #![cfg_attr(not(all(feature = "core", feature = "extra")), allow(dead_code, unused_imports))]
 
@@ -31,6 +32,8 @@ pub mod network;
 pub mod policy;
 #[cfg(feature = "extra")]
 pub mod siwx;
+#[cfg(feature = "extra")]
+pub mod solana_transfer;
 pub mod validate;
 
 // Both modules import the one class from the package's errors.js (beside their
