@@ -195,6 +195,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/fungible/price", post(chaindata::balances::price))
         .route("/v1/identity/{address}", get(chaindata::identity::identity))
         .route("/v1/account/{address}/history", get(chaindata::history::history))
+        .route("/v1/account/{address}/nfts", get(chaindata::nfts::nfts))
         .route("/v1/profile/account", post(names::register))
         .route("/v1/profile/account/{name}", get(names::lookup))
         .route("/v1/profile/reverse/{address}", get(names::reverse))

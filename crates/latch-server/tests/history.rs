@@ -274,6 +274,70 @@ async fn history_without_a_source_says_it_is_partial() {
     );
 }
 
+async fn nfts(router: &axum::Router, who: &str) -> Value {
+    let uri = format!("/v1/account/{who}/nfts?chainId={CHAIN}&projectId=test");
+    let response = router
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap()
+}
+
+/// What an address holds comes from every transfer the index has, not from
+/// the Activity pages a client happened to load.
+#[tokio::test]
+async fn nft_holdings_follow_the_index() {
+    let devnet = Devnet::start().await;
+    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
+        config.devnet_file = Some(devnet.file.clone());
+        indexed(config);
+    })
+    .await;
+    let account = |i: usize| devnet.fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let nft = devnet.fixture["contracts"]["nft"]["address"]
+        .as_str()
+        .unwrap()
+        .to_lowercase();
+    let indexer = Indexer::new(state.gateway.clone(), state.store.clone(), CHAIN.into(), 0, 200);
+    let router = app(state);
+    catch_up(&indexer).await;
+    let held = nfts(&router, &account(0)).await;
+    assert_eq!(held["partial"], false);
+    assert_eq!(held["data"].as_array().unwrap().len(), 1, "{held}");
+    let token = &held["data"][0];
+    assert_eq!(
+        (
+            &token["contract"],
+            &token["tokenId"],
+            &token["kind"],
+            &token["amount"],
+            &token["name"]
+        ),
+        (
+            &json!(nft),
+            &json!("0"),
+            &json!("erc721"),
+            &json!("1"),
+            &json!("Latch Punks #0")
+        )
+    );
+
+    let (from, to) = (account(0).parse().unwrap(), account(4).parse().unwrap());
+    let call = transferFromCall {
+        from,
+        to,
+        tokenId: alloy_primitives::U256::ZERO,
+    };
+    devnet
+        .send(json!({"from": account(0), "to": nft, "data": format!("0x{}", hex::encode(call.abi_encode()))}))
+        .await;
+    catch_up(&indexer).await;
+    assert_eq!(nfts(&router, &account(0)).await["data"], json!([]));
+    assert_eq!(nfts(&router, &account(4)).await["data"][0]["tokenId"], "0");
+}
+
 /// What the indexer logs, captured.
 #[derive(Clone, Default)]
 struct Logs(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);

@@ -28,6 +28,8 @@ async fn documents_every_json_endpoint() {
         ("/getAnalyticsConfig", "get"),
         ("/v1/analytics/summary", "get"),
         ("/v1/analytics/projects", "get"),
+        ("/v1/account/{address}/history", "get"),
+        ("/v1/account/{address}/nfts", "get"),
     ] {
         assert!(
             paths.get(path).and_then(|p| p.get(method)).is_some(),

@@ -40,9 +40,9 @@ mod token {
 /// What the history shows of a token.
 #[derive(Clone, Debug)]
 pub struct TokenMeta {
-    name: String,
-    symbol: String,
-    decimals: u8,
+    pub(crate) name: String,
+    pub(crate) symbol: String,
+    pub(crate) decimals: u8,
 }
 
 /// `GET /v1/account/{address}/history` parameters.
@@ -105,7 +105,7 @@ fn operation_type(transfers: &[Transfer], address: &str) -> &'static str {
 
 impl ChainData {
     /// Metadata of token `address` on `chain`: listed tokens from the configuration, others read once from the chain.
-    async fn token_meta(&self, chain: &str, address: Address) -> Option<TokenMeta> {
+    pub(crate) async fn token_meta(&self, chain: &str, address: Address) -> Option<TokenMeta> {
         if let Some(token) = self.listed(chain, address) {
             return Some(TokenMeta {
                 name: token.name.clone(),

@@ -9,6 +9,7 @@ pub mod evm;
 pub mod history;
 pub mod identity;
 pub mod nft;
+pub mod nfts;
 pub mod otterscan;
 pub mod solana;
 

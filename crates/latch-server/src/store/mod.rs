@@ -308,6 +308,9 @@ pub trait Store: RelayMailbox + Send + Sync + 'static {
         before: Option<(i64, i64)>,
         limit: u32,
     ) -> StoreResult<Vec<Transfer>>;
+    /// The ERC-721 and ERC-1155 transfers into or out of `address` (lower case), on
+    /// `chain` or all chains, oldest first, at most `limit`: what an address holds.
+    async fn nft_transfers(&self, address: &str, chain: Option<&str>, limit: u32) -> StoreResult<Vec<Transfer>>;
     /// Stores a new sign-in nonce.
     async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()>;
     /// Removes `nonce` of `project_id` and returns it, in one atomic statement, so that of

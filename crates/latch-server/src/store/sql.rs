@@ -493,6 +493,20 @@ macro_rules! impl_sql_store {
                 rows.iter().map(transfer_from_row).collect()
             }
 
+            async fn nft_transfers(&self, address: &str, chain: Option<&str>, limit: u32) -> StoreResult<Vec<Transfer>> {
+                let rows = sqlx::query(
+                    "SELECT * FROM transfers WHERE kind IN ('erc721', 'erc1155')
+                       AND (sender = $1 OR recipient = $1) AND (CAST($2 AS TEXT) IS NULL OR chain = $2)
+                     ORDER BY block_number, tx_index, log_index LIMIT $3",
+                )
+                .bind(address)
+                .bind(chain)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter().map(transfer_from_row).collect()
+            }
+
             async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()> {
                 sqlx::query("INSERT INTO siwx_nonces (nonce, project_id, domain, expires_at, used) VALUES ($1, $2, $3, $4, 0)")
                     .bind(&nonce.nonce)
