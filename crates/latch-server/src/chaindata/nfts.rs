@@ -86,7 +86,7 @@ pub fn holdings(transfers: &[Transfer], me: &str) -> Vec<(String, String, String
         .into_iter()
         .filter(|(_, (_, amount, _))| !amount.is_zero())
         .collect();
-    list.sort_by(|a, b| b.1 .2.cmp(&a.1 .2));
+    list.sort_by_key(|(_, (_, _, position))| std::cmp::Reverse(*position));
     list.into_iter()
         .map(|((chain, contract, id), (kind, amount, _))| (chain, contract, id, kind, amount))
         .collect()
