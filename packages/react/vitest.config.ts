@@ -7,8 +7,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     unstubGlobals: true,
-    // Node loads @latch/wasm itself (its `node` entry reads the .wasm from disk); run through
+    // Node loads @latch/wasm and @latch/wasm-walletconnect (the QR encoder) itself (their `node`
+    // entries read the .wasm from disk); run through
     // Vite's transform, import.meta.url no longer points at the file.
-    server: { deps: { external: [/packages\/wasm\//] } },
+    server: { deps: { external: [/packages\/wasm(-walletconnect)?\//] } },
   },
 });

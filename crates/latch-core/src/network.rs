@@ -570,18 +570,35 @@ pub enum NamespaceFeature {
     Onramp,
     /// The e-mail/social auth connector.
     EmbeddedWallet,
+    /// Token swaps.
+    Swaps,
+    /// The Receive view (the account's address as a QR code).
+    Receive,
+    /// Sending native and token funds.
+    Send,
 }
 
 impl NamespaceFeature {
     /// The JS names, in declaration order.
-    pub const NAMES: [&'static str; 5] = ["balances", "names", "activity", "onramp", "embeddedWallet"];
+    pub const NAMES: [&'static str; 8] = [
+        "balances",
+        "names",
+        "activity",
+        "onramp",
+        "embeddedWallet",
+        "swaps",
+        "receive",
+        "send",
+    ];
 
     fn namespaces(self) -> &'static [&'static str] {
         match self {
-            NamespaceFeature::Balances | NamespaceFeature::Onramp | NamespaceFeature::EmbeddedWallet => {
-                &["eip155", "solana"]
-            }
-            NamespaceFeature::Names | NamespaceFeature::Activity => &["eip155"],
+            NamespaceFeature::Balances
+            | NamespaceFeature::Onramp
+            | NamespaceFeature::EmbeddedWallet
+            | NamespaceFeature::Receive
+            | NamespaceFeature::Send => &["eip155", "solana"],
+            NamespaceFeature::Names | NamespaceFeature::Activity | NamespaceFeature::Swaps => &["eip155"],
         }
     }
 }
@@ -595,6 +612,9 @@ impl FromStr for NamespaceFeature {
             "activity" => NamespaceFeature::Activity,
             "onramp" => NamespaceFeature::Onramp,
             "embeddedWallet" => NamespaceFeature::EmbeddedWallet,
+            "swaps" => NamespaceFeature::Swaps,
+            "receive" => NamespaceFeature::Receive,
+            "send" => NamespaceFeature::Send,
             _ => {
                 return Err(Error::InvalidInput {
                     what: "feature",
@@ -607,9 +627,28 @@ impl FromStr for NamespaceFeature {
 
 /// Whether `feature` works on `namespace` (§6): balances and onramp on eip155
 /// and solana, names and activity on eip155; the auth connector (embedded
-/// wallet) on eip155 and solana.
+/// wallet) on eip155 and solana; receive and send on eip155 and solana (the
+/// kit sends on both), swaps on eip155 only.
 pub fn supports_feature(feature: NamespaceFeature, namespace: &str) -> bool {
     feature.namespaces().contains(&namespace)
+}
+
+/// The Account view's wallet features that work on `namespace`, in the spec's
+/// order (§2 "Wallet feature order"; `onramp`, `swaps`, `receive`, `send`).
+/// Whether the app turned each on (`features`) is for the caller to apply.
+pub fn wallet_features(namespace: &str) -> Vec<&'static str> {
+    // Not through `FromStr`: its error text would pull formatting into the small `core` wasm module.
+    const ORDER: [(&str, NamespaceFeature); 4] = [
+        ("onramp", NamespaceFeature::Onramp),
+        ("swaps", NamespaceFeature::Swaps),
+        ("receive", NamespaceFeature::Receive),
+        ("send", NamespaceFeature::Send),
+    ];
+    ORDER
+        .into_iter()
+        .filter(|&(_, feature)| supports_feature(feature, namespace))
+        .map(|(name, _)| name)
+        .collect()
 }
 
 /// The networks the embedded (e-mail/social) wallet works on (§6, "about 27").
@@ -856,6 +895,9 @@ mod tests {
             ("activity", [true, false, false, false]),
             ("onramp", [true, true, false, false]),
             ("embeddedWallet", [true, true, false, false]),
+            ("swaps", [true, false, false, false]),
+            ("receive", [true, true, false, false]),
+            ("send", [true, true, false, false]),
         ];
         for (feature, expected) in table {
             let feature: NamespaceFeature = feature.parse().unwrap();
@@ -864,9 +906,26 @@ mod tests {
             }
         }
         assert_eq!(
-            "swaps".parse::<NamespaceFeature>().unwrap_err().to_string(),
-            "Invalid feature: expected one of balances, names, activity, onramp, embeddedWallet"
+            "bridges".parse::<NamespaceFeature>().unwrap_err().to_string(),
+            "Invalid feature: expected one of balances, names, activity, onramp, embeddedWallet, swaps, receive, send"
         );
+        for name in NamespaceFeature::NAMES {
+            assert!(name.parse::<NamespaceFeature>().is_ok(), "{name}");
+        }
+    }
+
+    // §2 "Wallet feature order: onramp, swaps, receive, send", each where §6 supports it.
+    #[test]
+    fn wallet_features_in_order_per_namespace() {
+        assert_eq!(wallet_features("eip155"), ["onramp", "swaps", "receive", "send"]);
+        assert_eq!(wallet_features("solana"), ["onramp", "receive", "send"]);
+        assert!(wallet_features("bip122").is_empty());
+        assert!(wallet_features("").is_empty());
+        // The same order as the policy's, each name a feature this module knows.
+        assert_eq!(wallet_features("eip155"), crate::policy::WALLET_FEATURE_ORDER);
+        for name in crate::policy::WALLET_FEATURE_ORDER {
+            assert!(name.parse::<NamespaceFeature>().is_ok(), "{name}");
+        }
     }
 
     // §6: "The embedded wallet works only on certain chains (about 27 network ids)."
@@ -906,6 +965,7 @@ mod tests {
             let _ = onramp_chain(&s);
             let _ = default_account_type(&s);
             let _ = s.parse::<NamespaceFeature>();
+            let _ = wallet_features(&s);
         }
 
         #[test]

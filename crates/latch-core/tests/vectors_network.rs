@@ -37,6 +37,7 @@ fn network_vectors() {
             ("supportsFeature", |a| {
                 Ok(json!(network::supports_feature(text(a, 0).parse()?, text(a, 1))))
             }),
+            ("walletFeatures", |a| Ok(to_value(network::wallet_features(text(a, 0))))),
             ("embeddedWalletNetworks", |_| {
                 Ok(to_value(network::EMBEDDED_WALLET_NETWORKS))
             }),

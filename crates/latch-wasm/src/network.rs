@@ -31,7 +31,17 @@ export interface RestoreNetworkRequest {
   namespaces?: string[] | null;
 }
 export type AccountType = 'eoa' | 'smartAccount' | 'payment';
-export type NamespaceFeature = 'balances' | 'names' | 'activity' | 'onramp' | 'embeddedWallet';
+export type NamespaceFeature =
+  | 'balances'
+  | 'names'
+  | 'activity'
+  | 'onramp'
+  | 'embeddedWallet'
+  | 'swaps'
+  | 'receive'
+  | 'send';
+/** An Account view action's feature (spec §2 "Wallet feature order"). */
+export type WalletFeature = 'onramp' | 'swaps' | 'receive' | 'send';
 "#;
 
 fn optional_network(found: Option<network::Network>) -> Result<JsValue, JsValue> {
@@ -103,6 +113,17 @@ pub fn supports_feature(
 ) -> Result<bool, JsValue> {
     let feature = feature.parse().map_err(js_error)?;
     Ok(network::supports_feature(feature, namespace))
+}
+
+/// The Account view's wallet features that work on a namespace, in the spec's
+/// order. In the `core` module: the Account view asks as the modal shows.
+#[cfg(feature = "core")]
+#[wasm_bindgen(js_name = walletFeatures, unchecked_return_type = "WalletFeature[]")]
+pub fn wallet_features(namespace: &str) -> Vec<String> {
+    network::wallet_features(namespace)
+        .into_iter()
+        .map(String::from)
+        .collect()
 }
 
 /// The CAIP-2 ids of the networks the embedded wallet works on.

@@ -30,3 +30,19 @@ it('imports the Activity panel (the optional `history` part, spec §9) only dyna
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/ActivityPanel\.js'/m);
   expect(importers[0]?.text).toContain("import('./ActivityPanel.js')");
 });
+
+it('imports the Receive view (the optional `receive` part, spec §2) only dynamically, from the view registry', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./Receive/ReceiveView.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/Receive\/ReceiveView\.js'/m);
+  expect(importers[0]?.text).toContain("import('./Receive/ReceiveView.js')");
+  // Nothing else reaches into the view's folder statically either.
+  const reaching = sources.filter(({ file, text }) => !file.startsWith('views/Receive/') && /from '[^']*\/Receive\//.test(text));
+  expect(reaching.map(({ file }) => file)).toEqual([]);
+});
+
+it('imports the QR encoder (@latch/wasm-walletconnect) only dynamically', () => {
+  const importers = sources.filter(({ text }) => text.includes("'@latch/wasm-walletconnect'"));
+  expect(importers.map(({ file }) => file).sort()).toEqual(['core/qrCode.ts', 'core/walletConnect.ts']);
+  for (const { text } of importers) expect(text).not.toMatch(/^import (?!type )[^;]*'@latch\/wasm-walletconnect'/m);
+});

@@ -10,6 +10,7 @@ import { createGateway } from './gateway.js';
 import { createApiClient } from './api.js';
 import { createAccountData, type AccountDataController } from './accountData.js';
 import { createModalController, type ModalController } from './modal.js';
+import { createTransactionStack, type TransactionStack } from './transactionStack.js';
 import { createLatchAuthentication } from './latchAuthentication.js';
 import {
   createSiwxController,
@@ -108,6 +109,8 @@ export interface Latch {
   readonly t: Translate;
   /** Open state, view history and the router actions. */
   readonly modal: ModalController;
+  /** Flows such as Send and Swap (spec §4): where cancel and success lead the modal. */
+  readonly transactionStack: TransactionStack;
   /** The `embedded` option. */
   readonly embedded: boolean;
   /** Whether the modal goes into `document.body` (not with `embedded` or `disableAppend`). */
@@ -263,6 +266,7 @@ export function createLatch(options: LatchOptions): Latch {
     lastEvent,
     t: createTranslate(resolveMessages(options.locale, options.messages)),
     modal,
+    transactionStack: createTransactionStack({ modal }),
     embedded: options.embedded === true,
     appendToBody: options.embedded !== true && options.disableAppend !== true,
     connection: connectionController.connection,

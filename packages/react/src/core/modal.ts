@@ -13,7 +13,8 @@ export type ViewName =
   | 'ConnectingSiwe'
   | 'Networks'
   | 'AllWallets'
-  | 'Downloads';
+  | 'Downloads'
+  | 'Receive';
 
 export interface ModalState {
   open: boolean;

@@ -13,9 +13,21 @@ import {
 import { NetworksView } from './Networks/NetworksView.js';
 import { ConnectingSiweView, SIWXSignMessageView } from './SIWXSignMessage/SIWXSignMessageView.js';
 import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js';
+import { lazyView } from './lazyView.js';
+
+// Spec §2: optional parts are chunks of their own, fetched when first shown or preloaded.
+const receive = lazyView(() => import('./Receive/ReceiveView.js').then((module) => module.ReceiveView));
+
+export interface ViewEntry {
+  /** The message key of its header title. */
+  title: MessageKey;
+  Component: ComponentType;
+  /** A lazily loaded view's chunk, fetched ahead of the click. */
+  preload?: () => Promise<unknown>;
+}
 
 /** Every router view with the message key of its header title. */
-export const views: Record<ViewName, { title: MessageKey; Component: ComponentType }> = {
+export const views: Record<ViewName, ViewEntry> = {
   Connect: { title: 'connectTitle', Component: ConnectView },
   ConnectingExternal: { title: 'connectingTitle', Component: ConnectingExternalView },
   ConnectingWalletConnect: { title: 'connectingTitle', Component: ConnectingWalletConnectView },
@@ -27,4 +39,5 @@ export const views: Record<ViewName, { title: MessageKey; Component: ComponentTy
   Networks: { title: 'networksTitle', Component: NetworksView },
   AllWallets: { title: 'allWalletsTitle', Component: AllWalletsView },
   Downloads: { title: 'downloadsTitle', Component: DownloadsView },
+  Receive: { title: 'receiveTitle', ...receive },
 };

@@ -3,10 +3,7 @@ import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
 import type { WalletConnectController } from '../../core/walletConnect.js';
 import { declinedByUser } from '../../core/walletErrors.js';
-
-/** The quiet zone a scanner needs around a QR code, in modules. */
-const QUIET_ZONE = 4;
-
+import { QrSvg } from './QrSvg.js';
 
 /**
  * The pairing link of a WalletConnect proposal as a QR code, with a copy button; while it is
@@ -39,20 +36,11 @@ export function PairingQr({ walletConnect }: { walletConnect: WalletConnectContr
     );
   }
 
-  const side = qr ? qr.size + 2 * QUIET_ZONE : 0;
   return (
     <div className="latch-pairing">
       <div className="latch-qr" data-testid="wc-qr" aria-busy={!qr}>
         {qr ? (
-          <svg
-            viewBox={`${-QUIET_ZONE} ${-QUIET_ZONE} ${side} ${side}`}
-            role="img"
-            aria-label={latch.t('walletConnectQr')}
-            shapeRendering="crispEdges"
-          >
-            <rect x={-QUIET_ZONE} y={-QUIET_ZONE} width={side} height={side} className="latch-qr-light" />
-            <path d={qr.path} className="latch-qr-dark" />
-          </svg>
+          <QrSvg qr={qr} label={latch.t('walletConnectQr')} />
         ) : (
           <p className="latch-message" aria-live="polite">
             {latch.t('walletConnectPreparing')}

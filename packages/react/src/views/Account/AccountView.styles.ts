@@ -35,6 +35,12 @@ export const accountViewStyles = `
   color: var(--latch-color-foreground-muted);
   font-weight: 400;
 }
+.latch-account-actions {
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: center;
+  gap: calc(var(--latch-font-size-master) * 0.8);
+}
 .latch-account-tabs {
   width: 100%;
   text-align: start;

@@ -3,6 +3,7 @@ import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { serverRefusal } from '../../core/gateway.js';
 import { useStore } from '../../hooks/useStore.js';
+import { AccountActions } from './AccountActions.js';
 import { AccountTabs } from './AccountTabs.js';
 
 /** The connected account: identity, native balance, and its Tokens / NFTs / Activity tabs. */
@@ -37,6 +38,7 @@ export function AccountView() {
           <span className="latch-account-balance--loading">{latch.t('balanceLoading')}</span>
         )}
       </div>
+      <AccountActions caipNetworkId={caipNetworkId} />
       <Button data-testid="account-network" onClick={() => latch.modal.push('Networks')}>
         {latch.t('networkButton', { network: latch.networks.find((n) => n.caipNetworkId === caipNetworkId)?.name ?? caipNetworkId })}
       </Button>

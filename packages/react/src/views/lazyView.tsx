@@ -1,0 +1,33 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { useLatchInstance } from '../context.js';
+import { onceUntilFailure } from '../core/onceUntilFailure.js';
+
+/** A view whose code is a chunk of its own (spec §2: optional parts load only when used). */
+export interface LazyView {
+  Component: ComponentType;
+  /** Fetches the chunk ahead of the click (hover, focus), so opening does not wait for it. */
+  preload: () => Promise<unknown>;
+}
+
+export function lazyView(load: () => Promise<ComponentType>): LazyView {
+  // A failed fetch (offline) is not cached, so the next try fetches again.
+  const preload = onceUntilFailure(load);
+  const Lazy = lazy(() => preload().then((Component) => ({ default: Component })));
+  function LazyViewComponent() {
+    return (
+      <Suspense fallback={<ViewLoading />}>
+        <Lazy />
+      </Suspense>
+    );
+  }
+  return { Component: LazyViewComponent, preload };
+}
+
+function ViewLoading() {
+  const latch = useLatchInstance();
+  return (
+    <p className="latch-view latch-loading" aria-busy="true">
+      {latch.t('viewLoading')}
+    </p>
+  );
+}
