@@ -30,6 +30,8 @@ pub mod link;
 pub mod network;
 pub mod policy;
 #[cfg(feature = "extra")]
+pub mod send;
+#[cfg(feature = "extra")]
 pub mod siwx;
 pub mod validate;
 
