@@ -30,3 +30,13 @@ it('imports the Activity panel (the optional `history` part, spec §9) only dyna
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/ActivityPanel\.js'/m);
   expect(importers[0]?.text).toContain("import('./ActivityPanel.js')");
 });
+
+it('imports the Send view (the optional `send` part, spec §9) only dynamically', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./SendView.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['views/Send/LazySendView.tsx']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/SendView\.js'/m);
+  expect(importers[0]?.text).toContain("import('./SendView.js')");
+  // Nothing outside the Send view's own folder reaches its code or the send store statically.
+  const outside = sources.filter(({ file, text }) => !file.startsWith('views/Send/') && /from '[^']*(core\/send|Send\/SendView|Send\/sendController)\.js'/.test(text));
+  expect(outside.map(({ file }) => file)).toEqual([]);
+});

@@ -1,5 +1,5 @@
 import { LATCH_CONSTANTS } from '@latch/wasm';
-import type { ApiClient, Transaction, TokenBalance } from './api.js';
+import type { ApiClient, NameProfile, Transaction, TokenBalance } from './api.js';
 import type { AccountState } from './connection.js';
 import { serverRefusal } from './gateway.js';
 import { createStore, type Store } from './store.js';
@@ -38,6 +38,10 @@ export interface AccountDataController {
   refreshTokens(): Promise<boolean>;
   /** Loads the first page of activity (once per account and network) or, with `more`, the next. */
   loadActivity(more?: boolean): Promise<void>;
+  /** A Latch or ENS name's profile from the server; undefined when unknown. */
+  profile(name: string): Promise<NameProfile | undefined>;
+  /** Reads the first page of activity again (after a send), if it was ever loaded. */
+  refreshActivity(): Promise<void>;
 }
 
 /** Spec §9: after a failed balance read, no retry for 30 s. */
@@ -121,6 +125,17 @@ export function createAccountData({
       if (failedAt !== undefined && now() - failedAt < TOKEN_RETRY_MS) return false;
       await readTokens(generation);
       return true;
+    },
+    profile: (name) => api.profile(name),
+    async refreshActivity() {
+      if (!current || activity.getState().status === 'idle') return;
+      const expected = generation;
+      try {
+        const page = await api.history(current.address, current.caipNetworkId, null);
+        if (expected === generation) activity.setState({ status: 'ready', transactions: page.data, next: page.next, error: undefined });
+      } catch {
+        // The list on screen stays; the next refresh tries again.
+      }
     },
     async loadActivity(more = false) {
       if (!current) return;

@@ -1,5 +1,5 @@
 import type { TokenBalance, Transaction } from '@latch/wasm';
-import { fetchJson } from './gateway.js';
+import { fetchJson, HttpError } from './gateway.js';
 import type { CaipNetworkId } from './types.js';
 
 export type { TokenBalance, Transaction } from '@latch/wasm';
@@ -15,11 +15,20 @@ export interface Identity {
   avatar: string | null;
 }
 
+/** `/v1/profile/account/{name}`: a Latch or ENS name's addresses by coin type, and attributes. */
+export interface NameProfile {
+  name: string;
+  addresses: Record<string, { address: string }>;
+  attributes: Record<string, string>;
+}
+
 /** The Latch server's account endpoints (spec §7). */
 export interface ApiClient {
   balances(address: string, chainId: CaipNetworkId): Promise<TokenBalance[]>;
   history(address: string, chainId: CaipNetworkId, cursor?: string | null): Promise<HistoryPage>;
   identity(address: string): Promise<Identity>;
+  /** A name's profile; undefined when no one holds the name (404). */
+  profile(name: string): Promise<NameProfile | undefined>;
 }
 
 export interface ServerLocation {
@@ -54,6 +63,14 @@ export function createApiClient(server: ServerLocation): ApiClient {
     },
     identity(address) {
       return fetchJson<Identity>(url(`/v1/identity/${segment(address)}`));
+    },
+    async profile(name) {
+      try {
+        return await fetchJson<NameProfile>(url(`/v1/profile/account/${segment(name)}`));
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 404) return undefined;
+        throw error;
+      }
     },
   };
 }

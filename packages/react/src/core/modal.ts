@@ -13,7 +13,8 @@ export type ViewName =
   | 'ConnectingSiwe'
   | 'Networks'
   | 'AllWallets'
-  | 'Downloads';
+  | 'Downloads'
+  | 'Send';
 
 export interface ModalState {
   open: boolean;

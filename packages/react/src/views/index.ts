@@ -13,6 +13,7 @@ import {
 import { NetworksView } from './Networks/NetworksView.js';
 import { ConnectingSiweView, SIWXSignMessageView } from './SIWXSignMessage/SIWXSignMessageView.js';
 import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js';
+import { LazySendView } from './Send/LazySendView.js';
 
 /** Every router view with the message key of its header title. */
 export const views: Record<ViewName, { title: MessageKey; Component: ComponentType }> = {
@@ -27,4 +28,5 @@ export const views: Record<ViewName, { title: MessageKey; Component: ComponentTy
   Networks: { title: 'networksTitle', Component: NetworksView },
   AllWallets: { title: 'allWalletsTitle', Component: AllWalletsView },
   Downloads: { title: 'downloadsTitle', Component: DownloadsView },
+  Send: { title: 'sendTitle', Component: LazySendView },
 };
