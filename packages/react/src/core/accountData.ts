@@ -34,8 +34,11 @@ export interface AccountDataController {
   tokens: Store<TokensState>;
   activity: Store<ActivityState>;
   identity: Store<IdentityState>;
-  /** Reads token balances again unless the last failure is under 30 s old; whether it read. */
-  refreshTokens(): Promise<boolean>;
+  /**
+   * Reads token balances again unless the last failure is under 30 s old; whether it read.
+   * `fresh`: past the server's cache, after a transaction changed them.
+   */
+  refreshTokens(fresh?: boolean): Promise<boolean>;
   /** Loads the first page of activity (once per account and network) or, with `more`, the next. */
   loadActivity(more?: boolean): Promise<void>;
   /** A Latch or ENS name's profile from the server; undefined when unknown. */
@@ -78,11 +81,11 @@ export function createAccountData({
 
   const supported = (id: CaipNetworkId | undefined) => networks.some((n) => n.caipNetworkId === id);
 
-  async function readTokens(expected: number) {
+  async function readTokens(expected: number, fresh = false) {
     if (!current) return;
     tokens.setState({ status: 'loading', error: undefined });
     try {
-      const balances = await api.balances(current.address, current.caipNetworkId);
+      const balances = await api.balances(current.address, current.caipNetworkId, fresh);
       if (expected === generation) tokens.setState({ status: 'ready', balances, failedAt: undefined });
     } catch (error) {
       if (expected !== generation) return;
@@ -120,10 +123,10 @@ export function createAccountData({
     tokens,
     activity,
     identity,
-    async refreshTokens() {
+    async refreshTokens(fresh = false) {
       const { failedAt } = tokens.getState();
       if (failedAt !== undefined && now() - failedAt < TOKEN_RETRY_MS) return false;
-      await readTokens(generation);
+      await readTokens(generation, fresh);
       return true;
     },
     profile: (name) => api.profile(name),

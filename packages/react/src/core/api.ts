@@ -22,9 +22,13 @@ export interface NameProfile {
   attributes: Record<string, string>;
 }
 
+/** The address the balance API's `forceUpdate` uses for a chain's native coin (spec §7). */
+const NATIVE_TOKEN_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+
 /** The Latch server's account endpoints (spec §7). */
 export interface ApiClient {
-  balances(address: string, chainId: CaipNetworkId): Promise<TokenBalance[]>;
+  /** `fresh`: bypass the server's 30 s cache (after a send), through its `forceUpdate`. */
+  balances(address: string, chainId: CaipNetworkId, fresh?: boolean): Promise<TokenBalance[]>;
   history(address: string, chainId: CaipNetworkId, cursor?: string | null): Promise<HistoryPage>;
   identity(address: string): Promise<Identity>;
   /** A name's profile; undefined when no one holds the name (404). */
@@ -52,9 +56,11 @@ export function createApiClient(server: ServerLocation): ApiClient {
   const url = (path: string, query?: Record<string, string | undefined>) => serverUrl(server, path, query);
   const segment = encodeURIComponent;
   return {
-    async balances(address, chainId) {
+    async balances(address, chainId, fresh) {
       const path = `/v1/account/${segment(address)}/balance`;
-      const body = await fetchJson<{ balances: TokenBalance[] }>(url(path, { currency: 'usd', chainId }));
+      // Any forced token re-reads them all; the native coin's placeholder address names one.
+      const forceUpdate = fresh ? `${chainId}:${NATIVE_TOKEN_PLACEHOLDER}` : undefined;
+      const body = await fetchJson<{ balances: TokenBalance[] }>(url(path, { currency: 'usd', chainId, forceUpdate }));
       return body.balances;
     },
     history(address, chainId, cursor) {

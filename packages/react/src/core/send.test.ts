@@ -109,7 +109,7 @@ describe('send store', () => {
     await send.send();
     const sent = provider.request.mock.calls.find(([{ method }]) => method === 'eth_sendTransaction');
     expect(sent?.[0].params).toEqual([
-      { from: CHECKSUMMED_ACCOUNT, to: RECEIVER, value: '0x6f05b59d3b20000', data: '0x', gas: undefined },
+      { from: CHECKSUMMED_ACCOUNT, to: RECEIVER, value: '0x6f05b59d3b20000', data: '0x', gas: undefined, gasPrice: undefined },
     ]);
     expect(latch.toasts.store.getState().current).toEqual({ variant: 'success', message: 'sendStarted' });
     expect(currentView(latch.modal.store.getState())).toBe('Account');

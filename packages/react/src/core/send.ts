@@ -34,6 +34,8 @@ export interface SendState {
   gasFeeUsd?: string;
   networkBalanceUsd?: string;
   insufficientGas: boolean;
+  /** The amount is the native Max: the send then pays exactly the gas the Max kept. */
+  maxed: boolean;
   /** True while the wallet is asked. */
   loading: boolean;
   /** What the form shows in `send-error`. */
@@ -88,6 +90,7 @@ const EMPTY: SendState = {
   gasFeeUsd: undefined,
   networkBalanceUsd: undefined,
   insufficientGas: false,
+  maxed: false,
   loading: false,
   error: undefined,
   lastRetry: undefined,
@@ -208,8 +211,14 @@ export function createSend({
     if (!net || !address || net.chainNamespace !== 'eip155') return;
     const request = ++gasRequest;
     const { token, receiverAddress } = store.getState();
+    let insufficientIfUnknown = false;
     try {
       const { buildSendTransaction, gasCost, fiatValue, isInsufficientGas } = await loadWasmExtra();
+      const native = nativeToken();
+      const price = native?.price ?? 0;
+      const networkBalanceUsd = fiatValue(native?.quantity.numeric ?? account.getState().balance ?? '0', price);
+      // Without gas figures (an estimate fails on an empty account) a zero balance still cannot pay.
+      insufficientIfUnknown = isInsufficientGas({ networkBalanceUsd, gasPriceUsd: null, isSmartAccount: false });
       const to = receiverAddress ?? address;
       // A token send is estimated as a transfer of the whole balance (always a valid amount).
       const transaction =
@@ -226,10 +235,7 @@ export function createSend({
         gateway.request(net.caipNetworkId, 'eth_estimateGas', [{ from: address, ...transaction }]),
       ])) as [string, string];
       if (request !== gasRequest) return;
-      const native = nativeToken();
-      const price = native?.price ?? 0;
       const cost = gasCost({ gasLimit, gasPrice, nativeDecimals: net.nativeCurrency.decimals, nativePriceUsd: price });
-      const networkBalanceUsd = fiatValue(native?.quantity.numeric ?? account.getState().balance ?? '0', price);
       store.setState({
         gasPrice,
         gasLimit,
@@ -242,7 +248,7 @@ export function createSend({
     } catch {
       if (request !== gasRequest) return;
       // Without gas figures the draft check says "Gas price is not available yet".
-      store.setState({ gasPrice: undefined, gasLimit: undefined, lastRetry: now() });
+      store.setState({ gasPrice: undefined, gasLimit: undefined, insufficientGas: insufficientIfUnknown, lastRetry: now() });
     }
   }
 
@@ -287,7 +293,7 @@ export function createSend({
         gasLimit: state.gasLimit,
         gasPrice: state.gasPrice,
       });
-      store.setState({ amount, error: undefined });
+      store.setState({ amount, maxed: native, error: undefined });
     } catch (error) {
       store.setState({ error: messageOf(error) });
     }
@@ -317,11 +323,11 @@ export function createSend({
     store,
     tokens,
     selectToken(token) {
-      store.setState({ token, amount: '', error: undefined });
+      store.setState({ token, amount: '', maxed: false, error: undefined });
       void refreshGas();
     },
     setAmount(amount) {
-      store.setState({ amount, error: undefined });
+      store.setState({ amount, maxed: false, error: undefined });
     },
     setReceiver(receiverInput) {
       resolveRequest++;
@@ -337,6 +343,7 @@ export function createSend({
     refreshGas,
     setMax,
     async preview() {
+      if (store.getState().lastRetry === undefined) await refreshGas();
       const state = store.getState();
       if (state.resolving) return;
       if (namespace() === 'solana' && !controller.sendSolana) return store.setState({ error: 'unsupportedChain' });
@@ -369,7 +376,9 @@ export function createSend({
           await controller.sendSolana({ token: state.token, amount: state.amount.trim(), receiverAddress: state.receiverInput.trim() });
         } else {
           const transaction = await transactionOf(state);
-          await transactions.sendTransaction(transaction);
+          // A native Max leaves exactly gas limit × gas price: the wallet must not pick higher fees.
+          const fees = state.maxed ? { gas: state.gasLimit, gasPrice: state.gasPrice } : {};
+          await transactions.sendTransaction({ ...transaction, ...fees });
         }
       } catch (error) {
         // Solana failures have their own text (spec §8); EVM ones "Something went wrong".

@@ -38,7 +38,7 @@ describe('host signing and sending', () => {
     expect(hash).toBe(TX_HASH);
     expect(provider.request.mock.calls.at(-1)?.[0]).toEqual({
       method: 'eth_sendTransaction',
-      params: [{ from: CHECKSUMMED_ACCOUNT, to: CHECKSUMMED_ACCOUNT, value: '0xde0b6b3a7640000', data: undefined, gas: undefined }],
+      params: [{ from: CHECKSUMMED_ACCOUNT, to: CHECKSUMMED_ACCOUNT, value: '0xde0b6b3a7640000', data: undefined, gas: undefined, gasPrice: undefined }],
     });
     expect(latch.transactions.store.getState().pending).toEqual([{ hash: TX_HASH, caipNetworkId: 'eip155:31337' }]);
     await expect(latch.transactions.waitForReceipt(hash)).resolves.toMatchObject({ status: '0x1' });

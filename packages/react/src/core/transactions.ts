@@ -37,6 +37,8 @@ export interface TransactionRequest {
   data?: string;
   /** Gas limit; the wallet estimates it when absent. */
   gas?: string | bigint;
+  /** Legacy gas price; the wallet picks its fees when absent. */
+  gasPrice?: string | bigint;
 }
 
 /** The fields of an `eth_getTransactionReceipt` answer Latch reads. */
@@ -140,7 +142,7 @@ export function createTransactions({
       // Reverted or timed out: the balances are read anyway, as gas was (or may have been) spent.
     }
     store.setState(({ pending: all }) => ({ pending: all.filter((entry) => entry !== pending) }));
-    await Promise.allSettled([connection.refreshBalance(), accountData.refreshTokens(), accountData.refreshActivity()]);
+    await Promise.allSettled([connection.refreshBalance(), accountData.refreshTokens(true), accountData.refreshActivity()]);
   }
 
   return {
@@ -165,6 +167,7 @@ export function createTransactions({
           value: toQuantity(request.value),
           data: request.data,
           gas: toQuantity(request.gas),
+          gasPrice: toQuantity(request.gasPrice),
         };
         hash = (await wallet.provider.request({ method: 'eth_sendTransaction', params: [transaction] })) as string;
       } catch (cause) {
