@@ -64,6 +64,21 @@ describe('send store', () => {
     expect(send.store.getState().amount).toBe('10000');
   });
 
+  it('sends a native Max at the gas limit and price it kept', async () => {
+    const { send, tokens, provider } = await connected();
+    send.selectToken(tokens[0]!);
+    await until(() => send.store.getState().gasPrice !== undefined);
+    send.setReceiver(RECEIVER);
+    await send.resolveReceiver();
+    await send.setMax();
+    await send.preview();
+    await send.send();
+    const sent = provider.request.mock.calls.find(([{ method }]) => method === 'eth_sendTransaction');
+    expect(sent?.[0].params).toMatchObject([{ value: expect.any(String), gas: '0x5208', gasPrice: '0x77359400' }]);
+    // 10000 ETH − 21000 × 2 gwei, in wei.
+    expect(BigInt((sent?.[0].params as [{ value: string }])[0].value)).toBe(10_000n * 10n ** 18n - 21_000n * 2_000_000_000n);
+  });
+
   it('says which part of the draft is wrong', async () => {
     const { send, tokens } = await connected();
     send.selectToken(tokens[0]!);
