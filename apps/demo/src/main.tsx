@@ -1,4 +1,13 @@
-import { ConnectButton, createLatch, LatchProvider, useLatch, useLatchSIWX, type Network } from '@latch/react';
+import {
+  ConnectButton,
+  createLatch,
+  LatchProvider,
+  useLatch,
+  useLatchSendTransaction,
+  useLatchSignMessage,
+  useLatchSIWX,
+  type Network,
+} from '@latch/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
@@ -112,6 +121,37 @@ function ConnectSolana() {
   );
 }
 
+/** The host API: sign a message and send a transaction through whatever wallet is connected. */
+function HostSigning() {
+  const { status, address } = useLatch();
+  const sign = useLatchSignMessage();
+  const send = useLatchSendTransaction();
+  if (status !== 'connected' || !address) return null;
+  return (
+    <section aria-label="Host signing">
+      <button type="button" data-testid="demo-open-send" onClick={() => latch.modal.open({ view: 'Send' })}>
+        Send from the modal
+      </button>{' '}
+      <button type="button" data-testid="demo-sign" onClick={() => void sign.signMessage('Hello from the Latch demo').catch(() => {})}>
+        Sign a message
+      </button>{' '}
+      <button
+        type="button"
+        data-testid="demo-send-self"
+        onClick={() => void send.sendTransaction({ to: address, value: '0x1' }).catch(() => {})}
+      >
+        Send 1 wei to yourself
+      </button>
+      <dl className="state">
+        <dt>signature</dt>
+        <dd data-testid="demo-sign-result">{sign.status === 'error' ? `error: ${sign.error?.kind}` : (sign.data ?? sign.status)}</dd>
+        <dt>transaction</dt>
+        <dd data-testid="demo-send-result">{send.status === 'error' ? `error: ${send.error?.kind}` : (send.data ?? send.status)}</dd>
+      </dl>
+    </section>
+  );
+}
+
 function App() {
   return (
     <main>
@@ -124,6 +164,7 @@ function App() {
       <ConnectButton /> <ConnectSolana />
       <LatchState />
       <SignInState />
+      <HostSigning />
     </main>
   );
 }

@@ -90,6 +90,9 @@ pub enum Error {
         /// The namespace of the draft.
         namespace: String,
     },
+    /// A send of more than the balance holds (§4 "Send"); shown to the user.
+    #[error("Amount exceeds balance")]
+    AmountExceedsBalance,
     /// An expirer target that is neither `topic:<string>` nor `id:<number>`.
     #[error("Invalid target, expected id:number or topic:string")]
     InvalidExpirerTarget {
@@ -206,6 +209,7 @@ impl Error {
             Error::InvalidChainId => "INVALID_CHAIN_ID",
             Error::IncompleteSendDraft { .. } => "INCOMPLETE_SEND_DRAFT",
             Error::UnsupportedSendChain { .. } => "UNSUPPORTED_SEND_CHAIN",
+            Error::AmountExceedsBalance => "AMOUNT_EXCEEDS_BALANCE",
             Error::InvalidExpirerTarget { .. } => "INVALID_EXPIRER_TARGET",
             Error::ExpirerValueType { .. } => "EXPIRER_VALUE_TYPE",
             Error::SiwxConflict => "SIWX_CONFLICT",

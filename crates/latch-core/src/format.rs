@@ -46,7 +46,7 @@ pub fn format_units(value: &str, decimals: u8) -> Result<String> {
     })
 }
 
-fn parse_integer(value: &str) -> Result<U256> {
+pub(crate) fn parse_integer(value: &str) -> Result<U256> {
     let (digits, radix) = match value.strip_prefix("0x") {
         Some(hex) => (hex, 16),
         None => (value, 10),

@@ -20,6 +20,7 @@ pub mod network;
 pub mod origin;
 pub mod policy;
 pub mod relay_auth;
+pub mod send;
 pub mod siwx;
 pub mod solana_transfer;
 pub mod timing;

@@ -206,9 +206,10 @@ pub struct ProfileQuery {
     sender: Option<String>,
 }
 
-/// `GET /v1/profile/account/{name}`: the name and its addresses; 404 when not registered.
+/// `GET /v1/profile/account/{name}`: the name and its addresses; a name Latch did not register is
+/// resolved forward on the configured ENS deployment; 404 when neither knows it.
 #[utoipa::path(get, path = "/v1/profile/account/{name}", tag = "names",
-    params(("name" = String, Path, description = "A full name, e.g. alice.latch"), ProfileQuery),
+    params(("name" = String, Path, description = "A full name, e.g. alice.latch or alice.eth"), ProfileQuery),
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = NameAndAddresses), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
@@ -218,14 +219,38 @@ pub async fn lookup(
     Path(name): Path<String>,
     ApiQuery(_query): ApiQuery<ProfileQuery>,
 ) -> ApiResult<Json<NameAndAddresses>> {
+    let name = name.to_ascii_lowercase();
     let record = state
         .store
-        .name(&name.to_ascii_lowercase())
+        .name(&name)
         .await
-        .map_err(|e| ApiError::Internal(e.into()))?
-        .ok_or(ApiError::NotFound)?;
-    Ok(Json(record.into()))
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    if let Some(record) = record {
+        return Ok(Json(record.into()));
+    }
+    // Not a Latch name: an ENS name (`alice.eth`) resolves forward through the configured ENS
+    // deployment, so a send form can take either. Its `addr` is the ENSIP-9 coin type 60 record.
+    if !name.contains('.') || name.len() > MAX_ENS_NAME_LENGTH {
+        return Err(ApiError::NotFound);
+    }
+    let (address, avatar) = state.chain_data.resolve_name(&name).await?.ok_or(ApiError::NotFound)?;
+    Ok(Json(NameAndAddresses {
+        name,
+        registered_at: 0,
+        updated_at: 0,
+        attributes: avatar.map(|avatar| ("avatar".to_owned(), avatar)).into_iter().collect(),
+        addresses: BTreeMap::from([(
+            latch_core::validate::ETHEREUM_COIN_TYPE.to_string(),
+            NameAddress {
+                address: address.to_checksum(None),
+                created_at: 0,
+            },
+        )]),
+    }))
 }
+
+/// Longest name resolved on ENS (DNS's 253 characters); longer ones cannot exist.
+const MAX_ENS_NAME_LENGTH: usize = 253;
 
 /// `GET /v1/profile/reverse/{address}`: the names holding this address (`[]` when none).
 #[utoipa::path(get, path = "/v1/profile/reverse/{address}", tag = "names",

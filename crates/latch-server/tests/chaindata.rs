@@ -198,6 +198,32 @@ async fn identity_is_the_verified_ens_name_and_avatar() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
+/// A send form's receiver typed as an ENS name: `/v1/profile/account/{name}` resolves it forward on
+/// the configured ENS deployment when Latch did not register it.
+#[tokio::test]
+async fn profile_lookup_resolves_ens_names_forward() {
+    let devnet = Devnet::start().await;
+    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
+        config.devnet_file = Some(devnet.file.clone())
+    })
+    .await;
+    let fixture = &devnet.fixture;
+    let router = app(state);
+    let lookup = |name: &str| format!("/v1/profile/account/{name}?projectId=test");
+
+    for written in ["latch-dev.eth", "Latch-Dev.ETH"] {
+        let (status, body) = get(&router, &lookup(written)).await;
+        assert_eq!(status, StatusCode::OK, "{written}: {body}");
+        assert_eq!(body["name"], "latch-dev.eth");
+        assert_eq!(body["addresses"]["60"]["address"], fixture["ens"]["owner"]);
+        assert_eq!(body["attributes"]["avatar"], fixture["ens"]["avatar"]);
+    }
+    for unknown in ["nobody-here.eth", "latch-dev"] {
+        let (status, _) = get(&router, &lookup(unknown)).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{unknown}");
+    }
+}
+
 /// A chain without Multicall3 (a bare anvil: no contracts at all) still answers: the batch is
 /// read call by call, and the native balance through `eth_getBalance`.
 #[tokio::test]

@@ -31,6 +31,8 @@ pub mod link;
 pub mod network;
 pub mod policy;
 #[cfg(feature = "extra")]
+pub mod send;
+#[cfg(feature = "extra")]
 pub mod siwx;
 #[cfg(feature = "extra")]
 pub mod solana_transfer;

@@ -15,6 +15,15 @@ export type { ModalController, ModalState, OpenOptions, ViewName } from './core/
 export type { TransactionEntry, TransactionStack, TransactionStackState } from './core/transactionStack.js';
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export { NetworkSwitchError } from './core/connection.js';
+export { WalletRequestError } from './core/transactions.js';
+export type {
+  PendingTransaction,
+  TransactionReceipt,
+  TransactionRequest,
+  TransactionsController,
+  TransactionsState,
+  WalletRequestErrorKind,
+} from './core/transactions.js';
 export type { LatchEvent, LatchEventListener } from './core/events.js';
 export type { Store } from './core/store.js';
 export type {
@@ -29,7 +38,7 @@ export type {
 export { createLatchAuthentication } from './core/latchAuthentication.js';
 export type { KeyValueStorage } from './core/storage.js';
 export type { Toast, ToastVariant } from './core/toasts.js';
-export { HttpError, RpcError } from './core/gateway.js';
+export { HttpError, RpcError, type Gateway } from './core/gateway.js';
 export type { CatalogueClient, CatalogueWallet, WalletPage, WalletQuery } from './core/catalogue.js';
 export type {
   LoadStatus,
@@ -56,6 +65,14 @@ export {
   type UseLatchResult,
 } from './hooks/useLatch.js';
 export { useLatchSIWX, type LatchSIWX } from './hooks/useLatchSIWX.js';
+export {
+  useLatchSendTransaction,
+  useLatchSignMessage,
+  type LatchRequestState,
+  type LatchRequestStatus,
+  type LatchSendTransaction,
+  type LatchSignMessage,
+} from './hooks/useLatchTransactions.js';
 export {
   useDisconnect,
   useLatchEvents,

@@ -46,3 +46,13 @@ it('imports the QR encoder (@latch/wasm-walletconnect) only dynamically', () => 
   expect(importers.map(({ file }) => file).sort()).toEqual(['core/qrCode.ts', 'core/walletConnect.ts']);
   for (const { text } of importers) expect(text).not.toMatch(/^import (?!type )[^;]*'@latch\/wasm-walletconnect'/m);
 });
+
+it('imports the Send view (the optional `send` part, spec §9) only dynamically, from the view registry', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./Send/SendView.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/Send\/SendView\.js'/m);
+  expect(importers[0]?.text).toContain("import('./Send/SendView.js')");
+  // Nothing outside the Send view's own folder reaches its code or the send store statically.
+  const outside = sources.filter(({ file, text }) => !file.startsWith('views/Send/') && /from '[^']*(core\/send|Send\/SendView|Send\/sendController)\.js'/.test(text));
+  expect(outside.map(({ file }) => file)).toEqual([]);
+});

@@ -43,6 +43,44 @@ impl Decimal {
         self.negative
     }
 
+    /// The exact product (fiat values: an amount times a unit price). Schoolbook
+    /// multiplication on the digits, so no precision is lost and nothing overflows.
+    pub fn mul(&self, other: &Decimal) -> Decimal {
+        let a: Vec<u32> = self
+            .int
+            .bytes()
+            .chain(self.frac.bytes())
+            .map(|d| u32::from(d - b'0'))
+            .collect();
+        let b: Vec<u32> = other
+            .int
+            .bytes()
+            .chain(other.frac.bytes())
+            .map(|d| u32::from(d - b'0'))
+            .collect();
+        // Little-endian product digits, carried once per row so no cell overflows a u32.
+        let mut product = vec![0u32; a.len() + b.len()];
+        for (i, &x) in a.iter().rev().enumerate() {
+            let mut carry = 0;
+            for (j, &y) in b.iter().rev().enumerate() {
+                let cell = product[i + j] + x * y + carry;
+                product[i + j] = cell % 10;
+                carry = cell / 10;
+            }
+            let mut k = i + b.len();
+            while carry > 0 {
+                let cell = product[k] + carry;
+                product[k] = cell % 10;
+                carry = cell / 10;
+                k += 1;
+            }
+        }
+        let digits: String = product.iter().rev().map(|&d| char::from(b'0' + d as u8)).collect();
+        let scale = self.frac.len() + other.frac.len();
+        let (int, frac) = digits.split_at(digits.len() - scale);
+        Decimal::new(self.negative != other.negative, int, frac)
+    }
+
     /// The number as a JS `number` holds it: finite only, written in its
     /// shortest round-trip form (what `String(n)` and `Intl` start from).
     pub fn from_f64(value: f64) -> Result<Self> {

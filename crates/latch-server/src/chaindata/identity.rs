@@ -102,6 +102,56 @@ impl ChainData {
     }
 }
 
+impl ChainData {
+    /// Resolves an ENS `name` forward on the ENS chain (registry → resolver →
+    /// `addr` and the `avatar` text): the address it points to, or `None` when
+    /// no ENS is configured, the name has no resolver or no address.
+    pub async fn resolve_name(&self, name: &str) -> ApiResult<Option<(Address, Option<String>)>> {
+        let Some((chain, registry)) = &self.ens else {
+            return Ok(None);
+        };
+        let node = B256::from(namehash(name));
+        let found = multicall(
+            &self.gateway,
+            chain,
+            vec![Call {
+                target: *registry,
+                data: resolverCall { node }.abi_encode(),
+            }],
+        )
+        .await?;
+        let Some(resolver) = decode::<resolverCall>(&found[0]).filter(|a| !a.is_zero()) else {
+            return Ok(None);
+        };
+        let records = multicall(
+            &self.gateway,
+            chain,
+            vec![
+                Call {
+                    target: resolver,
+                    data: addrCall { node }.abi_encode(),
+                },
+                Call {
+                    target: resolver,
+                    data: textCall {
+                        node,
+                        key: "avatar".into(),
+                    }
+                    .abi_encode(),
+                },
+            ],
+        )
+        .await?;
+        let Some(address) = decode::<addrCall>(&records[0]).filter(|a| !a.is_zero()) else {
+            return Ok(None);
+        };
+        Ok(Some((
+            address,
+            decode::<textCall>(&records[1]).filter(|a| !a.is_empty()),
+        )))
+    }
+}
+
 /// `GET /v1/identity/{address}`.
 #[utoipa::path(get, path = "/v1/identity/{address}", tag = "chain data",
     params(("address" = String, Path, description = "An EVM address (0x…); other namespaces have no identity"), IdentityQuery),

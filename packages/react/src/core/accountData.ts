@@ -1,5 +1,5 @@
 import { LATCH_CONSTANTS } from '@latch/wasm';
-import type { ApiClient, Transaction, TokenBalance } from './api.js';
+import type { ApiClient, NameProfile, Transaction, TokenBalance } from './api.js';
 import type { AccountState } from './connection.js';
 import { serverRefusal } from './gateway.js';
 import { createStore, type Store } from './store.js';
@@ -34,10 +34,17 @@ export interface AccountDataController {
   tokens: Store<TokensState>;
   activity: Store<ActivityState>;
   identity: Store<IdentityState>;
-  /** Reads token balances again unless the last failure is under 30 s old; whether it read. */
-  refreshTokens(): Promise<boolean>;
+  /**
+   * Reads token balances again unless the last failure is under 30 s old; whether it read.
+   * `fresh`: past the server's cache, after a transaction changed them.
+   */
+  refreshTokens(fresh?: boolean): Promise<boolean>;
   /** Loads the first page of activity (once per account and network) or, with `more`, the next. */
   loadActivity(more?: boolean): Promise<void>;
+  /** A Latch or ENS name's profile from the server; undefined when unknown. */
+  profile(name: string): Promise<NameProfile | undefined>;
+  /** Reads the first page of activity again (after a send), if it was ever loaded. */
+  refreshActivity(): Promise<void>;
 }
 
 /** Spec §9: after a failed balance read, no retry for 30 s. */
@@ -74,11 +81,11 @@ export function createAccountData({
 
   const supported = (id: CaipNetworkId | undefined) => networks.some((n) => n.caipNetworkId === id);
 
-  async function readTokens(expected: number) {
+  async function readTokens(expected: number, fresh = false) {
     if (!current) return;
     tokens.setState({ status: 'loading', error: undefined });
     try {
-      const balances = await api.balances(current.address, current.caipNetworkId);
+      const balances = await api.balances(current.address, current.caipNetworkId, fresh);
       if (expected === generation) tokens.setState({ status: 'ready', balances, failedAt: undefined });
     } catch (error) {
       if (expected !== generation) return;
@@ -116,11 +123,22 @@ export function createAccountData({
     tokens,
     activity,
     identity,
-    async refreshTokens() {
+    async refreshTokens(fresh = false) {
       const { failedAt } = tokens.getState();
       if (failedAt !== undefined && now() - failedAt < TOKEN_RETRY_MS) return false;
-      await readTokens(generation);
+      await readTokens(generation, fresh);
       return true;
+    },
+    profile: (name) => api.profile(name),
+    async refreshActivity() {
+      if (!current || activity.getState().status === 'idle') return;
+      const expected = generation;
+      try {
+        const page = await api.history(current.address, current.caipNetworkId, null);
+        if (expected === generation) activity.setState({ status: 'ready', transactions: page.data, next: page.next, error: undefined });
+      } catch {
+        // The list on screen stays; the next refresh tries again.
+      }
     },
     async loadActivity(more = false) {
       if (!current) return;

@@ -1,5 +1,5 @@
 import type { TokenBalance, Transaction } from '@latch/wasm';
-import { fetchJson } from './gateway.js';
+import { fetchJson, HttpError } from './gateway.js';
 import type { CaipNetworkId } from './types.js';
 
 export type { TokenBalance, Transaction } from '@latch/wasm';
@@ -15,11 +15,24 @@ export interface Identity {
   avatar: string | null;
 }
 
+/** `/v1/profile/account/{name}`: a Latch or ENS name's addresses by coin type, and attributes. */
+export interface NameProfile {
+  name: string;
+  addresses: Record<string, { address: string }>;
+  attributes: Record<string, string>;
+}
+
+/** The address the balance API's `forceUpdate` uses for a chain's native coin (spec §7). */
+const NATIVE_TOKEN_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+
 /** The Latch server's account endpoints (spec §7). */
 export interface ApiClient {
-  balances(address: string, chainId: CaipNetworkId): Promise<TokenBalance[]>;
+  /** `fresh`: bypass the server's 30 s cache (after a send), through its `forceUpdate`. */
+  balances(address: string, chainId: CaipNetworkId, fresh?: boolean): Promise<TokenBalance[]>;
   history(address: string, chainId: CaipNetworkId, cursor?: string | null): Promise<HistoryPage>;
   identity(address: string): Promise<Identity>;
+  /** A name's profile; undefined when no one holds the name (404). */
+  profile(name: string): Promise<NameProfile | undefined>;
 }
 
 export interface ServerLocation {
@@ -43,9 +56,11 @@ export function createApiClient(server: ServerLocation): ApiClient {
   const url = (path: string, query?: Record<string, string | undefined>) => serverUrl(server, path, query);
   const segment = encodeURIComponent;
   return {
-    async balances(address, chainId) {
+    async balances(address, chainId, fresh) {
       const path = `/v1/account/${segment(address)}/balance`;
-      const body = await fetchJson<{ balances: TokenBalance[] }>(url(path, { currency: 'usd', chainId }));
+      // Any forced token re-reads them all; the native coin's placeholder address names one.
+      const forceUpdate = fresh ? `${chainId}:${NATIVE_TOKEN_PLACEHOLDER}` : undefined;
+      const body = await fetchJson<{ balances: TokenBalance[] }>(url(path, { currency: 'usd', chainId, forceUpdate }));
       return body.balances;
     },
     history(address, chainId, cursor) {
@@ -54,6 +69,14 @@ export function createApiClient(server: ServerLocation): ApiClient {
     },
     identity(address) {
       return fetchJson<Identity>(url(`/v1/identity/${segment(address)}`));
+    },
+    async profile(name) {
+      try {
+        return await fetchJson<NameProfile>(url(`/v1/profile/account/${segment(name)}`));
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 404) return undefined;
+        throw error;
+      }
     },
   };
 }

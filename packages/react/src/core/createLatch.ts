@@ -6,7 +6,7 @@ import { watchAnnouncedWallets } from './eip6963.js';
 import { watchStandardWallets } from './walletStandard.js';
 import { startAnalytics } from './analytics.js';
 import { createEventBus, type LatchEvent, type LatchEventListener } from './events.js';
-import { createGateway } from './gateway.js';
+import { createGateway, type Gateway } from './gateway.js';
 import { createApiClient } from './api.js';
 import { createAccountData, type AccountDataController } from './accountData.js';
 import { createModalController, type ModalController } from './modal.js';
@@ -28,6 +28,7 @@ import { isMobileBrowser } from './platform.js';
 import type { Network } from './types.js';
 import { createWalletConnect, type WalletConnectController, type WalletConnectOptions } from './walletConnect.js';
 import { whenIdle } from './idle.js';
+import { createTransactions, type TransactionRequest, type TransactionsController } from './transactions.js';
 import { loadWasmExtra } from './wasmExtra.js';
 
 export interface ThemeState {
@@ -131,6 +132,21 @@ export interface Latch {
   connect(connectorId: string): Promise<void>;
   disconnect(): void;
   refreshBalance(): Promise<void>;
+  /**
+   * Signs `message` with the connected wallet (EIP-191 `personal_sign` on EVM, a hex signature;
+   * `solana:signMessage` on Solana, base58). Throws `WalletRequestError`.
+   */
+  signMessage(message: string): Promise<string>;
+  /**
+   * Sends an EVM transaction through the connected wallet (injected or WalletConnect) and
+   * resolves with its hash once the wallet has sent it; Latch then waits for the receipt and reads
+   * the balances and activity again. Throws `WalletRequestError`.
+   */
+  sendTransaction(request: TransactionRequest): Promise<string>;
+  /** JSON-RPC to the host's networks through the Latch server's gateway. */
+  readonly gateway: Gateway;
+  /** Sent transactions not mined yet; `waitForReceipt` polls the gateway for one. */
+  readonly transactions: TransactionsController;
   /** Asks the wallet to switch to one of the host's networks; throws `NetworkSwitchError`. */
   switchNetwork(network: Network): Promise<void>;
   subscribeEvents(listener: LatchEventListener): () => void;
@@ -200,6 +216,7 @@ export function createLatch(options: LatchOptions): Latch {
     networks: options.networks,
     toasts,
   });
+  const transactions = createTransactions({ connection: connectionController, gateway, accountData });
   const catalogue = createCatalogueClient({ projectId: options.projectId, getServerUrl });
   const walletConnect =
     options.enableWalletConnect === false
@@ -281,6 +298,10 @@ export function createLatch(options: LatchOptions): Latch {
     disconnect: connectionController.disconnect,
     refreshBalance: connectionController.refreshBalance,
     switchNetwork: connectionController.switchNetwork,
+    signMessage: transactions.signMessage,
+    sendTransaction: transactions.sendTransaction,
+    transactions,
+    gateway,
     subscribeEvents: events.subscribe,
     mount(target) {
       // Loading early keeps the wallet prompt from waiting on it; `connect` awaits it again and

@@ -14,7 +14,8 @@ export type ViewName =
   | 'Networks'
   | 'AllWallets'
   | 'Downloads'
-  | 'Receive';
+  | 'Receive'
+  | 'Send';
 
 export interface ModalState {
   open: boolean;

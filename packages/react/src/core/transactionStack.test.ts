@@ -121,4 +121,27 @@ describe('transaction stack (spec §4)', () => {
     expect(modal.store.getState()).toBe(before);
     expect(state().history).toEqual(['Account', 'Networks']);
   });
+  it('a flow left by Back is over: it leaves the stack and onCancel is called once', () => {
+    const { modal, stack, state } = setup();
+    const onCancel = vi.fn();
+    const onSuccess = vi.fn();
+    stack.push({ view: 'Networks', reset: 'Account', onCancel, onSuccess });
+    modal.back();
+    expect(state().history).toEqual(['Account']);
+    expect(stack.store.getState().entries).toEqual([]);
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    // Nothing is left for a later success to act on.
+    stack.success();
+    expect(onSuccess).not.toHaveBeenCalled();
+  });
+
+  it('ending a flow itself does not count as leaving it', () => {
+    const { stack } = setup();
+    const onCancel = vi.fn();
+    stack.push({ view: 'Networks', goBack: true, onCancel });
+    stack.success();
+    stack.push({ view: 'Networks', goBack: true, onCancel });
+    stack.cancel();
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
 });

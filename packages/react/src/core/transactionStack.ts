@@ -45,6 +45,16 @@ export interface TransactionStack {
 export function createTransactionStack({ modal }: { modal: ModalController }): TransactionStack {
   const store = createStore<TransactionStackState>({ entries: [] });
 
+  // A flow whose view left the history (the header's Back, closing, a reset) is over: cancelled.
+  modal.store.subscribe(() => {
+    const { history } = modal.store.getState();
+    const { entries } = store.getState();
+    const kept = entries.filter((entry) => history.includes(entry.view));
+    if (kept.length === entries.length) return;
+    store.setState({ entries: kept });
+    for (const entry of entries) if (!kept.includes(entry)) entry.onCancel?.();
+  });
+
   // Takes the current flow off the stack; `undefined` when no flow is in progress.
   function pop(): TransactionEntry | undefined {
     const { entries } = store.getState();

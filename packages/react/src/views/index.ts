@@ -17,6 +17,7 @@ import { lazyView } from './lazyView.js';
 
 // Spec §2: optional parts are chunks of their own, fetched when first shown or preloaded.
 const receive = lazyView(() => import('./Receive/ReceiveView.js').then((module) => module.ReceiveView));
+const send = lazyView(() => import('./Send/SendView.js').then((module) => module.SendView));
 
 export interface ViewEntry {
   /** The message key of its header title. */
@@ -40,4 +41,5 @@ export const views: Record<ViewName, ViewEntry> = {
   AllWallets: { title: 'allWalletsTitle', Component: AllWalletsView },
   Downloads: { title: 'downloadsTitle', Component: DownloadsView },
   Receive: { title: 'receiveTitle', ...receive },
+  Send: { title: 'sendTitle', ...send },
 };

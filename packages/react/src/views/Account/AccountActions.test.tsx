@@ -12,9 +12,12 @@ const EVM: CaipNetworkId = 'eip155:31337';
 const SOLANA: CaipNetworkId = 'solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh';
 const registry = views as Record<string, ViewEntry>;
 
-// Stand-ins for the views later issues register (Buy, Swap) and the one built beside this (Send).
+// The registry as shipped, restored after each test.
+const shipped = { ...registry };
+
+// Stand-ins for the views later issues register (Buy, Swap).
 function registerFakes(...names: string[]) {
-  for (const name of names) registry[name] = { title: 'accountTitle', Component: () => null };
+  for (const name of names) registry[name] ??= { title: 'accountTitle', Component: () => null };
 }
 
 function shownActions(caipNetworkId: CaipNetworkId, features: Partial<Features> = {}) {
@@ -24,16 +27,18 @@ function shownActions(caipNetworkId: CaipNetworkId, features: Partial<Features> 
 
 describe('Account actions (spec §2 wallet feature order, §6 feature support)', () => {
   afterEach(() => {
-    for (const name of ['Onramp', 'Swap', 'Send']) delete registry[name];
+    for (const name of Object.keys(registry)) if (!(name in shipped)) delete registry[name];
+    Object.assign(registry, shipped);
   });
 
-  it('shows only actions whose view is registered: Receive today', () => {
-    expect(shownActions(EVM)).toEqual(['account-action-receive']);
+  it('shows only actions whose view is registered: Receive and Send today', () => {
+    expect(shownActions(EVM)).toEqual(['account-action-receive', 'account-action-send']);
   });
 
   it('shows an action once its view is registered, in the order onramp, swaps, receive, send', () => {
-    registerFakes('Send');
-    expect(shownActions(EVM)).toEqual(['account-action-receive', 'account-action-send']);
+    delete registry.Send;
+    registerFakes('Swap');
+    expect(shownActions(EVM)).toEqual(['account-action-swap', 'account-action-receive']);
   });
 
   it.each([
@@ -57,12 +62,11 @@ describe('Account actions (spec §2 wallet feature order, §6 feature support)',
   });
 
   it('renders no group when no action is left', () => {
-    renderWithLatch(createTestLatch({ features: { receive: false } }), <AccountActions caipNetworkId={EVM} />);
+    renderWithLatch(createTestLatch({ features: { receive: false, send: false } }), <AccountActions caipNetworkId={EVM} />);
     expect(screen.queryByRole('group', { name: 'Wallet actions' })).toBeNull();
   });
 
   it('labels the buttons in a named group and opens the action view', () => {
-    registerFakes('Send');
     const latch = createTestLatch();
     latch.modal.open({ view: 'Account' });
     renderWithLatch(latch, <AccountActions caipNetworkId={EVM} />);
@@ -71,5 +75,15 @@ describe('Account actions (spec §2 wallet feature order, §6 feature support)',
     expect(currentView(latch.modal.store.getState())).toBe('Receive');
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(latch.modal.store.getState().history).toEqual(['Account', 'Receive', 'Send']);
+  });
+
+  it('runs Send as a flow on the transaction stack that returns to Account when done (spec §4)', () => {
+    const latch = createTestLatch();
+    latch.modal.open({ view: 'Account' });
+    renderWithLatch(latch, <AccountActions caipNetworkId={EVM} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(latch.transactionStack.store.getState().entries).toEqual([{ view: 'Send', reset: 'Account' }]);
+    latch.transactionStack.success();
+    expect(latch.modal.store.getState().history).toEqual(['Account']);
   });
 });

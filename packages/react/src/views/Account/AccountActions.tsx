@@ -10,11 +10,11 @@ import { views } from '../index.js';
  * Each wallet feature's button: its test id suffix, label and the view it opens. The view names of
  * Buy and Swap are the ones their issues register; until then those buttons do not show.
  */
-const ACTIONS: Record<WalletFeature, { id: string; label: MessageKey; view: string }> = {
-  onramp: { id: 'buy', label: 'actionBuy', view: 'Onramp' },
-  swaps: { id: 'swap', label: 'actionSwap', view: 'Swap' },
-  receive: { id: 'receive', label: 'actionReceive', view: 'Receive' },
-  send: { id: 'send', label: 'actionSend', view: 'Send' },
+const ACTIONS: Record<WalletFeature, { id: string; label: MessageKey; view: string; flow: boolean }> = {
+  onramp: { id: 'buy', label: 'actionBuy', view: 'Onramp', flow: true },
+  swaps: { id: 'swap', label: 'actionSwap', view: 'Swap', flow: true },
+  receive: { id: 'receive', label: 'actionReceive', view: 'Receive', flow: false },
+  send: { id: 'send', label: 'actionSend', view: 'Send', flow: true },
 };
 
 function registered(view: string): view is ViewName {
@@ -28,13 +28,13 @@ function registered(view: string): view is ViewName {
 export function AccountActions({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
   const latch = useLatchInstance();
   const shown = walletFeatures(parseCaipNetworkId(caipNetworkId).namespace).flatMap((feature) => {
-    const { id, label, view } = ACTIONS[feature];
-    return latch.features[feature] && registered(view) ? [{ id, label, view }] : [];
+    const { id, label, view, flow } = ACTIONS[feature];
+    return latch.features[feature] && registered(view) ? [{ id, label, view, flow }] : [];
   });
   if (shown.length === 0) return null;
   return (
     <div className="latch-account-actions" role="group" aria-label={latch.t('walletActions')}>
-      {shown.map(({ id, label, view }) => {
+      {shown.map(({ id, label, view, flow }) => {
         const preload = () => void views[view].preload?.().catch(() => undefined);
         return (
           <Button
@@ -42,7 +42,9 @@ export function AccountActions({ caipNetworkId }: { caipNetworkId: CaipNetworkId
             data-testid={`account-action-${id}`}
             onPointerEnter={preload}
             onFocus={preload}
-            onClick={() => latch.modal.push(view)}
+            // A flow that moves funds runs on the transaction stack (spec §4): done, it
+            // returns to Account; left by Back, it is cancelled.
+            onClick={() => (flow ? latch.transactionStack.push({ view, reset: 'Account' }) : latch.modal.push(view))}
           >
             {latch.t(label)}
           </Button>

@@ -1,0 +1,49 @@
+// Send (EVM) through WalletConnect: the modal pairs with the official wallet client
+// (@walletconnect/sign-client 2.21.8, in Node) over the real `latch serve` relay, and the wallet
+// signs the Send view's transaction and sends it to the devnet.
+import { expect, test } from '@playwright/test';
+import { createPublicClient, http, parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
+import { OfficialWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
+
+const RELAY_URL = `${E2E_SERVER_URL.replace('http', 'ws')}/relay`;
+const devnet = createPublicClient({ transport: http(E2E_RPC_URL) });
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+let wallet: OfficialWallet;
+test.beforeEach(async () => {
+  wallet = await OfficialWallet.start(RELAY_URL, E2E_RPC_URL);
+});
+test.afterEach(async () => {
+  await wallet.stop();
+});
+
+test('sends ETH from the Send view through a WalletConnect wallet', async ({ page }) => {
+  const receiver = privateKeyToAccount(generatePrivateKey()).address;
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId('wallet-selector-walletconnect').click();
+  await page.getByTestId('wc-copy').click();
+  const uri = await page.evaluate(() => navigator.clipboard.readText());
+  await wallet.run(`pair ${uri}`);
+  await wallet.expect('approved');
+  await expect(page.getByTestId('account-address')).toHaveAttribute('title', WALLET_ADDRESS);
+
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByTestId('demo-open-send').click();
+  await expect(page.getByTestId('send-fee')).toContainText(/ETH \(\$\d/);
+  await page.getByTestId('send-amount').fill('0.01');
+  await page.getByTestId('send-receiver').fill(receiver);
+  await page.getByTestId('send-receiver').blur();
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-preview')).toContainText('0.01 ETH');
+  await page.getByTestId('send-submit').click();
+
+  const request = await wallet.expect('request');
+  expect(request.method).toBe('eth_sendTransaction');
+  expect(request.params).toMatchObject([{ from: WALLET_ADDRESS, to: receiver, value: '0x2386f26fc10000', data: '0x' }]);
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  await expect.poll(() => devnet.getBalance({ address: receiver })).toBe(parseEther('0.01'));
+});

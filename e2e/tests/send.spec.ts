@@ -1,0 +1,180 @@
+// Send (EVM) end to end: the modal's Send view with the injected test wallet, against the real
+// devnet and `latch` (balances, gas through the gateway, ENS names through the profile API).
+// Each test sends from a fresh account funded here, so the fixture accounts other specs read
+// stay as they are.
+import { expect, test, type Page } from '@playwright/test';
+import { createTestClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, publicActions, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { axeViolations } from '../fixtures/axe.js';
+import { E2E_RPC_URL, readDevnet } from '../fixtures/stack.js';
+import { installTestWallet, TEST_WALLET_RDNS, type TestWalletOptions } from '../fixtures/test-wallet.js';
+
+const chain = { ...foundry, rpcUrls: { default: { http: [E2E_RPC_URL] } } };
+const anvil = createTestClient({ chain, mode: 'anvil', transport: http(E2E_RPC_URL) }).extend(publicActions);
+const devnet = readDevnet();
+const usdc = (devnet.contracts.usdc as { address: Hex }).address;
+const mintAbi = [
+  { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [] },
+] as const;
+
+/** A new account holding `eth` ETH and `usdcAmount` USDC (minted by the deployer, the token's minter). */
+async function freshAccount(eth: string, usdcAmount: string) {
+  const privateKey = generatePrivateKey();
+  const { address } = privateKeyToAccount(privateKey);
+  await anvil.setBalance({ address, value: parseEther(eth) });
+  if (usdcAmount !== '0') {
+    const minter = createWalletClient({ account: privateKeyToAccount(devnet.accounts[0]!.privateKey), chain, transport: http(E2E_RPC_URL) });
+    const hash = await minter.writeContract({ address: usdc, abi: mintAbi, functionName: 'mint', args: [address, parseUnits(usdcAmount, 6)] });
+    await anvil.waitForTransactionReceipt({ hash });
+  }
+  return { privateKey, address };
+}
+
+const usdcOf = (address: Hex) => anvil.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
+const freshReceiver = () => privateKeyToAccount(generatePrivateKey()).address;
+
+async function openSend(page: Page, privateKey: Hex, options: Partial<TestWalletOptions> = {}) {
+  const wallet = await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, ...options });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByTestId('account-address')).toBeVisible();
+  // The host page opens Send (the Account view's actions are another part of the modal).
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByTestId('demo-open-send').click();
+  await expect(page.getByTestId('send-view')).toBeVisible();
+  // The gas price and limit came through the gateway and are priced from the devnet pools.
+  await expect(page.getByTestId('send-fee')).toContainText(/ETH \(\$\d/);
+  return wallet;
+}
+
+async function fillAndPreview(page: Page, token: 'ETH' | 'USDC', amount: string | null, receiver: string) {
+  await page.getByTestId('send-token').selectOption({ label: token });
+  if (amount !== null) await page.getByTestId('send-amount').fill(amount);
+  await page.getByTestId('send-receiver').fill(receiver);
+  await page.getByTestId('send-receiver').blur();
+  await page.getByTestId('send-submit').click();
+}
+
+test('sends ETH: the receiver holds it on anvil and the modal shows the new balance', async ({ page }) => {
+  const sender = await freshAccount('2', '0');
+  const receiver = freshReceiver();
+  await openSend(page, sender.privateKey);
+  expect(await axeViolations(page.getByTestId('latch-modal')), 'Send form is axe-clean').toEqual([]);
+  await fillAndPreview(page, 'ETH', '0.25', receiver);
+  await expect(page.getByTestId('send-preview')).toContainText('0.25 ETH');
+  await expect(page.getByTestId('send-preview')).toContainText(receiver);
+  expect(await axeViolations(page.getByTestId('latch-modal')), 'Send preview is axe-clean').toEqual([]);
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  await expect(page.getByTestId('account-address')).toBeVisible();
+  await expect.poll(() => anvil.getBalance({ address: receiver })).toBe(parseEther('0.25'));
+  // The modal reads the balance again once the transaction is mined: 2 − 0.25 − gas.
+  await expect(page.getByTestId('account-balance')).toHaveText('1.749 ETH');
+});
+
+test('sends USDC through the token contract', async ({ page }) => {
+  const sender = await freshAccount('1', '100');
+  const receiver = freshReceiver();
+  await openSend(page, sender.privateKey);
+  await fillAndPreview(page, 'USDC', '12.5', receiver);
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  await expect.poll(() => usdcOf(receiver)).toBe(12_500_000n);
+  expect(await usdcOf(sender.address)).toBe(87_500_000n);
+  // The Tokens tab reads past the server's cache after the send.
+  await expect(page.getByTestId('token-USDC')).toContainText('87.50 USDC');
+});
+
+test('sends to latch-dev.eth, showing the resolved name and avatar', async ({ page }) => {
+  const sender = await freshAccount('1', '10');
+  const owner = devnet.accounts[0]!.address;
+  const before = await usdcOf(owner);
+  await openSend(page, sender.privateKey);
+  await page.getByTestId('send-token').selectOption({ label: 'USDC' });
+  await page.getByTestId('send-amount').fill('3');
+  await page.getByTestId('send-receiver').fill('latch-dev.eth');
+  await page.getByTestId('send-receiver').blur();
+  const shown = page.getByTestId('send-receiver-name');
+  await expect(shown).toContainText('latch-dev.eth');
+  await expect(page.getByRole('img', { name: 'Avatar of latch-dev.eth' })).toHaveAttribute('src', /latch-dev\.png$/);
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-preview')).toContainText('latch-dev.eth');
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  await expect.poll(() => usdcOf(owner)).toBe(before + 3_000_000n);
+});
+
+test('Max sends everything but the gas', async ({ page }) => {
+  const sender = await freshAccount('1', '0');
+  const receiver = freshReceiver();
+  await openSend(page, sender.privateKey);
+  await page.getByTestId('send-receiver').fill(receiver);
+  await page.getByTestId('send-receiver').blur();
+  await page.getByTestId('send-max').click();
+  const amount = page.getByTestId('send-amount');
+  await expect(amount).toHaveValue(/^0\.9999/);
+  const max = parseEther(await amount.inputValue());
+  expect(max).toBeLessThan(parseEther('1'));
+  await page.getByTestId('send-submit').click();
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  await expect.poll(() => anvil.getBalance({ address: receiver })).toBe(max);
+  // Exactly the gas the Max kept was paid: nothing is left.
+  await expect.poll(() => anvil.getBalance({ address: sender.address })).toBe(0n);
+});
+
+test('refuses an invalid address and an amount above the balance', async ({ page }) => {
+  const sender = await freshAccount('1', '5');
+  await openSend(page, sender.privateKey);
+  await fillAndPreview(page, 'ETH', '0.1', '0x1234');
+  await expect(page.getByTestId('send-error')).toHaveText('Invalid address');
+  await fillAndPreview(page, 'USDC', '6', freshReceiver());
+  await expect(page.getByTestId('send-error')).toHaveText('Amount exceeds balance');
+  await fillAndPreview(page, 'ETH', '5', freshReceiver());
+  await expect(page.getByTestId('send-error')).toHaveText('Amount exceeds balance');
+  expect(await axeViolations(page.getByTestId('latch-modal')), 'Send with an error is axe-clean').toEqual([]);
+});
+
+test('refuses a token send whose gas the account cannot pay', async ({ page }) => {
+  const sender = await freshAccount('0', '50');
+  await installTestWallet(page, { privateKey: sender.privateKey, rpcUrl: E2E_RPC_URL });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByTestId('account-address')).toBeVisible();
+  // The host page opens Send (the Account view's actions are another part of the modal).
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByTestId('demo-open-send').click();
+  await fillAndPreview(page, 'USDC', '1', freshReceiver());
+  await expect(page.getByTestId('send-error')).toHaveText('Insufficient funds for the network fee');
+  expect(await usdcOf(sender.address)).toBe(50_000_000n);
+});
+
+test('a rejection in the wallet gets its own calm message and sends nothing', async ({ page }) => {
+  const sender = await freshAccount('1', '0');
+  const receiver = freshReceiver();
+  const wallet = await openSend(page, sender.privateKey, { rejectTransaction: true });
+  await fillAndPreview(page, 'ETH', '0.1', receiver);
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-error')).toHaveText('You declined the transaction in your wallet. Nothing was sent.');
+  expect(wallet.requests).toContain('eth_sendTransaction');
+  expect(await anvil.getBalance({ address: receiver })).toBe(0n);
+  await expect(page.getByTestId('send-preview')).toBeVisible();
+});
+
+test('hosts sign and send through the connected wallet with the hooks', async ({ page }) => {
+  const sender = await freshAccount('1', '0');
+  await openSend(page, sender.privateKey);
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('latch-modal')).toBeHidden();
+  await page.getByTestId('demo-sign').click();
+  await expect(page.getByTestId('demo-sign-result')).toHaveText(/^0x[0-9a-f]{130}$/);
+  await page.getByTestId('demo-send-self').click();
+  await expect(page.getByTestId('demo-send-result')).toHaveText(/^0x[0-9a-f]{64}$/);
+  const hash = (await page.getByTestId('demo-send-result').textContent()) as Hex;
+  const receipt = await anvil.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe('success');
+  expect(receipt.to?.toLowerCase()).toBe(sender.address.toLowerCase());
+});
