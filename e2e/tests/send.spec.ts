@@ -40,9 +40,7 @@ async function openSend(page: Page, privateKey: Hex, options: Partial<TestWallet
   await page.getByTestId('connect-button').click();
   await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
   await expect(page.getByTestId('account-address')).toBeVisible();
-  // The host page opens Send (the Account view's actions are another part of the modal).
-  await page.getByRole('button', { name: 'Close' }).click();
-  await page.getByTestId('demo-open-send').click();
+  await page.getByTestId('account-action-send').click();
   await expect(page.getByTestId('send-view')).toBeVisible();
   // The gas price and limit came through the gateway and are priced from the devnet pools.
   await expect(page.getByTestId('send-fee')).toContainText(/ETH \(\$\d/);
@@ -144,9 +142,7 @@ test('refuses a token send whose gas the account cannot pay', async ({ page }) =
   await page.getByTestId('connect-button').click();
   await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
   await expect(page.getByTestId('account-address')).toBeVisible();
-  // The host page opens Send (the Account view's actions are another part of the modal).
-  await page.getByRole('button', { name: 'Close' }).click();
-  await page.getByTestId('demo-open-send').click();
+  await page.getByTestId('account-action-send').click();
   await fillAndPreview(page, 'USDC', '1', freshReceiver());
   await expect(page.getByTestId('send-error')).toHaveText('Insufficient funds for the network fee');
   expect(await usdcOf(sender.address)).toBe(50_000_000n);

@@ -1,4 +1,6 @@
-// Solana sends end to end: @latch/react's sendSolanaTransfer in a real page (fixtures/
+// Solana sends end to end, first as a visitor makes them: the demo's modal, its Account view's
+// Send action and the Send view. Then the transfer module on its own, @latch/react's
+// sendSolanaTransfer in a real page (fixtures/
 // solana-send-page.ts) builds SOL and SPL transfers with the built @latch/wasm `extra` module,
 // reads the blockhash and the receiver's token account through the real `latch` gateway, and a
 // Wallet Standard wallet registered with the official `@wallet-standard/wallet` signs them with
@@ -9,7 +11,12 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import type { SolanaSendRequest, SolanaSendResult } from '../fixtures/solana-send-app.js';
 import { test } from '../fixtures/solana-send-page.js';
-import { installSolanaTestWallet, SOLANA_TEST_WALLET_NAME, type SolanaTestWalletOptions } from '../fixtures/solana-wallet.js';
+import {
+  installSolanaTestWallet,
+  SOLANA_TEST_WALLET_NAME,
+  SOLANA_TEST_WALLET_SELECTOR,
+  type SolanaTestWalletOptions,
+} from '../fixtures/solana-wallet.js';
 import { E2E_SERVER_URL, readSolanaDevnet, type SolanaDevnet } from '../fixtures/stack.js';
 
 type Fixture = SolanaDevnet & { genesisHash: string; usdc: { mint: string; decimals: number } };
@@ -159,4 +166,61 @@ test('a declined transaction is a rejection and moves nothing; a bad amount is r
   expect(wallet.requests.filter((r) => r.startsWith('solana:sign'))).toEqual(['solana:signAndSendTransaction']);
   expect(await lamports(receiver)).toBe(0n);
   expect(await lamports(wallet.address)).toBe(before);
+});
+
+/** Fills the Send view and confirms its preview. */
+async function sendFromModal(page: Page, token: 'SOL' | 'USDC', amount: string, receiver: string) {
+  await page.getByTestId('account-action-send').click();
+  await expect(page.getByTestId('send-view')).toBeVisible();
+  await page.getByTestId('send-token').selectOption({ label: token });
+  await page.getByTestId('send-amount').fill(amount);
+  await page.getByTestId('send-receiver').fill(receiver);
+  await page.getByTestId('send-receiver').blur();
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-preview')).toContainText(`${amount} ${token}`);
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  // Spec §2: after a send the flow returns to Account.
+  await expect(page.getByTestId('account-address')).toBeVisible();
+}
+
+test('the modal sends SOL, then USDC to an owner without a token account; the balances change on the devnet', async ({ page }) => {
+  const { accounts, rpcUrl, caipNetworkId } = solana();
+  const wallet = await installSolanaTestWallet(page, { account: accounts[3]!, rpcUrl, chains: [caipNetworkId] });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(SOLANA_TEST_WALLET_SELECTOR).click();
+  await expect(page.getByTestId('account-balance')).toContainText('SOL');
+  const receiver = Keypair.generate().publicKey.toBase58();
+  const before = await lamports(wallet.address);
+
+  await sendFromModal(page, 'SOL', '1.5', receiver);
+  await expect.poll(() => lamports(receiver)).toBe(1_500_000_000n);
+  expect(await lamports(wallet.address)).toBeLessThan(before - 1_500_000_000n);
+  expect(wallet.requests).toContain('solana:signAndSendTransaction');
+
+  const [senderTokens, receiverTokens] = [usdcAccount(wallet.address), usdcAccount(receiver)];
+  const tokensBefore = await tokenUnits(senderTokens);
+  await sendFromModal(page, 'USDC', '2.25', receiver);
+  await expect.poll(() => tokenUnits(receiverTokens)).toBe(2_250_000n);
+  expect(await tokenUnits(senderTokens)).toBe(tokensBefore - 2_250_000n);
+});
+
+test('a Solana send declined in the wallet gets its calm message in the modal and moves nothing', async ({ page }) => {
+  const { accounts, rpcUrl, caipNetworkId } = solana();
+  const wallet = await installSolanaTestWallet(page, { account: accounts[3]!, rpcUrl, chains: [caipNetworkId], rejectTransaction: true });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(SOLANA_TEST_WALLET_SELECTOR).click();
+  await page.getByTestId('account-action-send').click();
+  const receiver = Keypair.generate().publicKey.toBase58();
+  await page.getByTestId('send-token').selectOption({ label: 'SOL' });
+  await page.getByTestId('send-amount').fill('1');
+  await page.getByTestId('send-receiver').fill(receiver);
+  await page.getByTestId('send-submit').click();
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-error')).toBeVisible();
+  await expect(page.getByTestId('send-error')).toHaveText('You declined the transaction in your wallet. Nothing was sent.');
+  expect(wallet.requests.filter((r) => r.startsWith('solana:sign'))).toEqual(['solana:signAndSendTransaction']);
+  expect(await lamports(receiver)).toBe(0n);
 });
