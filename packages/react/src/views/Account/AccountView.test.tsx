@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { CHECKSUMMED_ACCOUNT, rpcResult, stubGateway } from '../../test/fixtures.js';
 import { chooseTestWallet, openConnectView } from '../../test/render.js';
@@ -11,6 +11,19 @@ describe('AccountView', () => {
     chooseTestWallet();
     return screen.findByTestId('account-address');
   }
+
+  it('says how many sends wait to be mined, and nothing once they are (spec §4 Send)', async () => {
+    stubGateway();
+    const { latch } = await openConnectView();
+    chooseTestWallet();
+    await screen.findByTestId('account-address');
+    expect(screen.queryByTestId('account-pending')).toBeNull();
+    const pending = { hash: `0x${'ab'.repeat(32)}`, caipNetworkId: 'eip155:1' as const };
+    act(() => latch.transactions.store.setState({ pending: [pending] }));
+    expect(screen.getByTestId('account-pending').textContent).toBe('Transactions waiting to be mined: 1');
+    act(() => latch.transactions.store.setState({ pending: [] }));
+    expect(screen.queryByTestId('account-pending')).toBeNull();
+  });
 
   it('shows the truncated address with the full one as title, and the balance', async () => {
     stubGateway();

@@ -11,6 +11,7 @@ export function AccountView() {
   const latch = useLatchInstance();
   const { address, caipNetworkId, balance, balanceSymbol, balanceStatus, balanceError } = useStore(latch.account);
   const { name, avatar } = useStore(latch.accountData.identity);
+  const { pending } = useStore(latch.transactions.store);
   if (!address || !caipNetworkId) return null;
 
   return (
@@ -38,6 +39,12 @@ export function AccountView() {
           <span className="latch-account-balance--loading">{latch.t('balanceLoading')}</span>
         )}
       </div>
+      {pending.length > 0 ? (
+        // Spec §4 "Send": the flow returns here at once; the send stays pending until mined.
+        <p className="latch-message" role="status" data-testid="account-pending">
+          {latch.t('sendPending', { count: String(pending.length) })}
+        </p>
+      ) : null}
       <AccountActions caipNetworkId={caipNetworkId} />
       <Button data-testid="account-network" onClick={() => latch.modal.push('Networks')}>
         {latch.t('networkButton', { network: latch.networks.find((n) => n.caipNetworkId === caipNetworkId)?.name ?? caipNetworkId })}
