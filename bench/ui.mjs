@@ -2,8 +2,9 @@
 // before the first open, everything the Connect view needs — then, in headless Chromium against
 // a real `latch serve --dev` and devnet (ports 28545/28546/28787, away from e2e's and the demo's):
 // click → modal visible with its wallets listed (median of 20), the AllWallets search re-render
-// after the debounce with a catalogue of 593 wallets (the seed's 93 and 500 generated ones), and
-// (issue 5) click on WalletConnect → QR code of a new proposal through the server's relay.
+// after the debounce with a catalogue of 593 wallets (the seed's 93 and 500 generated ones),
+// (issue 5) click on WalletConnect → QR code of a new proposal through the server's relay, and
+// (issue 24) with a wallet connected, the Account view's Send and Receive actions → their views.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -315,6 +316,91 @@ let signIn;
   await context.close();
   signIn = { shown: [...new Set(shown)].filter((file) => chunks.has(file)), after: extraStartedAt - first.shownAt };
 }
+// --- Send and Receive (issue 24): click on the Account action → the view usable ---------------------
+// A minimal EIP-6963 wallet in the page (anvil's account 1; reads go to the devnet), connected
+// through the modal as a visitor would; no signing is needed to open the views.
+const BENCH_WALLET = { rdns: 'dev.latch.bench', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' };
+function installBenchWallet({ rdns, address, rpcUrl }) {
+  const provider = {
+    async request({ method, params }) {
+      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address];
+      if (method === 'eth_chainId') return '0x7a69';
+      if (method === 'wallet_switchEthereumChain') return null;
+      const response = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
+      });
+      const body = await response.json();
+      if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
+      return body.result;
+    },
+    on() {},
+    removeListener() {},
+  };
+  const icon = 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"/>';
+  const detail = Object.freeze({ info: { uuid: crypto.randomUUID(), name: 'Bench Wallet', icon, rdns }, provider });
+  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+  window.addEventListener('eip6963:requestProvider', announce);
+  announce();
+}
+
+/** In the page: from the click on `action` to `ready(document)` true in the DOM, and the next frame. */
+const awaitViewAfterClick = ([action, readySelector]) =>
+  new Promise((done) => {
+    let clickedAt;
+    const button = document.querySelector(`[data-testid="${action}"]`);
+    button.addEventListener('click', () => (clickedAt = performance.now()), { once: true, capture: true });
+    const ready = () => {
+      const element = document.querySelector(readySelector);
+      return element && !element.disabled;
+    };
+    const observer = new MutationObserver(() => {
+      if (clickedAt === undefined || !ready()) return;
+      observer.disconnect();
+      const domAt = performance.now();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => done({ dom: domAt - clickedAt, frame: performance.now() - clickedAt });
+        channel.port2.postMessage(null);
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+  });
+
+async function actionOnce(page, action, readySelector) {
+  await page.waitForSelector(`[data-testid="${action}"]`);
+  const result = page.evaluate(awaitViewAfterClick, [action, readySelector]);
+  await page.waitForTimeout(50);
+  await page.click(`[data-testid="${action}"]`);
+  return result;
+}
+
+// The Send form is usable once a token with its balance is picked (the amount field is always there).
+const SEND_READY = '[data-testid="send-balance"]';
+const sendFirst = [];
+const sendAgain = [];
+const receiveFirst = [];
+for (let run = -1; run < RUNS; run++) {
+  const context = await browser.newContext();
+  await context.addInitScript(installBenchWallet, { ...BENCH_WALLET, rpcUrl: `http://127.0.0.1:${RPC_PORT}` });
+  const page = await context.newPage();
+  await page.goto(URL_, { waitUntil: 'networkidle' });
+  await page.click('[data-testid="connect-button"]');
+  await page.click(`[data-testid="wallet-selector-${BENCH_WALLET.rdns}"]`);
+  await page.waitForSelector('[data-testid="account-address"]');
+  await page.waitForLoadState('networkidle');
+  const first = await actionOnce(page, 'account-action-send', SEND_READY);
+  await page.click('[aria-label="Back"]');
+  const again = await actionOnce(page, 'account-action-send', SEND_READY);
+  await page.click('[aria-label="Back"]');
+  const receive = await actionOnce(page, 'account-action-receive', '[data-testid="receive-qr"] svg');
+  await context.close();
+  if (run < 0) continue;
+  sendFirst.push(first.frame);
+  sendAgain.push(again.frame);
+  receiveFirst.push(receive.frame);
+}
 await browser.close();
 
 // --- report ------------------------------------------------------------------------------------
@@ -350,6 +436,11 @@ const lines = [
   `  later pairing, same page: ${stats(qrAgain)}`,
   `WalletConnect module: ${wcModule.file} ${kB(wcModule.gzip)} kB gzip, loaded beside @latch/wasm's ${kB(mainModule.gzip)} kB (budget ≤ 60 kB)`,
   `@latch/wasm: core module ${mainModule.file} ${kB(mainModule.gzip)} kB gzip (the Connect view's); extra module ${extraModule.file} ${kB(extraModule.gzip)} kB gzip (sign-in and the rest, loaded when first needed)`,
+  `Account → Send, click → the form usable (a token and its balance picked), next frame, ${RUNS} runs (fresh context each, wallet connected):`,
+  `  first Send of the visit (its chunk and @latch/wasm extra): ${stats(sendFirst)} (budget ≤ 100 ms median)`,
+  `  Send again, same page: ${stats(sendAgain)}`,
+  `Account → Receive, click → QR code drawn, next frame (after Send, so @latch/wasm extra is there; the QR encoder is the WalletConnect module's): ${stats(receiveFirst)}`,
+  `lazy chunks: ${[...chunks.values()].filter((chunk) => /^assets\/(SendView|ReceiveView)-/.test(chunk.file)).map((chunk) => `${chunk.file} ${kB(chunk.gzip)} kB gzip`).join(', ')} (budget ≤ 15 kB each)`,
   `with sign-in on (?signIn=optional): the Connect view fetched ${signIn.shown.join(', ')}: ${kB(signInReport.connect.withoutReact)} kB gzip without React; the extra module's request started ${ms(signIn.after)} after the view was shown`,
 ];
 console.log(lines.join('\n'));

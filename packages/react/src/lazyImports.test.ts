@@ -56,3 +56,10 @@ it('imports the Send view (the optional `send` part, spec §9) only dynamically,
   const outside = sources.filter(({ file, text }) => !file.startsWith('views/Send/') && /from '[^']*(core\/send|Send\/SendView|Send\/sendController)\.js'/.test(text));
   expect(outside.map(({ file }) => file)).toEqual([]);
 });
+
+it('loads the signing and sending logic only at the first call', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./transactionsRun.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['core/transactions.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import (?!type )[^;]*'\.\/transactionsRun\.js'/m);
+  expect(importers[0]?.text).toContain("import('./transactionsRun.js')");
+});

@@ -3,7 +3,6 @@ import type { ConnectionController } from './connection.js';
 import type { Gateway } from './gateway.js';
 import { createStore, type Store } from './store.js';
 import type { CaipNetworkId } from './types.js';
-import { declinedByUser } from './walletErrors.js';
 
 /**
  * Why a signature or transaction asked of the wallet did not happen: `rejected` (the user said
@@ -75,109 +74,32 @@ export interface TransactionsController {
   waitForReceipt(hash: string, caipNetworkId?: CaipNetworkId): Promise<TransactionReceipt>;
 }
 
-/** How often the gateway is asked for a receipt; devnets mine at once, chains every few seconds. */
-export const RECEIPT_POLL_MS = 1_000;
-/** After this long without a receipt the wait gives up (the transaction may still be mined). */
-export const RECEIPT_TIMEOUT_MS = 180_000;
-
-const toQuantity = (value: string | bigint | undefined) =>
-  typeof value === 'bigint' ? `0x${value.toString(16)}` : value;
-
-export function createTransactions({
-  connection,
-  gateway,
-  accountData,
-  sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  now = () => Date.now(),
-}: {
+/** What the transaction logic needs; the store is the controller's own, made at once. */
+export interface TransactionsDeps {
   connection: ConnectionController;
   gateway: Gateway;
   accountData: AccountDataController;
+  store: Store<TransactionsState>;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
-}): TransactionsController {
+}
+
+/**
+ * The controller, with the logic (wallet requests, receipt polling) in a module of its own that
+ * loads at the first call: a page that never signs or sends does not carry it before the click.
+ */
+export function createTransactions(deps: Omit<TransactionsDeps, 'store'>): TransactionsController {
   const store = createStore<TransactionsState>({ pending: [] });
-
-  /** The connected EVM wallet and account, or the typed reason there is none. */
-  function connectedEvm() {
-    const { status, connectors, activeConnectorId } = connection.connection.getState();
-    const { address, caipNetworkId } = connection.account.getState();
-    const connector = connectors.find(({ id }) => id === activeConnectorId);
-    if (status !== 'connected' || !connector || !address || !caipNetworkId) throw new WalletRequestError('notConnected');
-    if (connector.namespace === 'solana' || !caipNetworkId.startsWith('eip155:')) {
-      throw new WalletRequestError('unsupportedChain');
-    }
-    return { provider: connector.provider, address, caipNetworkId };
-  }
-
-  const typed = (cause: unknown) =>
-    cause instanceof WalletRequestError ? cause : new WalletRequestError(declinedByUser(cause) ? 'rejected' : 'failed', cause);
-
-  async function waitForReceipt(hash: string, caipNetworkId?: CaipNetworkId): Promise<TransactionReceipt> {
-    const network = caipNetworkId ?? connection.account.getState().caipNetworkId;
-    if (!network) throw new WalletRequestError('notConnected');
-    const deadline = now() + RECEIPT_TIMEOUT_MS;
-    for (;;) {
-      let receipt: TransactionReceipt | null = null;
-      try {
-        receipt = (await gateway.request(network, 'eth_getTransactionReceipt', [hash])) as TransactionReceipt | null;
-      } catch (cause) {
-        // One failed poll (a busy gateway) is not the transaction's failure; the deadline is.
-        if (now() >= deadline) throw new WalletRequestError('failed', cause);
-      }
-      if (receipt) {
-        if (receipt.status === '0x0') throw new WalletRequestError('reverted', receipt);
-        return receipt;
-      }
-      if (now() >= deadline) throw new WalletRequestError('failed', new Error(`No receipt for ${hash}`));
-      await sleep(RECEIPT_POLL_MS);
-    }
-  }
-
-  /** Waits for `pending` to be mined, then reads what it changed; a failure only ends the wait. */
-  async function settle(pending: PendingTransaction) {
-    try {
-      await waitForReceipt(pending.hash, pending.caipNetworkId);
-    } catch {
-      // Reverted or timed out: the balances are read anyway, as gas was (or may have been) spent.
-    }
-    store.setState(({ pending: all }) => ({ pending: all.filter((entry) => entry !== pending) }));
-    await Promise.allSettled([connection.refreshBalance(), accountData.refreshTokens(true), accountData.refreshActivity()]);
-  }
-
+  let logic: Promise<Omit<TransactionsController, 'store'>> | undefined;
+  const load = () => {
+    logic ??= import('./transactionsRun.js').then((module) => module.transactionLogic({ ...deps, store }));
+    logic.catch(() => (logic = undefined));
+    return logic;
+  };
   return {
     store,
-    async signMessage(message) {
-      try {
-        return await connection.signMessage(message);
-      } catch (cause) {
-        const { status } = connection.connection.getState();
-        throw status === 'connected' ? typed(cause) : new WalletRequestError('notConnected', cause);
-      }
-    },
-    async sendTransaction(request) {
-      let hash: string;
-      let caipNetworkId: CaipNetworkId;
-      try {
-        const wallet = connectedEvm();
-        caipNetworkId = wallet.caipNetworkId;
-        const transaction = {
-          from: wallet.address,
-          to: request.to,
-          value: toQuantity(request.value),
-          data: request.data,
-          gas: toQuantity(request.gas),
-          gasPrice: toQuantity(request.gasPrice),
-        };
-        hash = (await wallet.provider.request({ method: 'eth_sendTransaction', params: [transaction] })) as string;
-      } catch (cause) {
-        throw typed(cause);
-      }
-      const pending = { hash, caipNetworkId };
-      store.setState(({ pending: all }) => ({ pending: [...all, pending] }));
-      void settle(pending);
-      return hash;
-    },
-    waitForReceipt,
+    signMessage: async (message) => (await load()).signMessage(message),
+    sendTransaction: async (request) => (await load()).sendTransaction(request),
+    waitForReceipt: async (hash, caipNetworkId) => (await load()).waitForReceipt(hash, caipNetworkId),
   };
 }

@@ -10,10 +10,15 @@ export interface LazyView {
 }
 
 export function lazyView(load: () => Promise<ComponentType>): LazyView {
+  let loaded: ComponentType | undefined;
   // A failed fetch (offline) is not cached, so the next try fetches again.
-  const preload = onceUntilFailure(load);
+  const preload = onceUntilFailure(() => load().then((Component) => (loaded = Component)));
   const Lazy = lazy(() => preload().then((Component) => ({ default: Component })));
   function LazyViewComponent() {
+    // Once the chunk is in, the view renders at once: going through Suspense again would hold
+    // it back behind React's reveal throttle (about 300 ms after a fallback).
+    const Loaded = loaded;
+    if (Loaded) return <Loaded />;
     return (
       <Suspense fallback={<ViewLoading />}>
         <Lazy />

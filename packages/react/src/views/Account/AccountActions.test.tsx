@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Features } from '@latch/wasm';
 import { currentView } from '../../core/modal.js';
@@ -66,23 +66,23 @@ describe('Account actions (spec §2 wallet feature order, §6 feature support)',
     expect(screen.queryByRole('group', { name: 'Wallet actions' })).toBeNull();
   });
 
-  it('labels the buttons in a named group and opens the action view', () => {
+  it('labels the buttons in a named group and opens the action view once its chunk is in', async () => {
     const latch = createTestLatch();
     latch.modal.open({ view: 'Account' });
     renderWithLatch(latch, <AccountActions caipNetworkId={EVM} />);
     expect(screen.getByRole('group', { name: 'Wallet actions' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Receive' }));
-    expect(currentView(latch.modal.store.getState())).toBe('Receive');
+    await waitFor(() => expect(currentView(latch.modal.store.getState())).toBe('Receive'));
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    expect(latch.modal.store.getState().history).toEqual(['Account', 'Receive', 'Send']);
+    await waitFor(() => expect(latch.modal.store.getState().history).toEqual(['Account', 'Receive', 'Send']));
   });
 
-  it('runs Send as a flow on the transaction stack that returns to Account when done (spec §4)', () => {
+  it('runs Send as a flow on the transaction stack that returns to Account when done (spec §4)', async () => {
     const latch = createTestLatch();
     latch.modal.open({ view: 'Account' });
     renderWithLatch(latch, <AccountActions caipNetworkId={EVM} />);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    expect(latch.transactionStack.store.getState().entries).toEqual([{ view: 'Send', reset: 'Account' }]);
+    await waitFor(() => expect(latch.transactionStack.store.getState().entries).toEqual([{ view: 'Send', reset: 'Account' }]));
     latch.transactionStack.success();
     expect(latch.modal.store.getState().history).toEqual(['Account']);
   });

@@ -44,7 +44,15 @@ export function AccountActions({ caipNetworkId }: { caipNetworkId: CaipNetworkId
             onFocus={preload}
             // A flow that moves funds runs on the transaction stack (spec §4): done, it
             // returns to Account; left by Back, it is cancelled.
-            onClick={() => (flow ? latch.transactionStack.push({ view, reset: 'Account' }) : latch.modal.push(view))}
+            // The view opens once its chunk is in (hover or focus usually fetched it already), so
+            // it shows at once instead of a loading state.
+            onClick={() => {
+              const open = () =>
+                flow ? latch.transactionStack.push({ view, reset: 'Account' }) : latch.modal.push(view);
+              const loading = views[view].preload?.();
+              if (loading) void loading.then(open, open);
+              else open();
+            }}
           >
             {latch.t(label)}
           </Button>
