@@ -3,12 +3,10 @@ import {
   createLatch,
   LatchProvider,
   useLatch,
-  useLatchSendTransaction,
-  useLatchSignMessage,
   useLatchSIWX,
   type Network,
 } from '@latch/react';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 
 /** A chain of the local devnet `make demo` runs (anvil with ether as its coin). */
@@ -121,34 +119,17 @@ function ConnectSolana() {
   );
 }
 
-/** The host API: sign a message and send a transaction through whatever wallet is connected. */
-function HostSigning() {
-  const { status, address } = useLatch();
-  const sign = useLatchSignMessage();
-  const send = useLatchSendTransaction();
-  if (status !== 'connected' || !address) return null;
+// The host-signing showcase is its own chunk, loaded once a wallet is connected: it is not part
+// of what the page needs before the first click (make bench-ui measures that).
+const HostSigning = lazy(() => import('./HostSigning.js').then((module) => ({ default: module.HostSigning })));
+
+function HostSigningWhenConnected() {
+  const { status } = useLatch();
+  if (status !== 'connected') return null;
   return (
-    <section aria-label="Host signing">
-      <button type="button" data-testid="demo-open-send" onClick={() => latch.modal.open({ view: 'Send' })}>
-        Send from the modal
-      </button>{' '}
-      <button type="button" data-testid="demo-sign" onClick={() => void sign.signMessage('Hello from the Latch demo').catch(() => {})}>
-        Sign a message
-      </button>{' '}
-      <button
-        type="button"
-        data-testid="demo-send-self"
-        onClick={() => void send.sendTransaction({ to: address, value: '0x1' }).catch(() => {})}
-      >
-        Send 1 wei to yourself
-      </button>
-      <dl className="state">
-        <dt>signature</dt>
-        <dd data-testid="demo-sign-result">{sign.status === 'error' ? `error: ${sign.error?.kind}` : (sign.data ?? sign.status)}</dd>
-        <dt>transaction</dt>
-        <dd data-testid="demo-send-result">{send.status === 'error' ? `error: ${send.error?.kind}` : (send.data ?? send.status)}</dd>
-      </dl>
-    </section>
+    <Suspense fallback={null}>
+      <HostSigning latch={latch} />
+    </Suspense>
   );
 }
 
@@ -164,7 +145,7 @@ function App() {
       <ConnectButton /> <ConnectSolana />
       <LatchState />
       <SignInState />
-      <HostSigning />
+      <HostSigningWhenConnected />
     </main>
   );
 }
