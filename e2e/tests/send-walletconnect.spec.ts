@@ -1,6 +1,7 @@
 // Send (EVM) through WalletConnect: the modal pairs with the official wallet client
 // (@walletconnect/sign-client 2.21.8, in Node) over the real `latch serve` relay, and the wallet
-// signs the Send view's transaction and sends it to the devnet.
+// signs the Send view's transaction and sends it to the devnet; then the same with the dev
+// wallet (apps/devwallet) in a second tab, where its user approves the request.
 import { expect, test } from '@playwright/test';
 import { createPublicClient, http, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -46,4 +47,45 @@ test('sends ETH from the Send view through a WalletConnect wallet', async ({ pag
   expect(request.params).toMatchObject([{ from: WALLET_ADDRESS, to: receiver, value: '0x2386f26fc10000', data: '0x' }]);
   await expect(page.getByText('Transaction started')).toBeVisible();
   await expect.poll(() => devnet.getBalance({ address: receiver })).toBe(parseEther('0.01'));
+});
+
+test('sends ETH from the Send view through the dev wallet in a second tab', async ({ page, context }) => {
+  const receiver = privateKeyToAccount(generatePrivateKey()).address;
+  // The dev wallet holds anvil's public test keys; account 6 is one no other test spends from.
+  const sender = '0x976EA74026E726554dB657fA54763abd0C3a0aa9';
+  const devWallet = await context.newPage();
+  await devWallet.goto(`${E2E_SERVER_URL}/devwallet/`);
+  await expect(devWallet.getByRole('button', { name: 'Switch chain' })).toBeEnabled();
+  await devWallet.getByLabel('Account', { exact: true }).selectOption('6');
+
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId('wallet-selector-walletconnect').click();
+  await page.getByTestId('wc-copy').click();
+  const uri = await page.evaluate(() => navigator.clipboard.readText());
+  await devWallet.getByLabel('WalletConnect URI').fill(uri);
+  await devWallet.getByRole('button', { name: 'Pair' }).click();
+  await devWallet
+    .getByRole('article', { name: 'Connection request from Latch demo' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  await expect(page.getByTestId('account-address')).toHaveAttribute('title', sender);
+
+  await page.getByTestId('account-action-send').click();
+  await expect(page.getByTestId('send-fee')).toContainText(/ETH \(\$\d/);
+  await page.getByTestId('send-amount').fill('0.02');
+  await page.getByTestId('send-receiver').fill(receiver);
+  await page.getByTestId('send-receiver').blur();
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-preview')).toContainText('0.02 ETH');
+  await page.getByTestId('send-submit').click();
+
+  // The request waits in the dev wallet until its user approves it there.
+  await devWallet
+    .getByRole('article', { name: 'eth_sendTransaction request from Latch demo' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  await expect.poll(() => devnet.getBalance({ address: receiver })).toBe(parseEther('0.02'));
+  await expect(page.getByTestId('account-address')).toBeVisible();
 });
