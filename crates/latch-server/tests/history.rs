@@ -335,7 +335,12 @@ async fn nft_holdings_follow_the_index() {
         .await;
     catch_up(&indexer).await;
     assert_eq!(nfts(&router, &account(0)).await["data"], json!([]));
-    assert_eq!(nfts(&router, &account(4)).await["data"][0]["tokenId"], "0");
+    let gift = &nfts(&router, &account(4)).await["data"][0];
+    assert_eq!(
+        (&gift["tokenId"], &gift["isSpam"]),
+        (&json!("0"), &json!(true)),
+        "sent by someone else: unsolicited"
+    );
 }
 
 /// What the indexer logs, captured.

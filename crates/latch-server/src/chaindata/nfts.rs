@@ -59,36 +59,51 @@ pub struct Nft {
     /// The token's image, when its metadata names one (and it was read in time).
     #[schema(value_type = Option<Object>)]
     pub content: Option<serde_json::Value>,
+    /// Unsolicited, as the history flags it: it last came in a transaction the holder did not send.
+    pub is_spam: bool,
 }
 
-/// A held token: (chain, contract, id) → (kind, amount, the position it last came in at).
-type Holdings = HashMap<(String, String, String), (String, U256, (i64, i64, i64))>;
+/// How much of a token is held, and how it last came in.
+struct Held {
+    kind: String,
+    amount: U256,
+    /// (block, transaction, log) of the last transfer in.
+    position: (i64, i64, i64),
+    /// That transfer's transaction was not the holder's own.
+    unsolicited: bool,
+}
+
+/// A held token: chain, contract, id, kind, amount, unsolicited.
+pub type Holding = (String, String, String, String, U256, bool);
 
 /// What `me` holds after `transfers` (oldest first), most recently received first.
-pub fn holdings(transfers: &[Transfer], me: &str) -> Vec<(String, String, String, String, U256)> {
-    let mut held: Holdings = HashMap::new();
+pub fn holdings(transfers: &[Transfer], me: &str) -> Vec<Holding> {
+    let mut held: HashMap<(String, String, String), Held> = HashMap::new();
     for t in transfers {
         let (Some(contract), Some(id)) = (&t.token, &t.token_id) else {
             continue;
         };
         let Ok(amount) = t.amount.parse::<U256>() else { continue };
         let key = (t.chain.clone(), contract.clone(), id.clone());
-        let entry = held.entry(key).or_insert((t.kind.clone(), U256::ZERO, (0, 0, 0)));
+        let entry = held.entry(key).or_insert(Held {
+            kind: t.kind.clone(),
+            amount: U256::ZERO,
+            position: (0, 0, 0),
+            unsolicited: false,
+        });
         // A transfer to oneself changes nothing.
         if t.recipient == me && t.sender != me {
-            entry.1 = entry.1.saturating_add(amount);
-            entry.2 = (t.block_number, t.tx_index, t.log_index);
+            entry.amount = entry.amount.saturating_add(amount);
+            entry.position = (t.block_number, t.tx_index, t.log_index);
+            entry.unsolicited = t.tx_from != me;
         } else if t.sender == me && t.recipient != me {
-            entry.1 = entry.1.saturating_sub(amount);
+            entry.amount = entry.amount.saturating_sub(amount);
         }
     }
-    let mut list: Vec<_> = held
-        .into_iter()
-        .filter(|(_, (_, amount, _))| !amount.is_zero())
-        .collect();
-    list.sort_by_key(|(_, (_, _, position))| std::cmp::Reverse(*position));
+    let mut list: Vec<_> = held.into_iter().filter(|(_, held)| !held.amount.is_zero()).collect();
+    list.sort_by_key(|(_, held)| std::cmp::Reverse(held.position));
     list.into_iter()
-        .map(|((chain, contract, id), (kind, amount, _))| (chain, contract, id, kind, amount))
+        .map(|((chain, contract, id), held)| (chain, contract, id, held.kind, held.amount, held.unsolicited))
         .collect()
 }
 
@@ -122,11 +137,11 @@ pub async fn nfts(
     let data = &state.chain_data;
     let keys: Vec<NftKey> = held
         .iter()
-        .filter_map(|(chain, contract, id, _, _)| Some((chain.clone(), contract.parse().ok()?, id.parse().ok()?)))
+        .filter_map(|(chain, contract, id, ..)| Some((chain.clone(), contract.parse().ok()?, id.parse().ok()?)))
         .collect();
     let media: HashMap<NftKey, Option<NftMedia>> = data.nft_media_page(&keys).await;
     let mut list = Vec::with_capacity(held.len());
-    for (chain, contract, id, kind, amount) in held {
+    for (chain, contract, id, kind, amount, is_spam) in held {
         let address = contract.parse::<Address>().ok();
         let collection = match address {
             Some(address) => data.token_meta(&chain, address).await.map(|m| m.name),
@@ -148,6 +163,7 @@ pub async fn nfts(
             kind,
             amount: amount.to_string(),
             content,
+            is_spam,
         });
     }
     Ok(Json(Nfts { data: list, partial }))
@@ -193,9 +209,22 @@ mod tests {
         ];
         let held: Vec<(String, String)> = holdings(&transfers, ME)
             .into_iter()
-            .map(|(_, _, id, _, amount)| (id, amount.to_string()))
+            .map(|(_, _, id, _, amount, _)| (id, amount.to_string()))
             .collect();
         assert_eq!(held, [("7".to_owned(), "3".to_owned()), ("2".into(), "1".into())]);
+    }
+
+    #[test]
+    fn a_token_that_came_in_someone_else_s_transaction_is_unsolicited() {
+        let mut gift = transfer(1, "erc721", "1", OTHER, ME, "1");
+        let mut bought = transfer(2, "erc721", "2", OTHER, ME, "1");
+        gift.tx_from = OTHER.into();
+        bought.tx_from = ME.into();
+        let held: Vec<(String, bool)> = holdings(&[gift, bought], ME)
+            .into_iter()
+            .map(|(_, _, id, _, _, spam)| (id, spam))
+            .collect();
+        assert_eq!(held, [("2".to_owned(), false), ("1".into(), true)]);
     }
 
     #[test]

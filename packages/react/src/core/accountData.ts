@@ -1,5 +1,5 @@
 import { LATCH_CONSTANTS } from '@latch/wasm';
-import type { ApiClient, NameProfile, Transaction, TokenBalance } from './api.js';
+import type { ApiClient, NameProfile, NftHoldings, Transaction, TokenBalance } from './api.js';
 import type { AccountState } from './connection.js';
 import { serverRefusal } from './gateway.js';
 import { createStore, type Store } from './store.js';
@@ -45,6 +45,8 @@ export interface AccountDataController {
   profile(name: string): Promise<NameProfile | undefined>;
   /** Reads the first page of activity again (after a send), if it was ever loaded. */
   refreshActivity(): Promise<void>;
+  /** The NFTs the account holds (every transfer the server indexed); none without an account. */
+  nfts(): Promise<NftHoldings>;
 }
 
 /** Spec §9: after a failed balance read, no retry for 30 s. */
@@ -160,6 +162,9 @@ export function createAccountData({
         activity.setState(more ? { loadingMore: false, error } : { status: 'error', error });
         if (!serverRefusal(error)) toasts?.show({ variant: 'error', message: 'activityFailed' });
       }
+    },
+    async nfts() {
+      return current ? api.nfts(current.address, current.caipNetworkId) : { data: [], partial: false };
     },
   };
 }

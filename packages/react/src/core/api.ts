@@ -9,6 +9,23 @@ export interface HistoryPage {
   next: string | null;
 }
 
+/** `/v1/account/{address}/nfts`: the tokens an address holds on the indexed chains. */
+export interface NftHoldings {
+  data: {
+    chainId: CaipNetworkId;
+    contract: string;
+    tokenId: string;
+    kind: 'erc721' | 'erc1155';
+    amount: string;
+    name: string;
+    content: { preview?: { url: string } } | null;
+    /** It last came in a transaction the holder did not send. */
+    isSpam: boolean;
+  }[];
+  /** The list may be incomplete (the chain is not indexed, or too many transfers). */
+  partial: boolean;
+}
+
 /** `/v1/identity/{address}`: the verified name and avatar. */
 export interface Identity {
   name: string | null;
@@ -30,6 +47,7 @@ export interface ApiClient {
   /** `fresh`: bypass the server's 30 s cache (after a send), through its `forceUpdate`. */
   balances(address: string, chainId: CaipNetworkId, fresh?: boolean): Promise<TokenBalance[]>;
   history(address: string, chainId: CaipNetworkId, cursor?: string | null): Promise<HistoryPage>;
+  nfts(address: string, chainId: CaipNetworkId): Promise<NftHoldings>;
   identity(address: string): Promise<Identity>;
   /** A name's profile; undefined when no one holds the name (404). */
   profile(name: string): Promise<NameProfile | undefined>;
@@ -66,6 +84,9 @@ export function createApiClient(server: ServerLocation): ApiClient {
     history(address, chainId, cursor) {
       const path = `/v1/account/${segment(address)}/history`;
       return fetchJson<HistoryPage>(url(path, { chainId, cursor: cursor ?? undefined }));
+    },
+    nfts(address, chainId) {
+      return fetchJson<NftHoldings>(url(`/v1/account/${segment(address)}/nfts`, { chainId }));
     },
     identity(address) {
       return fetchJson<Identity>(url(`/v1/identity/${segment(address)}`));

@@ -121,11 +121,12 @@ export function stubGateway(
 }
 
 /** The account endpoints of the Latch server the modal reads (besides the RPC gateway). */
-export type ApiRoute = 'balance' | 'history' | 'identity' | 'wallets';
+export type ApiRoute = 'balance' | 'history' | 'nfts' | 'identity' | 'wallets';
 
 function apiRoute(path: string): ApiRoute | undefined {
   if (/^\/v1\/account\/[^/]+\/balance$/.test(path)) return 'balance';
   if (/^\/v1\/account\/[^/]+\/history$/.test(path)) return 'history';
+  if (/^\/v1\/account\/[^/]+\/nfts$/.test(path)) return 'nfts';
   if (/^\/v1\/identity\/[^/]+$/.test(path)) return 'identity';
   if (path === '/getWallets') return 'wallets';
   return undefined;
@@ -135,6 +136,7 @@ function apiRoute(path: string): ApiRoute | undefined {
 const API_DEFAULTS: Record<ApiRoute, () => Response> = {
   balance: () => Response.json({ balances: [] }),
   history: () => Response.json({ data: [], next: null }),
+  nfts: () => Response.json({ data: [], partial: false }),
   identity: () => Response.json({ name: null, avatar: null }),
   wallets: () => Response.json({ count: 0, data: [] }),
 };

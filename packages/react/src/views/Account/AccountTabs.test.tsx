@@ -121,6 +121,33 @@ describe('Account tabs', () => {
     expect(screen.getByRole('tabpanel').textContent).toContain('Failed to fetch transactions');
   });
 
+  it('lists the NFTs the server holds for the account, without the unsolicited ones', async () => {
+    const nft = (tokenId: string, isSpam: boolean) => ({
+      chainId: 'eip155:31337',
+      contract: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+      tokenId,
+      kind: 'erc721',
+      amount: '1',
+      name: `Latch Punks #${tokenId}`,
+      content: tokenId === '0' ? { preview: { url: 'data:image/svg+xml;base64,PHN2Zy8+' } } : null,
+      isSpam,
+    });
+    stubGateway(undefined, { nfts: () => Response.json({ data: [nft('0', false), nft('7', true), nft('2', false)], partial: false }) });
+    await connect();
+    fireEvent.click(screen.getByRole('tab', { name: 'NFTs' }));
+    const list = await screen.findByTestId('account-nfts');
+    expect(within(list).getAllByRole('listitem').map((row) => row.textContent)).toEqual(['Latch Punks #0', 'Latch Punks #2']);
+    expect(within(list).getAllByTestId('nft-image')).toHaveLength(1);
+  });
+
+  it('says so when the NFTs cannot be read', async () => {
+    stubGateway(undefined, { nfts: () => Response.json({ status: 'FAILED', reasons: [] }, { status: 500 }) });
+    await connect();
+    fireEvent.click(screen.getByRole('tab', { name: 'NFTs' }));
+    expect((await screen.findByRole('tabpanel')).textContent).toBeTruthy();
+    expect(await screen.findByText('Failed to fetch transactions')).toBeTruthy();
+  });
+
   it('moves between tabs with the arrow keys', async () => {
     stubGateway();
     await connect();

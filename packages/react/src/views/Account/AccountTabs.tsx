@@ -2,8 +2,8 @@ import { filterLowQualityTokens, formatNumber, formatValue } from '@latch/wasm';
 import { lazy, Suspense, useEffect, useState, type KeyboardEvent } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
-import { TOKEN_RETRY_MS } from '../../core/accountData.js';
-import type { TokenBalance } from '../../core/api.js';
+import { TOKEN_RETRY_MS, type LoadStatus } from '../../core/accountData.js';
+import type { NftHoldings, TokenBalance } from '../../core/api.js';
 import { serverRefusal } from '../../core/gateway.js';
 import type { CaipNetworkId } from '../../core/types.js';
 import { useStore } from '../../hooks/useStore.js';
@@ -130,11 +130,22 @@ function TokensPanel() {
   );
 }
 
-/** NFTs held, from the activity the server indexed: NFTs received and not sent on since. */
+/** NFTs held, from the server's holdings of the account (every transfer it indexed). */
 function NftsPanel() {
   const latch = useLatchInstance();
-  const { status, transactions, error } = useStore(latch.accountData.activity);
-  useEffect(() => void latch.accountData.loadActivity(), [latch]);
+  const { address, caipNetworkId } = useStore(latch.account);
+  const [{ status, holdings, error }, setState] = useState<{ status: LoadStatus; holdings?: NftHoldings; error?: unknown }>({
+    status: 'loading',
+  });
+  useEffect(() => {
+    let current = true;
+    setState({ status: 'loading' });
+    latch.accountData.nfts().then(
+      (holdings) => current && setState({ status: 'ready', holdings }),
+      (error: unknown) => current && setState({ status: 'error', error }),
+    );
+    return () => void (current = false);
+  }, [latch, address, caipNetworkId]);
   if (status === 'error') {
     return (
       <p className="latch-message--error" role={serverRefusal(error) ? 'alert' : undefined}>
@@ -143,22 +154,15 @@ function NftsPanel() {
     );
   }
   if (status !== 'ready') return <p className="latch-panel-state latch-loading" aria-busy="true">{latch.t('nftsLoading')}</p>;
-  // Name → image URL (the server's `content.preview`, when the token's metadata names one).
-  const held = new Map<string, string | undefined>();
-  // Oldest first, so a later transfer out removes what an earlier one brought in.
-  for (const transaction of [...transactions].reverse()) {
-    for (const transfer of transaction.transfers) {
-      const name = transfer.nft_info?.name;
-      if (!name || transfer.nft_info?.flags?.is_spam) continue;
-      if (transfer.direction === 'in') held.set(name, transfer.nft_info?.content?.preview?.url);
-      if (transfer.direction === 'out') held.delete(name);
-    }
-  }
-  if (held.size === 0) return <p className="latch-panel-state">{latch.t('nftsEmpty')}</p>;
+  // Unsolicited tokens are hidden, as Activity hides them (spec §5 spam).
+  const held = (holdings?.data ?? []).filter((nft) => !nft.isSpam);
+  if (held.length === 0) return <p className="latch-panel-state">{latch.t('nftsEmpty')}</p>;
   return (
     <ul className="latch-rows" data-testid="account-nfts">
-      {[...held].map(([name, image]) => (
-        <li key={name} className="latch-row">
+      {held.map(({ chainId, contract, tokenId, name, content }) => {
+        const image = content?.preview?.url;
+        return (
+        <li key={`${chainId}:${contract}:${tokenId}`} className="latch-row">
           {image ? (
             <img className="latch-row-icon" src={image} alt="" width={32} height={32} data-testid="nft-image" />
           ) : (
@@ -166,7 +170,8 @@ function NftsPanel() {
           )}
           <span className="latch-row-title">{name}</span>
         </li>
-      ))}
+        );
+      })}
     </ul>
   );
 }
