@@ -43,6 +43,11 @@ async fn history(router: &axum::Router, who: &str, cursor: Option<&str>) -> Valu
     if let Some(cursor) = cursor {
         uri.push_str(&format!("&cursor={cursor}"));
     }
+    get_json(router, uri).await
+}
+
+/// A GET that must answer 200, as JSON.
+async fn get_json(router: &axum::Router, uri: String) -> Value {
     let response = router
         .clone()
         .oneshot(Request::get(uri).body(Body::empty()).unwrap())
@@ -275,14 +280,7 @@ async fn history_without_a_source_says_it_is_partial() {
 }
 
 async fn nfts(router: &axum::Router, who: &str) -> Value {
-    let uri = format!("/v1/account/{who}/nfts?chainId={CHAIN}&projectId=test");
-    let response = router
-        .clone()
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap()
+    get_json(router, format!("/v1/account/{who}/nfts?chainId={CHAIN}&projectId=test")).await
 }
 
 /// What an address holds comes from every transfer the index has, not from

@@ -69,53 +69,27 @@ impl ChainData {
         let Some(name) = decode::<nameCall>(&claimed[0]).filter(|n| !n.is_empty()) else {
             return Ok((None, None));
         };
-        let node = B256::from(namehash(&name));
-        let forward = multicall(&self.gateway, chain, vec![lookup(node)]).await?;
-        let Some(resolver) = decode::<resolverCall>(&forward[0]).filter(|a| !a.is_zero()) else {
-            return Ok((None, None));
-        };
-        let records = multicall(
-            &self.gateway,
-            chain,
-            vec![
-                Call {
-                    target: resolver,
-                    data: addrCall { node }.abi_encode(),
-                },
-                Call {
-                    target: resolver,
-                    data: textCall {
-                        node,
-                        key: "avatar".into(),
-                    }
-                    .abi_encode(),
-                },
-            ],
-        )
-        .await?;
         // A reverse record anyone can set proves nothing until the name points back.
-        if decode::<addrCall>(&records[0]) != Some(owner) {
-            return Ok((None, None));
+        match self.forward_records(chain, *registry, &name).await? {
+            Some((address, avatar)) if address == owner => Ok((Some(name), avatar)),
+            _ => Ok((None, None)),
         }
-        let avatar = decode::<textCall>(&records[1]).filter(|a| !a.is_empty());
-        Ok((Some(name), avatar))
     }
-}
 
-impl ChainData {
-    /// Resolves an ENS `name` forward on the ENS chain (registry → resolver →
-    /// `addr` and the `avatar` text): the address it points to, or `None` when
-    /// no ENS is configured, the name has no resolver or no address.
-    pub async fn resolve_name(&self, name: &str) -> ApiResult<Option<(Address, Option<String>)>> {
-        let Some((chain, registry)) = &self.ens else {
-            return Ok(None);
-        };
+    /// `name`'s resolver on the ENS chain, then its `addr` and `avatar` text in one
+    /// multicall; `None` when the name has no resolver.
+    async fn forward_records(
+        &self,
+        chain: &str,
+        registry: Address,
+        name: &str,
+    ) -> ApiResult<Option<(Address, Option<String>)>> {
         let node = B256::from(namehash(name));
         let found = multicall(
             &self.gateway,
             chain,
             vec![Call {
-                target: *registry,
+                target: registry,
                 data: resolverCall { node }.abi_encode(),
             }],
         )
@@ -142,13 +116,26 @@ impl ChainData {
             ],
         )
         .await?;
-        let Some(address) = decode::<addrCall>(&records[0]).filter(|a| !a.is_zero()) else {
-            return Ok(None);
-        };
+        let address = decode::<addrCall>(&records[0]).unwrap_or(Address::ZERO);
         Ok(Some((
             address,
             decode::<textCall>(&records[1]).filter(|a| !a.is_empty()),
         )))
+    }
+}
+
+impl ChainData {
+    /// Resolves an ENS `name` forward on the ENS chain (registry → resolver →
+    /// `addr` and the `avatar` text): the address it points to, or `None` when
+    /// no ENS is configured, the name has no resolver or no address.
+    pub async fn resolve_name(&self, name: &str) -> ApiResult<Option<(Address, Option<String>)>> {
+        let Some((chain, registry)) = &self.ens else {
+            return Ok(None);
+        };
+        Ok(self
+            .forward_records(chain, *registry, name)
+            .await?
+            .filter(|(address, _)| !address.is_zero()))
     }
 }
 
