@@ -202,6 +202,8 @@ async fn nft_page_reads_stop_at_the_budget_within_one_deadline() {
     let latch = Latch::start(vec![devnet.anvil.url.clone()], move |config| {
         config.devnet_file = Some(file);
         config.nft_metadata_private_hosts = true;
+        // The history is the index's (the test steps its own indexer), not the node's search.
+        config.index_chains = vec!["eip155:31337".into()];
     })
     .await;
     let indexer = Indexer::new(
