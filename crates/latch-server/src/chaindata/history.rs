@@ -143,6 +143,23 @@ impl ChainData {
     }
 }
 
+/// The account endpoints' common reading: the EVM address (lower case), the
+/// `chainId` asked for (a served chain; empty means all) and whether the
+/// indexer follows it (all chains: the index's).
+pub(crate) fn account_on_chain<'q>(
+    state: &AppState,
+    address: &str,
+    chain_id: Option<&'q str>,
+) -> ApiResult<(String, Option<&'q str>, bool)> {
+    let owner = latch_core::address::parse_evm_address(address).map_err(|e| ApiError::bad("address", e.to_string()))?;
+    let chain = chain_id.filter(|c| !c.is_empty());
+    if let Some(chain) = chain {
+        state.gateway.chain(Some(chain))?;
+    }
+    let indexed = chain.is_none_or(|c| state.config.index_chains.iter().any(|i| i == c));
+    Ok((owner.to_string().to_lowercase(), chain, indexed))
+}
+
 /// `GET /v1/account/{address}/history`.
 #[utoipa::path(get, path = "/v1/account/{address}/history", tag = "chain data",
     params(("address" = String, Path, description = "An EVM address (0x…)"), HistoryQuery),
@@ -155,20 +172,13 @@ pub async fn history(
     Path(address): Path<String>,
     ApiQuery(query): ApiQuery<HistoryQuery>,
 ) -> ApiResult<Json<History>> {
-    let owner =
-        latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::bad("address", e.to_string()))?;
-    let chain = query.chain_id.as_deref().filter(|c| !c.is_empty());
-    if let Some(chain) = chain {
-        state.gateway.chain(Some(chain))?;
-    }
+    let (me, chain, indexed) = account_on_chain(&state, &address, query.chain_id.as_deref())?;
     let before = query
         .cursor
         .as_deref()
         .filter(|c| !c.is_empty())
         .map(parse_cursor)
         .transpose()?;
-    let me = owner.to_string().to_lowercase();
-    let indexed = chain.is_none_or(|c| state.config.index_chains.iter().any(|i| i == c));
     let (groups, next, partial) = match chain {
         Some(chain) if !indexed && chain.starts_with("eip155:") => {
             let before = before.map_or(0, |(block, _)| u64::try_from(block).unwrap_or(0));

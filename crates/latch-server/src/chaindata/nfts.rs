@@ -20,6 +20,8 @@ use crate::AppState;
 
 /// Transfer records read for one answer at most; past it the answer is `partial`.
 pub const MAX_NFT_TRANSFERS: u32 = 10_000;
+/// Tokens one answer lists at most (the most recently received); past it the answer is `partial`.
+pub const MAX_LISTED_NFTS: usize = 200;
 
 /// `GET /v1/account/{address}/nfts` parameters.
 #[derive(Deserialize, IntoParams)]
@@ -35,8 +37,9 @@ pub struct NftsQuery {
 pub struct Nfts {
     /// Most recently received first.
     pub data: Vec<Nft>,
-    /// True when the holdings may be incomplete: the chain is not indexed, or
-    /// the address has more NFT transfers than one answer reads.
+    /// True when the holdings may be incomplete: the chain is not indexed, the
+    /// address has more NFT transfers than one answer reads, or holds more
+    /// tokens than one answer lists.
     pub partial: bool,
 }
 
@@ -119,21 +122,16 @@ pub async fn nfts(
     Path(address): Path<String>,
     ApiQuery(query): ApiQuery<NftsQuery>,
 ) -> ApiResult<Json<Nfts>> {
-    let owner =
-        latch_core::address::parse_evm_address(&address).map_err(|e| ApiError::bad("address", e.to_string()))?;
-    let chain = query.chain_id.as_deref().filter(|c| !c.is_empty());
-    if let Some(chain) = chain {
-        state.gateway.chain(Some(chain))?;
-    }
-    let me = owner.to_string().to_lowercase();
+    let (me, chain, indexed) = super::history::account_on_chain(&state, &address, query.chain_id.as_deref())?;
     let transfers = state
         .store
         .nft_transfers(&me, chain, MAX_NFT_TRANSFERS)
         .await
         .map_err(|e| ApiError::Internal(e.into()))?;
-    let indexed = chain.is_none_or(|c| state.config.index_chains.iter().any(|i| i == c));
-    let partial = !indexed || transfers.len() >= MAX_NFT_TRANSFERS as usize;
-    let held = holdings(&transfers, &me);
+    let mut held = holdings(&transfers, &me);
+    let partial = !indexed || transfers.len() >= MAX_NFT_TRANSFERS as usize || held.len() > MAX_LISTED_NFTS;
+    // Each collection not seen before costs a metadata read: one answer lists a bounded number.
+    held.truncate(MAX_LISTED_NFTS);
     let data = &state.chain_data;
     let keys: Vec<NftKey> = held
         .iter()
