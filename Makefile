@@ -40,7 +40,12 @@ demo: setup build
 	scripts/demo
 
 test: setup build
-	$(MAKE) lint test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay
+	$(MAKE) lint size-gate test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay
+
+# Every wasm module and chunk of the demo's production build against size-budget.json (bench/size-gate.mjs).
+.PHONY: size-gate
+size-gate:
+	node bench/size-gate.mjs
 
 lint:
 	cargo fmt --all --check

@@ -14,11 +14,15 @@ const demo = join(root, 'apps/demo');
 export const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
 export const kB = (bytes) => (bytes / 1000).toFixed(1);
 
-/** Builds the demo in production mode; resolves to its chunks and assets with their sizes. */
-export async function buildDemo() {
+/**
+ * Builds the demo in production mode; resolves to its chunks and assets with their sizes.
+ * `write: false` measures without touching apps/demo/dist.
+ */
+export async function buildDemo({ write = true } = {}) {
   const chunks = new Map();
   await build({
     root: demo,
+    build: { write },
     configFile: join(demo, 'vite.config.ts'),
     mode: 'production',
     logLevel: 'warn',
@@ -30,6 +34,8 @@ export async function buildDemo() {
             const bytes = Buffer.from(item.type === 'chunk' ? item.code : item.source);
             chunks.set(item.fileName, {
               file: item.fileName,
+              // The chunk's name without its content hash (`SendView`, `latch_wasm_bg.wasm`).
+              name: item.type === 'chunk' ? item.name : item.fileName.replace(/^assets\//, '').replace(/-[\w-]{8}(\.\w+)$/, '$1'),
               type: item.type,
               isEntry: item.type === 'chunk' && item.isEntry,
               imports: item.type === 'chunk' ? item.imports : [],

@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { Latch } from './core/createLatch.js';
 
 export const LatchContext = createContext<Latch | null>(null);
@@ -7,5 +7,7 @@ export const LatchContext = createContext<Latch | null>(null);
 export function useLatchInstance(): Latch {
   const latch = useContext(LatchContext);
   if (!latch) throw new Error('Latch hooks and components must be used inside <LatchProvider>');
+  // Every component that translates reads the instance here: a locale switch re-renders them.
+  useSyncExternalStore(latch.locale.subscribe, latch.locale.getState, latch.locale.getState);
   return latch;
 }

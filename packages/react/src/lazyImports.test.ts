@@ -63,3 +63,10 @@ it('loads the signing and sending logic only at the first call', () => {
   expect(importers[0]?.text).not.toMatch(/^import (?!type )[^;]*'\.\/transactionsRun\.js'/m);
   expect(importers[0]?.text).toContain("import('./transactionsRun.js')");
 });
+
+it('imports every catalogue but English only dynamically, from the locale index', () => {
+  const importers = sources.filter(({ text }) => /'\.\/de\.js'|'[^']*locales\/de\.js'/.test(text));
+  expect(importers.map(({ file }) => file)).toEqual(['locales/index.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/de\.js'/m);
+  expect(importers[0]?.text).toContain("import('./de.js')");
+});

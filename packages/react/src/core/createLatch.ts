@@ -1,5 +1,5 @@
 import { init, LATCH_DEFAULT_FEATURES, LATCH_MESSAGES, type Features } from '@latch/wasm';
-import { createTranslate, resolveMessages, type Locale, type Messages, type Translate } from '../locales/index.js';
+import type { Locale, Messages, Translate } from '../locales/index.js';
 import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.js';
 import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
 import { watchAnnouncedWallets } from './eip6963.js';
@@ -30,6 +30,7 @@ import { createWalletConnect, type WalletConnectController, type WalletConnectOp
 import { whenIdle } from './idle.js';
 import { createTransactions, type TransactionRequest, type TransactionsController } from './transactions.js';
 import { loadWasmExtra } from './wasmExtra.js';
+import { browserLanguages, createLocale, type LocaleState } from './locale.js';
 
 export interface ThemeState {
   themeMode: ThemeMode;
@@ -46,8 +47,15 @@ export interface LatchOptions extends WalletListOptions {
   themeMode?: ThemeMode;
   /** Overrides for individual theme variables, e.g. `{ '--latch-accent': '#ff7a00' }`. */
   themeVariables?: ThemeVariables;
-  locale?: Locale;
-  /** Overrides for individual messages of the chosen locale. */
+  /**
+   * The modal's language; default `'auto'`, the visitor's browser languages (English where none
+   * is spoken). Catalogues other than English load on their own when chosen.
+   */
+  locale?: Locale | 'auto';
+  /**
+   * Overrides for individual messages, kept over every locale. Passing a whole catalogue
+   * (`import { de } from '@latch/react/locales/de'`) shows it from the first frame.
+   */
   messages?: Partial<Messages>;
   onEvent?: LatchEventListener;
   /**
@@ -107,6 +115,10 @@ export interface Latch {
   setThemeVariables(overrides: ThemeVariables): void;
   /** The last event reported (spec §4 "Analytics"), with when; for `useLatchEvents`. */
   readonly lastEvent: Store<{ event?: LatchEvent; timestamp?: number }>;
+  /** The locale shown and its catalogue; components re-render when it changes. */
+  readonly locale: Store<LocaleState>;
+  /** Switches the modal's language (`'auto'`: the browser's); resolves once it shows. */
+  setLocale(locale: Locale | 'auto'): Promise<void>;
   readonly t: Translate;
   /** Open state, view history and the router actions. */
   readonly modal: ModalController;
@@ -240,6 +252,11 @@ export function createLatch(options: LatchOptions): Latch {
     options,
   });
   let themeOverrides = options.themeVariables;
+  const locale = createLocale({
+    locale: options.locale ?? 'auto',
+    overrides: options.messages,
+    languages: browserLanguages,
+  });
   const theme = createStore<ThemeState>({
     themeMode: options.themeMode ?? 'dark',
     themeVariables: themeFor(options.themeMode ?? 'dark', themeOverrides),
@@ -281,7 +298,9 @@ export function createLatch(options: LatchOptions): Latch {
       theme.setState(({ themeMode }) => ({ themeVariables: themeFor(themeMode, overrides) }));
     },
     lastEvent,
-    t: createTranslate(resolveMessages(options.locale, options.messages)),
+    locale: locale.store,
+    setLocale: locale.setLocale,
+    t: locale.t,
     modal,
     transactionStack: createTransactionStack({ modal }),
     embedded: options.embedded === true,

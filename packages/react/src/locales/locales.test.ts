@@ -1,25 +1,59 @@
 import { describe, expect, it } from 'vitest';
 import { de } from './de.js';
 import { en } from './en.js';
-import { createTranslate, interpolate, resolveMessages } from './index.js';
+import { createTranslate, englishWith, interpolate, loadCatalogue, LOCALES, negotiateLocale } from './index.js';
+import { createLocale } from '../core/locale.js';
 
 describe('messages', () => {
   it('interpolates {name} placeholders and leaves unknown ones visible', () => {
     expect(interpolate('Continue in {wallet}, {who}', { wallet: 'Test Wallet' })).toBe('Continue in Test Wallet, {who}');
   });
 
-  it('translates through the resolved catalogue with overrides', () => {
-    const t = createTranslate(resolveMessages('de', { retry: 'Nochmal' }));
+  it('translates through a catalogue with overrides', () => {
+    const t = createTranslate({ ...de, retry: 'Nochmal' });
     expect(t('connectWallet')).toBe('Wallet verbinden');
     expect(t('retry')).toBe('Nochmal');
     expect(t('connectionFailed', { wallet: 'Test Wallet' })).toBe('Die Verbindung mit Test Wallet ist fehlgeschlagen.');
+    expect(createTranslate(englishWith({ retry: 'Again' }))('retry')).toBe('Again');
   });
 
-  it('keeps the German catalogue complete and using the same placeholders', () => {
+  it('keeps every catalogue complete and using the same placeholders', async () => {
     const placeholders = (text: string) => text.match(/\{\w+\}/g)?.sort() ?? [];
-    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
-    for (const key of Object.keys(en) as (keyof typeof en)[]) {
-      expect(placeholders(de[key]), key).toEqual(placeholders(en[key]));
+    for (const locale of LOCALES) {
+      const catalogue = await loadCatalogue(locale);
+      expect(Object.keys(catalogue).sort(), locale).toEqual(Object.keys(en).sort());
+      for (const key of Object.keys(en) as (keyof typeof en)[]) {
+        expect(placeholders(catalogue[key]), `${locale}.${key}`).toEqual(placeholders(en[key]));
+        expect(catalogue[key].trim(), `${locale}.${key}`).not.toBe('');
+      }
     }
+  });
+
+  it('picks the first browser language spoken, by tag then by language, else English', () => {
+    expect(negotiateLocale(['fr-FR', 'de-CH', 'en'])).toBe('de');
+    expect(negotiateLocale(['DE'])).toBe('de');
+    expect(negotiateLocale(['en-GB', 'de'])).toBe('en');
+    expect(negotiateLocale(['xx', ''])).toBe('en');
+    expect(negotiateLocale([])).toBe('en');
+  });
+});
+
+describe('the locale controller', () => {
+  it('starts in English and switches once the chosen catalogue has loaded, overrides kept', async () => {
+    const locale = createLocale({ locale: 'de', overrides: { retry: 'Nochmal' }, languages: () => [] });
+    expect(locale.store.getState().locale).toBe('en');
+    expect(locale.t('connectWallet')).toBe('Connect Wallet');
+    await locale.setLocale('de');
+    expect(locale.store.getState().locale).toBe('de');
+    expect(locale.t('connectWallet')).toBe('Wallet verbinden');
+    expect(locale.t('retry')).toBe('Nochmal');
+  });
+
+  it('lets the latest choice win when an earlier catalogue arrives later', async () => {
+    const locale = createLocale({ locale: 'en', languages: () => ['de'] });
+    const german = locale.setLocale('auto');
+    const english = locale.setLocale('en');
+    await Promise.all([german, english]);
+    expect(locale.store.getState().locale).toBe('en');
   });
 });

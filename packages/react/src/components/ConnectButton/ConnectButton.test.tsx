@@ -1,5 +1,5 @@
-import { fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestLatch, stubGateway } from '../../test/fixtures.js';
 import { chooseTestWallet, openConnectView, renderWithLatch } from '../../test/render.js';
 import { ConnectButton } from './ConnectButton.js';
@@ -33,9 +33,20 @@ describe('ConnectButton', () => {
 
   it('uses the configured locale and message overrides', async () => {
     renderWithLatch(createTestLatch({ locale: 'de', messages: { connectTitle: 'Wallet wählen' } }));
+    // German arrives in its own chunk; the button switches when it has.
+    await waitFor(() => expect(screen.getByTestId('connect-button').textContent).toBe('Wallet verbinden'));
     fireEvent.click(screen.getByTestId('connect-button'));
-    expect(screen.getByTestId('connect-button').textContent).toBe('Wallet verbinden');
     expect(await screen.findByRole('dialog', { name: 'Wallet wählen' })).toBeTruthy();
+  });
+
+  it('follows the browser language by default and a switch at runtime', async () => {
+    const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-AT', 'en']);
+    const latch = createTestLatch();
+    languages.mockRestore();
+    renderWithLatch(latch);
+    await waitFor(() => expect(screen.getByTestId('connect-button').textContent).toBe('Wallet verbinden'));
+    await act(() => latch.setLocale('en'));
+    expect(screen.getByTestId('connect-button').textContent).toBe('Connect Wallet');
   });
 
   it('hands its state to a custom render prop', async () => {
