@@ -14,7 +14,10 @@ pub use number::{
     format_number, format_quantity, format_value, quantity_sign, Decimal, NumberInput, DEFAULT_NUMBER_DECIMALS,
     QUANTITY_DECIMALS, TOKEN_VALUE_DECIMALS,
 };
-pub use time::{format_iso_date, format_relative_time, parse_iso_date, YearMonth, JUST_NOW};
+pub use time::{
+    format_iso_date, format_relative_time, parse_iso_date, relative_time, RelativeTime, RelativeUnit, YearMonth,
+    JUST_NOW,
+};
 
 use crate::{Error, Result};
 

@@ -130,6 +130,8 @@ pub struct MonthGroup<T> {
     pub month: u8,
     /// `March` in the current year, `March 2023` before it (§2).
     pub label: String,
+    /// Whether the month is in the current year, so a translated heading leaves the year out.
+    pub current_year: bool,
     /// The month's transactions in input order.
     pub transactions: Vec<T>,
 }
@@ -172,6 +174,7 @@ pub fn group_by_year_month<T: Borrow<Transaction>>(
                 } else {
                     format!("{name} {year}")
                 },
+                current_year: year == current_year,
                 transactions,
             }
         })
@@ -233,14 +236,14 @@ mod tests {
         let groups = group_by_year_month(all.iter().collect(), now, 0).unwrap();
         let summary: Vec<_> = groups
             .iter()
-            .map(|g| (g.year, g.month, g.label.as_str(), g.transactions.len()))
+            .map(|g| (g.year, g.month, g.label.as_str(), g.current_year, g.transactions.len()))
             .collect();
         assert_eq!(
             summary,
             [
-                (2024, 6, "June", 2),
-                (2024, 1, "January", 1),
-                (2023, 12, "December 2023", 1)
+                (2024, 6, "June", true, 2),
+                (2024, 1, "January", true, 1),
+                (2023, 12, "December 2023", false, 1)
             ]
         );
         assert_eq!(groups[0].transactions, [&all[0], &all[2]]);

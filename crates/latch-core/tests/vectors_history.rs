@@ -17,7 +17,7 @@ fn history_vectors() {
                 let groups = history::group_by_year_month(transactions, millis(a, 1), offset)?;
                 Ok(groups
                     .into_iter()
-                    .map(|g| json!({"year": g.year, "month": g.month, "label": g.label, "transactions": to_array(g.transactions)}))
+                    .map(|g| json!({"year": g.year, "month": g.month, "label": g.label, "currentYear": g.current_year, "transactions": to_array(g.transactions)}))
                     .collect())
             }),
             ("filterTransactions", |a| {

@@ -56,6 +56,30 @@ pub fn format_quantity(
     format::format_quantity(&required_decimal(&numeric)?, operation_type).map_err(js_error)
 }
 
+/// How long ago, in the largest whole unit, for a UI that words it in its own
+/// language: `{ unit: 'justNow' | 'minutes' | 'hours' | 'days' | 'months' | 'years', count }`.
+#[wasm_bindgen(js_name = relativeTime, unchecked_return_type = "{ unit: 'justNow' | 'minutes' | 'hours' | 'days' | 'months' | 'years'; count: number }")]
+pub fn relative_time(
+    #[wasm_bindgen(js_name = "timestampMs")] timestamp_ms: f64,
+    #[wasm_bindgen(js_name = "nowMs")] now_ms: f64,
+) -> Result<JsValue, JsValue> {
+    use format::RelativeUnit;
+    let relative = format::relative_time(millis(timestamp_ms)?, millis(now_ms)?);
+    let unit = match relative.unit {
+        RelativeUnit::JustNow => "justNow",
+        RelativeUnit::Minutes => "minutes",
+        RelativeUnit::Hours => "hours",
+        RelativeUnit::Days => "days",
+        RelativeUnit::Months => "months",
+        RelativeUnit::Years => "years",
+    };
+    let result = js_sys::Object::new();
+    js_sys::Reflect::set(&result, &"unit".into(), &unit.into())?;
+    // i64 counts of years or less fit a JS number exactly.
+    js_sys::Reflect::set(&result, &"count".into(), &(relative.count as f64).into())?;
+    Ok(result.into())
+}
+
 /// How long ago, in the largest whole unit: `just now`, `5 min`, `1 hr`,
 /// `2 hrs`, `3 d`, `1 mo`, `1 yr`. Future timestamps show `just now`.
 #[wasm_bindgen(js_name = formatRelativeTime)]

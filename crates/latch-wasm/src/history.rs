@@ -49,15 +49,19 @@ export interface TransactionGroup {
   /** 1 = January … 12 = December. */
   month: number;
   label: string;
+  /** The month is in the current year: a heading shows no year. */
+  currentYear: boolean;
   transactions: Transaction[];
 }
 "#;
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Group {
     year: i64,
     month: u8,
     label: String,
+    current_year: bool,
     #[serde(with = "serde_wasm_bindgen::preserve")]
     transactions: Array,
 }
@@ -80,6 +84,7 @@ pub fn group_transactions_by_year_month(
             year: group.year,
             month: group.month,
             label: group.label,
+            current_year: group.current_year,
             transactions: to_array(group.transactions),
         })
         .collect();

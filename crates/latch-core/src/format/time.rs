@@ -14,28 +14,68 @@ const YEAR_MS: i64 = 365 * DAY_MS;
 /// What [`format_relative_time`] shows below one minute.
 pub const JUST_NOW: &str = "just now";
 
+/// The unit a relative date is counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelativeUnit {
+    /// Under a minute (or in the future).
+    JustNow,
+    /// Whole minutes, under an hour.
+    Minutes,
+    /// Whole hours, under a day.
+    Hours,
+    /// Whole days, under a display month.
+    Days,
+    /// Whole 30-day months, under a display year.
+    Months,
+    /// Whole 365-day years.
+    Years,
+}
+
+/// How long ago something was, in its largest whole unit; a UI in another
+/// language words it from these two fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RelativeTime {
+    /// The unit counted.
+    pub unit: RelativeUnit,
+    /// Whole units, floored; 0 for [`RelativeUnit::JustNow`].
+    pub count: i64,
+}
+
 /// How long ago `timestamp_ms` was at `now_ms`, in the largest whole unit
-/// (floored): `just now` under a minute, then `{n} min`, `1 hr` / `{n} hrs`,
-/// `{n} d`, `{n} mo` (30 days), `{n} yr` (365 days). Only `hr` takes a plural,
-/// as in the spec's examples and the original kit's locale. A timestamp in the
-/// future (clock skew between wallet API and device) counts as `just now`.
-pub fn format_relative_time(timestamp_ms: i64, now_ms: i64) -> String {
+/// (floored). A timestamp in the future (clock skew between wallet API and
+/// device) counts as just now.
+pub fn relative_time(timestamp_ms: i64, now_ms: i64) -> RelativeTime {
     let elapsed = now_ms.saturating_sub(timestamp_ms).max(0);
-    if elapsed < MINUTE_MS {
-        JUST_NOW.to_owned()
+    let (unit, size) = if elapsed < MINUTE_MS {
+        (RelativeUnit::JustNow, 0)
     } else if elapsed < HOUR_MS {
-        format!("{} min", elapsed / MINUTE_MS)
+        (RelativeUnit::Minutes, MINUTE_MS)
     } else if elapsed < DAY_MS {
-        match elapsed / HOUR_MS {
-            1 => "1 hr".to_owned(),
-            hours => format!("{hours} hrs"),
-        }
+        (RelativeUnit::Hours, HOUR_MS)
     } else if elapsed < MONTH_MS {
-        format!("{} d", elapsed / DAY_MS)
+        (RelativeUnit::Days, DAY_MS)
     } else if elapsed < YEAR_MS {
-        format!("{} mo", elapsed / MONTH_MS)
+        (RelativeUnit::Months, MONTH_MS)
     } else {
-        format!("{} yr", elapsed / YEAR_MS)
+        (RelativeUnit::Years, YEAR_MS)
+    };
+    let count = if size == 0 { 0 } else { elapsed / size };
+    RelativeTime { unit, count }
+}
+
+/// The English form (spec §5): `just now` under a minute, then `{n} min`,
+/// `1 hr` / `{n} hrs`, `{n} d`, `{n} mo` (30 days), `{n} yr` (365 days). Only
+/// `hr` takes a plural, as in the spec's examples and the original kit's locale.
+pub fn format_relative_time(timestamp_ms: i64, now_ms: i64) -> String {
+    let RelativeTime { unit, count } = relative_time(timestamp_ms, now_ms);
+    match unit {
+        RelativeUnit::JustNow => JUST_NOW.to_owned(),
+        RelativeUnit::Minutes => format!("{count} min"),
+        RelativeUnit::Hours if count == 1 => "1 hr".to_owned(),
+        RelativeUnit::Hours => format!("{count} hrs"),
+        RelativeUnit::Days => format!("{count} d"),
+        RelativeUnit::Months => format!("{count} mo"),
+        RelativeUnit::Years => format!("{count} yr"),
     }
 }
 
@@ -180,6 +220,27 @@ fn digits_at(text: &str, at: usize, len: usize) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_time_counts_whole_units() {
+        let minute = 60_000;
+        let cases = [
+            (-5 * minute, RelativeUnit::JustNow, 0),
+            (59_999, RelativeUnit::JustNow, 0),
+            (2 * minute, RelativeUnit::Minutes, 2),
+            (61 * minute, RelativeUnit::Hours, 1),
+            (3 * 24 * 60 * minute, RelativeUnit::Days, 3),
+            (31 * 24 * 60 * minute, RelativeUnit::Months, 1),
+            (800 * 24 * 60 * minute, RelativeUnit::Years, 2),
+        ];
+        for (ago, unit, count) in cases {
+            assert_eq!(
+                relative_time(1_000_000_000_000, 1_000_000_000_000 + ago),
+                RelativeTime { unit, count },
+                "{ago}"
+            );
+        }
+    }
     use proptest::prelude::*;
 
     const NOW: i64 = 1_700_000_000_000;

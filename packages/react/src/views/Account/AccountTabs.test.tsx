@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_RETRY_MS } from '../../core/accountData.js';
 import { createTestLatch, createTestProvider, stubGateway } from '../../test/fixtures.js';
@@ -99,7 +99,8 @@ describe('Account tabs', () => {
         return Response.json(url.searchParams.get('cursor') ? second : first);
       },
     });
-    await connect();
+    const latch = createTestLatch();
+    await connect(latch);
     fireEvent.click(screen.getByRole('tab', { name: 'Activity' }));
     const activity = await screen.findByTestId('account-activity');
     expect(within(activity).getAllByRole('heading').map((h) => h.textContent)).toEqual(['January', `December ${thisYear - 1}`]);
@@ -110,6 +111,15 @@ describe('Account tabs', () => {
     expect(await within(activity).findByText('+10,000.000 LTK')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(pages).toEqual(['', 'cursor-1']);
+    // The headings follow the modal's language.
+    await act(() => latch.setLocale('de'));
+    expect(within(activity).getAllByRole('heading').slice(0, 3).map((h) => h.textContent)).toEqual([
+      'Januar',
+      `Dezember ${thisYear - 1}`,
+      `November ${thisYear - 1}`,
+    ]);
+    // December of last year is at least a month ago, worded in German.
+    expect(within(activity).getAllByTestId('activity-row')[1]!.textContent).toMatch(/vor \d+ (Mon|J)\.$/);
   });
 
   it('says so when the history cannot be read', async () => {

@@ -1,6 +1,6 @@
 // The Account view's Activity tab: spec §9's optional `history` part, a chunk of its own that
 // AccountTabs fetches only when the feature is on.
-import { filterTransactions, formatQuantity, formatRelativeTime, groupTransactionsByYearMonth } from '@latch/wasm';
+import { filterTransactions, formatQuantity, groupTransactionsByYearMonth, relativeTime } from '@latch/wasm';
 import { useEffect } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
@@ -8,7 +8,7 @@ import type { Transaction } from '../../core/api.js';
 import { serverRefusal } from '../../core/gateway.js';
 import type { CaipNetworkId } from '../../core/types.js';
 import { useStore } from '../../hooks/useStore.js';
-import type { MessageKey } from '../../locales/index.js';
+import type { MessageKey, Translate } from '../../locales/index.js';
 import { ActivityLoading } from './ActivityLoading.js';
 
 const OPERATION_LABELS: Record<string, MessageKey> = {
@@ -39,7 +39,7 @@ function TransactionRow({ transaction, now }: { transaction: Transaction; now: n
           {transfer ? `${formatQuantity(transfer.quantity.numeric, operationType)} ${asset}` : ''}
         </span>
       </span>
-      <span className="latch-row-side">{formatRelativeTime(Date.parse(minedAt), now)}</span>
+      <span className="latch-row-side">{relativeLabel(latch.t, Date.parse(minedAt), now)}</span>
     </li>
   );
 }
@@ -68,7 +68,7 @@ export function ActivityPanel({ caipNetworkId }: { caipNetworkId: CaipNetworkId 
     <div data-testid="account-activity">
       {groups.map((group) => (
         <section key={`${group.year}-${group.month}`} className="latch-activity-group">
-          <h3 className="latch-activity-month">{group.label}</h3>
+          <h3 className="latch-activity-month">{monthHeading(latch.t, group)}</h3>
           <ul className="latch-rows">
             {(group.transactions as Transaction[]).map((transaction) => (
               <TransactionRow key={transaction.id} transaction={transaction} now={now} />
@@ -83,4 +83,30 @@ export function ActivityPanel({ caipNetworkId }: { caipNetworkId: CaipNetworkId 
       ) : null}
     </div>
   );
+}
+
+const MONTH_KEYS = [
+  'month1', 'month2', 'month3', 'month4', 'month5', 'month6',
+  'month7', 'month8', 'month9', 'month10', 'month11', 'month12',
+] as const satisfies readonly MessageKey[];
+
+/** `März` this year, `März 2023` before, in the modal's language (the core's label is English). */
+function monthHeading(t: Translate, group: { year: number; month: number; currentYear: boolean }): string {
+  const month = t(MONTH_KEYS[group.month - 1] ?? 'month1');
+  return group.currentYear ? month : t('activityMonthInYear', { month, year: String(group.year) });
+}
+
+const RELATIVE_KEYS = {
+  justNow: 'relativeJustNow',
+  minutes: 'relativeMinutes',
+  hours: 'relativeHours',
+  days: 'relativeDays',
+  months: 'relativeMonths',
+  years: 'relativeYears',
+} as const satisfies Record<ReturnType<typeof relativeTime>['unit'], MessageKey>;
+
+/** `5 min`, `1 hr`, `vor 3 T.`: the core counts, the catalogue words it. */
+function relativeLabel(t: Translate, timestampMs: number, nowMs: number): string {
+  const { unit, count } = relativeTime(timestampMs, nowMs);
+  return t(unit === 'hours' && count === 1 ? 'relativeHour' : RELATIVE_KEYS[unit], { count: String(count) });
 }
