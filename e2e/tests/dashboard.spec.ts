@@ -18,9 +18,13 @@ test('the dashboard shows the opens and connections the modal just reported', as
 
   await page.goto('/');
   await page.getByTestId('connect-button').click();
+  await page.getByTestId('all-wallets').click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
   await expect(page.getByTestId('account-address')).toBeVisible();
-  await expect.poll(() => reported).toEqual(expect.arrayContaining(['MODAL_OPEN', 'SELECT_WALLET', 'CONNECT_SUCCESS']));
+  await expect
+    .poll(() => reported)
+    .toEqual(expect.arrayContaining(['INITIALIZE', 'MODAL_OPEN', 'CLICK_ALL_WALLETS', 'SELECT_WALLET', 'CONNECT_SUCCESS']));
 
   await page.goto('/dashboard');
   await page.getByTestId('dashboard-token').fill('wrong-token-value');

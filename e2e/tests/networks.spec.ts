@@ -24,10 +24,18 @@ test('switches to a network the wallet must add first, and the balance follows',
   const second = createPublicClient({ transport: http(E2E_SECOND_RPC_URL) });
   await second.request({ method: 'anvil_setBalance' as never, params: [address, '0xde0b6b3a7640000'] as never });
   const wallet = await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, chains: SECOND_CHAIN });
+  // Analytics events the real `latch` accepted (2xx on POST /e).
+  const accepted: { event: string; properties: unknown }[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname !== '/e' || !response.ok()) return;
+    const { props } = JSON.parse(response.request().postData() ?? '{}');
+    accepted.push({ event: props?.event, properties: props?.properties });
+  });
   await page.goto('/');
   await page.getByTestId('connect-button').click();
   await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
   await expect(page.getByTestId('account-balance')).toHaveText(await expectedBalance(E2E_RPC_URL, address));
+  await expect.poll(() => accepted.map(({ event }) => event)).toContain('INITIALIZE');
 
   await page.getByTestId('account-network').click();
   const modal = page.getByTestId('latch-modal');
@@ -44,6 +52,9 @@ test('switches to a network the wallet must add first, and the balance follows',
   );
   const switches = wallet.requests.filter((method) => method.startsWith('wallet_'));
   expect(switches).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_switchEthereumChain']);
+  await expect
+    .poll(() => accepted.filter(({ event }) => event === 'SWITCH_NETWORK'))
+    .toEqual([{ event: 'SWITCH_NETWORK', properties: { caipNetworkId: 'eip155:31338' } }]);
 });
 
 test('from an unsupported network, the picker brings the wallet back to a supported one', async ({ page }) => {

@@ -64,7 +64,7 @@ test('Connect lists the installed wallet, then featured and recommended wallets 
 
   // The wallet images come from the server's /getWalletImage.
   const icon = page.getByTestId('wallet-selector-metamask').getByRole('img');
-  await expect(icon).toHaveAttribute('src', /\/getWalletImage\/metamask\?projectId=demo$/);
+  await expect(icon).toHaveAttribute('src', /\/getWalletImage\/metamask\?projectId=demo&st=latch-react&sv=\d+\.\d+\.\d+$/);
   await expect.poll(() => icon.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   expect(await axeViolations(modal), 'Connect with the catalogue is axe-clean').toEqual([]);
   await modal.screenshot({ path: testInfo.outputPath('connect-dark.png') });

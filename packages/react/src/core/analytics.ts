@@ -1,8 +1,5 @@
 import type { EventBus, LatchEvent } from './events.js';
-
-/** The SDK type and version the server's analytics records (spec §7 `st`, `sv`). */
-const SDK_TYPE = 'latch-react';
-const SDK_VERSION = '0.1.0';
+import { SDK_TYPE, SDK_VERSION } from './sdk.js';
 
 export interface AnalyticsOptions {
   target: Window;

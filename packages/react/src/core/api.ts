@@ -1,5 +1,6 @@
 import type { TokenBalance, Transaction } from '@latch/wasm';
 import { fetchJson, HttpError } from './gateway.js';
+import { SDK_TYPE, SDK_VERSION } from './sdk.js';
 import type { CaipNetworkId } from './types.js';
 
 export type { TokenBalance, Transaction } from '@latch/wasm';
@@ -59,13 +60,16 @@ export interface ServerLocation {
   getServerUrl(): string;
 }
 
-/** A URL of the Latch server with `projectId` and the non-empty `query` values as parameters. */
+/**
+ * A URL of the Latch server with `projectId`, the SDK's type and version (`st`, `sv`: every GET
+ * carries them, spec §7) and the non-empty `query` values as parameters.
+ */
 export function serverUrl(
   { projectId, getServerUrl }: ServerLocation,
   path: string,
   query: Record<string, string | undefined> = {},
 ): string {
-  const params = new URLSearchParams({ projectId });
+  const params = new URLSearchParams({ projectId, st: SDK_TYPE, sv: SDK_VERSION });
   for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
   return `${getServerUrl().replace(/\/+$/, '')}${path}?${params}`;
 }

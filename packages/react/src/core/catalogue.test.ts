@@ -24,6 +24,8 @@ describe('catalogue client', () => {
     expect(url.origin + url.pathname).toBe('http://latch.test/getWallets');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       projectId: 'test-project',
+      st: 'latch-react',
+      sv: '0.1.0',
       page: '2',
       entries: '40',
       search: 'rab',
@@ -53,7 +55,7 @@ describe('catalogue client', () => {
   it('serves images from the Latch server by image_id, else the entry image_url', () => {
     const client = createCatalogueClient(server);
     expect(client.walletImageUrl({ image_id: 'rabby wallet' })).toBe(
-      'http://latch.test/getWalletImage/rabby%20wallet?projectId=test-project',
+      'http://latch.test/getWalletImage/rabby%20wallet?projectId=test-project&st=latch-react&sv=0.1.0',
     );
     expect(client.walletImageUrl({ image_id: null, image_url: 'http://latch.test/x.png' })).toBe('http://latch.test/x.png');
     expect(client.walletImageUrl({})).toBeUndefined();

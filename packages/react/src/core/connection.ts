@@ -216,7 +216,7 @@ export function createConnectionController({
       if (!properties || !('accounts' in properties)) return;
       const [first] = properties.accounts ?? [];
       const { caipNetworkId, address } = account.getState();
-      if (!first || !caipNetworkId) return disconnect();
+      if (!first || !caipNetworkId) return endConnection(false);
       if (first.address === address) return;
       followWallet(() => {
         setAccount(first.address, caipNetworkId);
@@ -229,7 +229,7 @@ export function createConnectionController({
     const onAccountsChanged = (accounts: string[]) => {
       const [address] = accounts;
       const { caipNetworkId } = account.getState();
-      if (!address || !caipNetworkId) return disconnect();
+      if (!address || !caipNetworkId) return endConnection(false);
       followWallet(() => {
         setAccount(address, caipNetworkId);
         void refreshBalance();
@@ -243,7 +243,7 @@ export function createConnectionController({
         void showNetworkState();
       });
     };
-    const onDisconnect = () => disconnect();
+    const onDisconnect = () => endConnection(false);
 
     provider.on('accountsChanged', onAccountsChanged);
     provider.on('chainChanged', onChainChanged);
@@ -272,10 +272,21 @@ export function createConnectionController({
     account.setState(EMPTY_ACCOUNT);
   }
 
-  function disconnect() {
+  const disconnect = () => endConnection(true);
+
+  /** `endAtWallet`: the visitor asked, so the wallet's session ends too; false when the wallet ended it. */
+  function endConnection(endAtWallet: boolean) {
     const { status, connectors, activeConnectorId } = connection.getState();
     const wasConnected = status === 'connected';
-    void connectors.find(({ id }) => id === activeConnectorId)?.disconnect?.();
+    const connector = connectors.find(({ id }) => id === activeConnectorId);
+    if (endAtWallet) connector?.disconnect?.()?.catch((cause: unknown) => {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      events.emit({
+        type: 'DISCONNECT_ERROR',
+        // Spec §8's wording, for the operator's analytics (the visitor is disconnected anyway).
+        data: { message: `Failed to disconnect chain ${connectorNamespace(connector)}: ${reason}` },
+      });
+    });
     endSession();
     walletToRestore = null;
     storage.removeItem(STORAGE_KEYS.connectedWallet);
@@ -406,6 +417,13 @@ export function createConnectionController({
   }
 
   async function switchNetwork(network: Network) {
+    const before = account.getState().caipNetworkId;
+    await switchNetworkAtWallet(network);
+    const after = account.getState().caipNetworkId;
+    if (after !== before && after) events.emit({ type: 'SWITCH_NETWORK', data: { caipNetworkId: after } });
+  }
+
+  async function switchNetworkAtWallet(network: Network) {
     const { connector, address } = connected();
     if (network.chainNamespace !== connectorNamespace(connector)) {
       throw new NetworkSwitchError('unsupported', new Error(`The connected wallet does not sign for ${network.chainNamespace}`));

@@ -14,6 +14,8 @@ import {
 } from '../test/fixtures.js';
 import { createLatch } from './createLatch.js';
 import { currentView } from './modal.js';
+import { SDK_VERSION } from './sdk.js';
+import type { LatchEvent } from './events.js';
 
 // Wallets are EIP-1193 test doubles (no browser wallet runs in jsdom) and `fetch` is stubbed in
 // place of the Latch server's gateway; both real paths are covered by the end-to-end tests.
@@ -95,6 +97,14 @@ describe('createLatch', () => {
       'option:MODAL_CLOSE',
       'subscriber:MODAL_CLOSE',
     ]);
+  });
+
+  it('reports INITIALIZE once mounted, with the networks and the SDK version', () => {
+    const seen: LatchEvent[] = [];
+    const latch = createTestLatch({ onEvent: (event) => seen.push(event) });
+    expect(seen).toEqual([]);
+    cleanups.push(latch.mount(window));
+    expect(seen).toContainEqual({ type: 'INITIALIZE', data: { networks: ['eip155:31337'], sdkVersion: SDK_VERSION } });
   });
 
   it('connects: accounts, chain, CAIP address, provider listeners and balance', async () => {
@@ -226,9 +236,12 @@ describe('createLatch', () => {
       installWallet(provider);
       cleanups.push(latch.mount(window));
       await latch.connect(testWalletInfo.uuid);
+      const seen: LatchEvent[] = [];
+      latch.subscribeEvents((event) => seen.push(event));
       await latch.switchNetwork(devnetB);
       expect(provider.request).toHaveBeenCalledWith({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a6a' }] });
       expect(latch.account.getState().caipNetworkId).toBe('eip155:31338');
+      expect(seen).toContainEqual({ type: 'SWITCH_NETWORK', data: { caipNetworkId: 'eip155:31338' } });
     });
 
     it('adds the chain on 4902 and says Chain is not supported when adding fails', async () => {

@@ -30,6 +30,7 @@ import { createWalletConnect, type WalletConnectController, type WalletConnectOp
 import { whenIdle } from './idle.js';
 import { createTransactions, type TransactionRequest, type TransactionsController } from './transactions.js';
 import { loadWasmExtra } from './wasmExtra.js';
+import { SDK_VERSION } from './sdk.js';
 import { browserLanguages, createLocale, type LocaleState } from './locale.js';
 
 export interface ThemeState {
@@ -162,6 +163,8 @@ export interface Latch {
   /** Asks the wallet to switch to one of the host's networks; throws `NetworkSwitchError`. */
   switchNetwork(network: Network): Promise<void>;
   subscribeEvents(listener: LatchEventListener): () => void;
+  /** Reports a usage event to `onEvent` and the server's analytics (the modal's own clicks). */
+  track(event: LatchEvent): void;
   /**
    * Starts browser-only work: wallet discovery and loading the wasm core. Returns the cleanup.
    * `LatchProvider` calls it from an effect, so nothing runs during server rendering.
@@ -322,10 +325,13 @@ export function createLatch(options: LatchOptions): Latch {
     transactions,
     gateway,
     subscribeEvents: events.subscribe,
+    track: events.emit,
     mount(target) {
       // Loading early keeps the wallet prompt from waiting on it; `connect` awaits it again and
-      // reports a failure there, so one here needs no handling.
-      init().catch(() => undefined);
+      // shows the visitor a failure there; here it is only reported.
+      init().catch((error: unknown) =>
+        events.emit({ type: 'INTERNAL_SDK_ERROR', data: { message: `@latch/wasm could not load: ${String(error)}` } }),
+      );
       const stopRestoring = connectionController.restore();
       void walletConnect?.restore();
       const stopWatching =
@@ -342,6 +348,10 @@ export function createLatch(options: LatchOptions): Latch {
         options.analytics === false || !features.analytics
           ? undefined
           : startAnalytics({ target, events, projectId: options.projectId, serverUrl: getServerUrl() });
+      events.emit({
+        type: 'INITIALIZE',
+        data: { networks: options.networks.map((network) => network.caipNetworkId), sdkVersion: SDK_VERSION },
+      });
       return () => {
         stopRestoring();
         stopWatching();

@@ -16,7 +16,15 @@ export type LatchEvent =
   | { type: 'CONNECT_ERROR'; data: ConnectorData & { message: string; rejected: boolean } }
   | { type: 'DISCONNECT_SUCCESS'; data: Record<string, never> }
   | { type: 'SIWX_AUTH_SUCCESS'; data: { caipNetworkId: string }; address: string }
-  | { type: 'SIWX_AUTH_ERROR'; data: { message: string } };
+  | { type: 'SIWX_AUTH_ERROR'; data: { message: string } }
+  /** Once per mount in a browser: what the host configured. */
+  | { type: 'INITIALIZE'; data: { networks: string[]; sdkVersion: string } }
+  | { type: 'SWITCH_NETWORK'; data: { caipNetworkId: string } }
+  | { type: 'CLICK_ALL_WALLETS'; data: Record<string, never> }
+  /** The wallet refused or failed to end its session; the page is disconnected anyway. */
+  | { type: 'DISCONNECT_ERROR'; data: { message: string } }
+  /** Something inside the kit failed that the visitor did not cause (a chunk or module load). */
+  | { type: 'INTERNAL_SDK_ERROR'; data: { message: string } };
 
 export type LatchEventListener = (event: LatchEvent) => void;
 

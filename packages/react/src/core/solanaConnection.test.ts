@@ -126,6 +126,18 @@ describe('Solana connections (Wallet Standard)', () => {
     expect(localStorage.getItem(STORAGE_KEYS.connectedWallet)).toBeNull();
   });
 
+  it('reports a wallet that refuses to disconnect as DISCONNECT_ERROR, and disconnects anyway', async () => {
+    const seen: unknown[] = [];
+    const { latch, wallet, connect } = setup(createTestStandardWallet(), { onEvent: (event) => seen.push(event) });
+    await connect();
+    wallet.disconnect.mockRejectedValueOnce(new Error('wallet locked'));
+    latch.disconnect();
+    expect(latch.connection.getState().status).toBe('disconnected');
+    await vi.waitFor(() =>
+      expect(seen).toContainEqual({ type: 'DISCONNECT_ERROR', data: { message: 'Failed to disconnect chain solana: wallet locked' } }),
+    );
+  });
+
   it('restores silently on reload ({ silent: true }, no prompt)', async () => {
     localStorage.setItem(STORAGE_KEYS.connectedWallet, CONNECTOR_ID);
     const { latch, wallet } = setup(createTestStandardWallet({ authorised: true }));

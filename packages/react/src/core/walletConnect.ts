@@ -167,8 +167,8 @@ export function createWalletConnect({
       imageUrl: peer?.icons?.[0] ?? '',
       rdns: '',
       provider,
-      // Ends the session at the wallet too; it may already be gone (the wallet ended it).
-      disconnect: () => provider.disconnect().catch(() => undefined),
+      // Ends the session at the wallet too; a failure is reported as DISCONNECT_ERROR.
+      disconnect: () => provider.disconnect(),
     };
   }
 

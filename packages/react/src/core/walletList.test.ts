@@ -153,8 +153,8 @@ describe('wallet list store', () => {
     await list.loadNextPage();
     await list.loadNextPage();
     expect(prefetched).toHaveLength(40);
-    expect(prefetched[0]).toBe('http://latch.test/getWalletImage/wallet-0?projectId=p');
-    expect(prefetched[20]).toBe('http://latch.test/getWalletImage/wallet-40?projectId=p');
+    expect(prefetched[0]).toBe('http://latch.test/getWalletImage/wallet-0?projectId=p&st=latch-react&sv=0.1.0');
+    expect(prefetched[20]).toBe('http://latch.test/getWalletImage/wallet-40?projectId=p&st=latch-react&sv=0.1.0');
   });
 
   it('searches 300 ms after the last keystroke, for at most 100 results, and ignores stale answers', async () => {

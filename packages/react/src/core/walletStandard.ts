@@ -65,8 +65,8 @@ export function solanaConnector(wallet: StandardWallet): SolanaConnector {
     imageUrl: typeof wallet.icon === 'string' ? wallet.icon : '',
     rdns: '',
     wallet,
-    // A wallet that already forgot the app may refuse; the app is disconnected either way.
-    disconnect: disconnect ? () => disconnect.disconnect().catch(() => undefined) : undefined,
+    // A refusal is reported as DISCONNECT_ERROR; the app is disconnected either way.
+    disconnect: disconnect ? () => disconnect.disconnect() : undefined,
   };
 }
 

@@ -41,7 +41,10 @@ export function LazyModal({ latch, embedded = false }: { latch: Latch; embedded?
     loadModal().then(
       (component) => live && setModal(() => component),
       // Nothing to show: closed, so the next click opens (and loads) again.
-      () => live && latch.modal.close(),
+      (error: unknown) => {
+        latch.track({ type: 'INTERNAL_SDK_ERROR', data: { message: `The modal could not load: ${String(error)}` } });
+        if (live) latch.modal.close();
+      },
     );
     return () => {
       live = false;

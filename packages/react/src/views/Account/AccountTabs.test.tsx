@@ -14,7 +14,7 @@ const USDC = {
   value: 10000,
   price: 1,
   quantity: { decimals: '6', numeric: '10000' },
-  iconUrl: 'http://latch.test/public/getTokenImage/USDC?projectId=test-project',
+  iconUrl: 'http://latch.test/public/getTokenImage/USDC?projectId=test-project&st=latch-react&sv=0.1.0',
 };
 const ETH = { ...USDC, name: 'Ether', symbol: 'ETH', address: undefined, value: 30000000, price: 3000, quantity: { decimals: '18', numeric: '10000' } };
 const SPAM = { ...USDC, name: 'Free Money', symbol: 'SPAM', address: 'eip155:31337:0x1', quantity: { decimals: '0', numeric: '5' } };

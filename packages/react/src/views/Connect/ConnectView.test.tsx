@@ -69,7 +69,7 @@ describe('ConnectView with the wallet catalogue', () => {
       '-:All wallets90+',
     ]);
     expect(within(screen.getByTestId('wallet-selector-wallet-12')).getByRole('img').getAttribute('src')).toBe(
-      'http://latch.test/getWalletImage/wallet-12?projectId=test-project',
+      'http://latch.test/getWalletImage/wallet-12?projectId=test-project&st=latch-react&sv=0.1.0',
     );
     expect(screen.queryByTestId('no-wallets')).toBeNull();
   });
@@ -143,9 +143,11 @@ describe('ConnectView with the wallet catalogue', () => {
     expect(preload).toHaveBeenCalledTimes(2);
   });
 
-  it('opens AllWallets from the All wallets entry', async () => {
-    await openWithCatalogue();
+  it('opens AllWallets from the All wallets entry, reporting CLICK_ALL_WALLETS', async () => {
+    const seen: string[] = [];
+    await openWithCatalogue({ onEvent: (event) => seen.push(event.type) });
     fireEvent.click(screen.getByTestId('all-wallets'));
+    expect(seen).toContain('CLICK_ALL_WALLETS');
     expect(screen.getByRole('dialog', { name: 'All wallets' })).toBeTruthy();
     expect(await screen.findByTestId('all-wallets-list')).toBeTruthy();
   });

@@ -86,7 +86,10 @@ export function ConnectView() {
               type="button"
               className="latch-wallet latch-all-wallets"
               data-testid="all-wallets"
-              onClick={() => latch.modal.push('AllWallets')}
+              onClick={() => {
+                latch.track({ type: 'CLICK_ALL_WALLETS', data: {} });
+                latch.modal.push('AllWallets');
+              }}
             >
               <span className="latch-wallet-icon latch-all-wallets-icon" aria-hidden="true">
                 <svg viewBox="0 0 16 16" width="16" height="16">
