@@ -4,6 +4,8 @@ import {
   useAccount,
   useBalance,
   useChains,
+  useConnect,
+  useConnectors,
   useDisconnect,
   useSendTransaction,
   useSignMessage,
@@ -25,6 +27,8 @@ export function WagmiPanel() {
   const chains = useChains();
   const { switchChainAsync, error: switchError } = useSwitchChain();
   const { disconnect } = useDisconnect();
+  const { connect, error: connectError } = useConnect();
+  const [latchConnector] = useConnectors();
   const sign = useSignMessage();
   const send = useSendTransaction();
   const write = useWriteContract();
@@ -60,6 +64,14 @@ export function WagmiPanel() {
           {balance.data ? `${formatUnits(balance.data.value, balance.data.decimals)} ${balance.data.symbol}` : '—'}
         </dd>
       </dl>
+      {status === 'disconnected' && latchConnector && (
+        <>
+          <button type="button" data-testid="wagmi-connect" onClick={() => connect({ connector: latchConnector })}>
+            Connect (wagmi&apos;s useConnect)
+          </button>
+          <p data-testid="wagmi-connect-error" role="status">{message(connectError)}</p>
+        </>
+      )}
       {status === 'connected' && (
         <>
           <h2>Network</h2>
