@@ -133,3 +133,12 @@ bench-ui: build-wasm build-server build-catalogue
 	node bench/ui.mjs
 	npm run build -w @latch/demo
 	npm run build -w @latch/devwallet
+
+# What @latch/wagmi and @latch/ethers add to a host bundle (issue 29: ≤ 3 kB gzip each), and that
+# @latch/react bundles neither wagmi nor ethers.
+.PHONY: bench-adapters
+bench-adapters: build-wasm
+	npm run build -w @latch/react
+	npm run build -w @latch/wagmi
+	npm run build -w @latch/ethers
+	node bench/adapters.mjs
