@@ -2,7 +2,7 @@ import { init, LATCH_DEFAULT_FEATURES, LATCH_MESSAGES, type Features } from '@la
 import { createTranslate, resolveMessages, type Locale, type Messages, type Translate } from '../locales/index.js';
 import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.js';
 import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
-import { watchAnnouncedWallets } from './eip6963.js';
+import { watchAnnouncedWallets, watchLegacyInjected } from './eip6963.js';
 import { watchStandardWallets } from './walletStandard.js';
 import { startAnalytics } from './analytics.js';
 import { createEventBus, type LatchEvent, type LatchEventListener } from './events.js';
@@ -87,7 +87,8 @@ export interface LatchOptions extends WalletListOptions {
   /** WalletConnect settings: the metadata wallets show, another relay. */
   walletConnect?: WalletConnectOptions;
   /**
-   * Discover browser wallets announced through EIP-6963; default true. Without them (and with
+   * Discover browser wallets announced through EIP-6963 (and a legacy `window.ethereum` that does not
+   * announce, offered as the browser wallet); default true. Without them (and with
    * WalletConnect on), opening goes straight to the QR code on a desktop and to the wallet list on a
    * phone (spec §2 "no adapters").
    */
@@ -246,6 +247,7 @@ export function createLatch(options: LatchOptions): Latch {
   });
   const lastEvent = createStore<{ event?: LatchEvent; timestamp?: number }>({});
   const features: Readonly<Features> = Object.freeze({ ...LATCH_DEFAULT_FEATURES, ...options.features });
+  const t = createTranslate(resolveMessages(options.locale, options.messages));
 
   /**
    * Signing in needs `@latch/wasm/extra` (the message text, a Solana signature's text): fetched
@@ -281,7 +283,7 @@ export function createLatch(options: LatchOptions): Latch {
       theme.setState(({ themeMode }) => ({ themeVariables: themeFor(themeMode, overrides) }));
     },
     lastEvent,
-    t: createTranslate(resolveMessages(options.locale, options.messages)),
+    t,
     modal,
     transactionStack: createTransactionStack({ modal }),
     embedded: options.embedded === true,
@@ -313,6 +315,17 @@ export function createLatch(options: LatchOptions): Latch {
         options.enableEIP6963 === false
           ? () => undefined
           : watchAnnouncedWallets(target, connectionController.addConnector);
+      const stopWatchingLegacy =
+        options.enableEIP6963 === false
+          ? undefined
+          : watchLegacyInjected(target, {
+              name: t('browserWallet'),
+              isAnnounced: (provider) =>
+                connectionController.connection
+                  .getState()
+                  .connectors.some((connector) => connector.namespace !== 'solana' && connector.provider === provider),
+              onConnector: connectionController.addConnector,
+            });
       // Solana wallets are offered only to a host with a Solana network to connect them on.
       const stopWatchingSolana = options.networks.some((network) => network.chainNamespace === 'solana')
         ? watchStandardWallets(target, connectionController.addConnector)
@@ -326,6 +339,7 @@ export function createLatch(options: LatchOptions): Latch {
       return () => {
         stopRestoring();
         stopWatching();
+        stopWatchingLegacy?.();
         stopWatchingSolana?.();
         stopWalletList();
         stopAnalytics?.();
