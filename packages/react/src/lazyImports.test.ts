@@ -63,3 +63,10 @@ it('loads the signing and sending logic only at the first call', () => {
   expect(importers[0]?.text).not.toMatch(/^import (?!type )[^;]*'\.\/transactionsRun\.js'/m);
   expect(importers[0]?.text).toContain("import('./transactionsRun.js')");
 });
+
+it('imports the legacy window.ethereum watcher only dynamically, from createLatch (the entry has no room, issue 6)', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./legacyInjected.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['core/createLatch.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/legacyInjected\.js'/m);
+  expect(importers[0]?.text).toContain("import('./legacyInjected.js')");
+});

@@ -2,7 +2,7 @@ import { init, LATCH_DEFAULT_FEATURES, LATCH_MESSAGES, type Features } from '@la
 import { createTranslate, resolveMessages, type Locale, type Messages, type Translate } from '../locales/index.js';
 import { themeFor, type ThemeMode, type ThemeVariables } from '../themes/index.js';
 import { createConnectionController, type AccountState, type ConnectionState } from './connection.js';
-import { watchAnnouncedWallets, watchLegacyInjected } from './eip6963.js';
+import { watchAnnouncedWallets } from './eip6963.js';
 import { watchStandardWallets } from './walletStandard.js';
 import { startAnalytics } from './analytics.js';
 import { createEventBus, type LatchEvent, type LatchEventListener } from './events.js';
@@ -315,17 +315,10 @@ export function createLatch(options: LatchOptions): Latch {
         options.enableEIP6963 === false
           ? () => undefined
           : watchAnnouncedWallets(target, connectionController.addConnector);
-      const stopWatchingLegacy =
-        options.enableEIP6963 === false
-          ? undefined
-          : watchLegacyInjected(target, {
-              name: t('browserWallet'),
-              isAnnounced: (provider) =>
-                connectionController.connection
-                  .getState()
-                  .connectors.some((connector) => connector.namespace !== 'solana' && connector.provider === provider),
-              onConnector: connectionController.addConnector,
-            });
+      // One look, once; a remount's second look finds the connector already listed (same id).
+      if (options.enableEIP6963 !== false) {
+        void import('./legacyInjected.js').then((legacy) => legacy.lookOnce(target, t('browserWallet'), connectionController));
+      }
       // Solana wallets are offered only to a host with a Solana network to connect them on.
       const stopWatchingSolana = options.networks.some((network) => network.chainNamespace === 'solana')
         ? watchStandardWallets(target, connectionController.addConnector)
@@ -339,7 +332,6 @@ export function createLatch(options: LatchOptions): Latch {
       return () => {
         stopRestoring();
         stopWatching();
-        stopWatchingLegacy?.();
         stopWatchingSolana?.();
         stopWalletList();
         stopAnalytics?.();

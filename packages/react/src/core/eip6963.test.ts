@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestLatch, createTestProvider, installWallet, testWalletInfo } from '../test/fixtures.js';
-import { LEGACY_INJECTED_WAIT_MS, watchAnnouncedWallets, watchLegacyInjected } from './eip6963.js';
+import { watchAnnouncedWallets } from './eip6963.js';
 
 // The wallets here are EIP-1193 test doubles announced through real DOM events: no browser
 // wallet runs in jsdom. The Playwright end-to-end tests cover a real injected wallet.
@@ -55,67 +55,5 @@ describe('EIP-6963 discovery', () => {
     // A remount (React StrictMode runs effects twice) makes every wallet announce again.
     latch.mount(window)();
     expect(latch.connection.getState().connectors.map(({ id }) => id)).toEqual([testWalletInfo.uuid, 'other']);
-  });
-});
-
-describe('a legacy window.ethereum (no EIP-6963)', () => {
-  const cleanups: (() => void)[] = [];
-  afterEach(() => {
-    cleanups.splice(0).forEach((cleanup) => cleanup());
-    delete (window as { ethereum?: unknown }).ethereum;
-    vi.useRealTimers();
-  });
-  const setEthereum = (provider: unknown) => Object.assign(window, { ethereum: provider });
-
-  it('is offered as the browser wallet once announcing wallets had their turn', () => {
-    vi.useFakeTimers();
-    const provider = createTestProvider();
-    setEthereum(provider);
-    const onConnector = vi.fn();
-    cleanups.push(watchLegacyInjected(window, { name: 'Browser Wallet', isAnnounced: () => false, onConnector }));
-    expect(onConnector).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(LEGACY_INJECTED_WAIT_MS);
-    expect(onConnector).toHaveBeenCalledWith({
-      id: 'injected',
-      type: 'INJECTED',
-      name: 'Browser Wallet',
-      imageUrl: '',
-      rdns: '',
-      provider,
-    });
-  });
-
-  it('is not offered when there is none, when it is not EIP-1193, or when an announced wallet owns it', () => {
-    vi.useFakeTimers();
-    const onConnector = vi.fn();
-    cleanups.push(watchLegacyInjected(window, { name: 'Browser Wallet', isAnnounced: () => false, onConnector }));
-    vi.advanceTimersByTime(LEGACY_INJECTED_WAIT_MS);
-    setEthereum({ request: 'not a function' });
-    cleanups.push(watchLegacyInjected(window, { name: 'Browser Wallet', isAnnounced: () => false, onConnector }));
-    vi.advanceTimersByTime(LEGACY_INJECTED_WAIT_MS);
-    setEthereum(createTestProvider());
-    cleanups.push(watchLegacyInjected(window, { name: 'Browser Wallet', isAnnounced: () => true, onConnector }));
-    vi.advanceTimersByTime(LEGACY_INJECTED_WAIT_MS);
-    expect(onConnector).not.toHaveBeenCalled();
-  });
-
-  it('shows in the Latch wallet list beside announcing wallets, and not twice when one of them owns it', () => {
-    vi.useFakeTimers();
-    const announced = createTestProvider();
-    installWallet(announced);
-    setEthereum(announced);
-    const shared = createTestLatch();
-    cleanups.push(shared.mount(window));
-    vi.advanceTimersByTime(LEGACY_INJECTED_WAIT_MS);
-    expect(shared.connection.getState().connectors.map(({ type }) => type)).toEqual(['ANNOUNCED']);
-
-    setEthereum(createTestProvider());
-    const legacy = createTestLatch();
-    cleanups.push(legacy.mount(window));
-    vi.advanceTimersByTime(LEGACY_INJECTED_WAIT_MS);
-    expect(legacy.connection.getState().connectors.map(({ type, name }) => [type, name])).toEqual([
-      ['ANNOUNCED', 'Test Wallet'],
-      ['INJECTED', 'Browser Wallet'],
-    ]);
   });
 });
