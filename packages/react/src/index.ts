@@ -2,6 +2,8 @@ export { createLatch, type Latch, type LatchOptions, type ThemeState } from './c
 export type {
   Network,
   Connector,
+  ConnectorId,
+  ConnectorType,
   Eip155Connector,
   SolanaConnector,
   StandardWallet,

@@ -70,3 +70,10 @@ it('imports every catalogue but English only dynamically, from the locale index'
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/de\.js'/m);
   expect(importers[0]?.text).toContain("import('./de.js')");
 });
+
+it('imports the legacy window.ethereum watcher only dynamically, from createLatch (the entry has no room, issue 6)', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./legacyInjected.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['core/createLatch.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/legacyInjected\.js'/m);
+  expect(importers[0]?.text).toContain("import('./legacyInjected.js')");
+});

@@ -96,7 +96,8 @@ export interface LatchOptions extends WalletListOptions {
   /** WalletConnect settings: the metadata wallets show, another relay. */
   walletConnect?: WalletConnectOptions;
   /**
-   * Discover browser wallets announced through EIP-6963; default true. Without them (and with
+   * Discover browser wallets announced through EIP-6963 (and a legacy `window.ethereum` that does not
+   * announce, offered as the browser wallet); default true. Without them (and with
    * WalletConnect on), opening goes straight to the QR code on a desktop and to the wallet list on a
    * phone (spec §2 "no adapters").
    */
@@ -338,6 +339,10 @@ export function createLatch(options: LatchOptions): Latch {
         options.enableEIP6963 === false
           ? () => undefined
           : watchAnnouncedWallets(target, connectionController.addConnector);
+      // One look, once; a remount's second look finds the connector already listed (same id).
+      if (options.enableEIP6963 !== false) {
+        void import('./legacyInjected.js').then((legacy) => legacy.lookOnce(target, locale.t('browserWallet'), connectionController));
+      }
       // Solana wallets are offered only to a host with a Solana network to connect them on.
       const stopWatchingSolana = options.networks.some((network) => network.chainNamespace === 'solana')
         ? watchStandardWallets(target, connectionController.addConnector)

@@ -69,6 +69,17 @@ export interface StandardWalletAccount {
   readonly icon?: string;
 }
 
+/**
+ * How a wallet connects (spec §1). Latch itself makes `ANNOUNCED` (EIP-6963, Wallet Standard),
+ * `INJECTED` (a legacy `window.ethereum` that does not announce) and `WALLET_CONNECT` connectors;
+ * `EXTERNAL` (an adapter's own connector), `AUTH` (the embedded wallet) and `MULTI_CHAIN` name
+ * kinds Latch does not make yet.
+ */
+export type ConnectorType = 'INJECTED' | 'ANNOUNCED' | 'EXTERNAL' | 'WALLET_CONNECT' | 'AUTH' | 'MULTI_CHAIN';
+
+/** The connector ids the spec recognises (§1); `injected` is the legacy `window.ethereum` wallet. */
+export type ConnectorId = 'walletConnect' | 'injected' | 'coinbaseWallet' | 'safe' | 'ledger' | 'okx' | 'ID_AUTH';
+
 interface ConnectorBase {
   id: string;
   name: string;
@@ -81,9 +92,9 @@ interface ConnectorBase {
   disconnect?(): Promise<void>;
 }
 
-/** An EVM wallet: announced through EIP-6963 or paired over WalletConnect. */
+/** An EVM wallet: announced through EIP-6963, a legacy `window.ethereum`, or paired over WalletConnect. */
 export interface Eip155Connector extends ConnectorBase {
-  type: 'ANNOUNCED' | 'WALLET_CONNECT';
+  type: Extract<ConnectorType, 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT'>;
   /** Absent means `eip155`, the namespace of every connector before Solana. */
   namespace?: 'eip155';
   provider: Eip1193Provider;
@@ -91,7 +102,7 @@ export interface Eip155Connector extends ConnectorBase {
 
 /** A Solana wallet registered through the Wallet Standard. */
 export interface SolanaConnector extends ConnectorBase {
-  type: 'ANNOUNCED';
+  type: Extract<ConnectorType, 'ANNOUNCED'>;
   namespace: 'solana';
   wallet: StandardWallet;
 }

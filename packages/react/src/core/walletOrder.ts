@@ -118,7 +118,7 @@ export function connectEntries(input: ConnectListInput): ConnectEntry[] {
     injected: () => {
       // Announcement order; the connection controller already keeps one connector per rdns.
       for (const connector of visible(input.connectors, restricted)) {
-        if (connector.type === 'ANNOUNCED') addConnector(connector, 'injected', false);
+        if (connector.type === 'ANNOUNCED' || connector.type === 'INJECTED') addConnector(connector, 'injected', false);
       }
     },
     featured: () => visible(input.featured, restricted).forEach((wallet) => addWallet(wallet, 'featured')),

@@ -25,7 +25,7 @@ export function useConnectEntries(): ConnectEntry[] {
       coreReady
         ? connectEntries({ connectors, recent, featured, custom, recommended, restricted, walletConnect, namespace })
         : connectors
-            .filter(({ type }) => type === 'ANNOUNCED')
+            .filter(({ type }) => type === 'ANNOUNCED' || type === 'INJECTED')
             .map((connector): ConnectEntry => ({ type: 'connector', group: 'injected', connector, recent: false }))
             .filter((entry) => entryInNamespace(entry, namespace)),
     [coreReady, connectors, recent, featured, custom, recommended, restricted, walletConnect, namespace],

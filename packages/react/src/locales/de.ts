@@ -10,6 +10,7 @@ export const de: Messages = {
   connectionRejected: 'Die Verbindungsanfrage wurde abgelehnt.',
   wallets: 'Wallets',
   walletInstalled: 'Installiert',
+  browserWallet: 'Browser-Wallet',
   walletSolanaTag: 'Solana',
   walletRecent: 'Zuletzt verwendet',
   allWallets: 'Alle Wallets',

@@ -9,6 +9,7 @@ export const en = {
   connectionRejected: 'The connection request was rejected.',
   wallets: 'Wallets',
   walletInstalled: 'Installed',
+  browserWallet: 'Browser Wallet',
   walletSolanaTag: 'Solana',
   walletRecent: 'Recent',
   allWallets: 'All wallets',
