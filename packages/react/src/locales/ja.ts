@@ -11,7 +11,7 @@ export const ja: Messages = {
   wallets: 'ウォレット',
   walletInstalled: 'インストール済み',
   walletSolanaTag: 'Solana',
-  walletRecent: '最近',
+  walletRecent: '最近使用',
   allWallets: 'すべてのウォレット',
   allWalletsCount: '{count}+',
   allWalletsTitle: 'すべてのウォレット',

@@ -11,7 +11,7 @@ export const ko: Messages = {
   wallets: '지갑',
   walletInstalled: '설치됨',
   walletSolanaTag: 'Solana',
-  walletRecent: '최근',
+  walletRecent: '최근 사용',
   allWallets: '모든 지갑',
   allWalletsCount: '{count}+',
   allWalletsTitle: '모든 지갑',
