@@ -2,11 +2,13 @@ import {
   ConnectButton,
   createLatch,
   LatchProvider,
+  LOCALES,
   useLatch,
   useLatchSIWX,
+  type Locale,
   type Network,
 } from '@latch/react';
-import { lazy, StrictMode, Suspense } from 'react';
+import { lazy, StrictMode, Suspense, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 
 /** A chain of the local devnet `make demo` runs (anvil with ether as its coin). */
@@ -108,6 +110,37 @@ function SignInState() {
   );
 }
 
+/** Each locale in its own language, as a visitor looks for it. */
+const LOCALE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  es: 'Español',
+  fr: 'Français',
+  pt: 'Português (Brasil)',
+  ja: '日本語',
+  'zh-CN': '简体中文',
+  ko: '한국어',
+  tr: 'Türkçe',
+  ru: 'Русский',
+};
+
+/** `latch.setLocale`: the modal's language at runtime (each catalogue but English loads when chosen). */
+function LocalePicker() {
+  const locale = useSyncExternalStore(latch.locale.subscribe, () => latch.locale.getState().locale);
+  return (
+    <label className="locale-picker">
+      Language{' '}
+      <select data-testid="demo-locale" value={locale} onChange={(event) => void latch.setLocale(event.target.value as Locale)}>
+        {LOCALES.map((id) => (
+          <option key={id} value={id} lang={id}>
+            {LOCALE_NAMES[id]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** `open({ namespace })`: a button that offers Solana wallets only. */
 function ConnectSolana() {
   const { open, status } = useLatch();
@@ -142,6 +175,7 @@ function App() {
         (eip155:31337), or a Solana wallet on the Latch Solana Devnet; the native balance is read
         through the Latch server's chain gateway.
       </p>
+      <LocalePicker />
       <ConnectButton /> <ConnectSolana />
       <LatchState />
       <SignInState />

@@ -93,4 +93,5 @@ export { NetworkButton } from './components/NetworkButton/NetworkButton.js';
 export { useConnectEntries, useWalletList } from './hooks/useWalletList.js';
 
 export { darkTheme, lightTheme, type ThemeMode, type ThemeVariables } from './themes/index.js';
+export { LOCALES } from './locales/index.js';
 export type { Locale, MessageKey, Messages, Translate } from './locales/index.js';

@@ -65,10 +65,17 @@ it('loads the signing and sending logic only at the first call', () => {
 });
 
 it('imports every catalogue but English only dynamically, from the locale index', () => {
-  const importers = sources.filter(({ text }) => /'\.\/de\.js'|'[^']*locales\/de\.js'/.test(text));
-  expect(importers.map(({ file }) => file)).toEqual(['locales/index.ts']);
-  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/de\.js'/m);
-  expect(importers[0]?.text).toContain("import('./de.js')");
+  const catalogues = readdirSync(join(root, 'locales'))
+    .filter((file) => /\.ts$/.test(file) && !/\.test\.ts$/.test(file) && file !== 'en.ts' && file !== 'index.ts')
+    .map((file) => file.replace(/\.ts$/, ''));
+  expect(catalogues.sort()).toEqual(['de', 'es', 'fr', 'ja', 'ko', 'pt', 'ru', 'tr', 'zh-CN']);
+  for (const id of catalogues) {
+    const escaped = id.replace(/-/g, '\\-');
+    const importers = sources.filter(({ text }) => new RegExp(`'\\./${escaped}\\.js'|'[^']*locales/${escaped}\\.js'`).test(text));
+    expect(importers.map(({ file }) => file), id).toEqual(['locales/index.ts']);
+    expect(importers[0]?.text, id).not.toMatch(new RegExp(`^import [^;]*'\\./${escaped}\\.js'`, 'm'));
+    expect(importers[0]?.text, id).toContain(`import('./${id}.js')`);
+  }
 });
 
 it('imports the legacy window.ethereum watcher only dynamically, from createLatch (the entry has no room, issue 6)', () => {

@@ -30,11 +30,45 @@ describe('messages', () => {
   });
 
   it('picks the first browser language spoken, by tag then by language, else English', () => {
-    expect(negotiateLocale(['fr-FR', 'de-CH', 'en'])).toBe('de');
+    expect(negotiateLocale(['nl-NL', 'de-CH', 'en'])).toBe('de');
     expect(negotiateLocale(['DE'])).toBe('de');
     expect(negotiateLocale(['en-GB', 'de'])).toBe('en');
     expect(negotiateLocale(['xx', ''])).toBe('en');
     expect(negotiateLocale([])).toBe('en');
+  });
+
+  it('matches every locale by its own tag and by language: zh-TW and zh → zh-CN, pt-PT → pt', () => {
+    for (const locale of LOCALES) expect(negotiateLocale([locale.toUpperCase()])).toBe(locale);
+    expect(negotiateLocale(['zh-CN'])).toBe('zh-CN');
+    expect(negotiateLocale(['zh-TW', 'en'])).toBe('zh-CN');
+    expect(negotiateLocale(['zh'])).toBe('zh-CN');
+    expect(negotiateLocale(['zh-Hans-CN'])).toBe('zh-CN');
+    expect(negotiateLocale(['pt-PT'])).toBe('pt');
+    expect(negotiateLocale(['pt-BR'])).toBe('pt');
+    expect(negotiateLocale(['es-MX'])).toBe('es');
+    expect(negotiateLocale(['fr-CA'])).toBe('fr');
+    expect(negotiateLocale(['ja-JP'])).toBe('ja');
+    expect(negotiateLocale(['ko-KR'])).toBe('ko');
+    expect(negotiateLocale(['tr-TR'])).toBe('tr');
+    expect(negotiateLocale(['ru-RU'])).toBe('ru');
+    expect(negotiateLocale(['nl', 'ja'])).toBe('ja');
+    expect(negotiateLocale(['-CN'])).toBe('en');
+  });
+
+  it('names twelve months in every locale and keeps {month} and {year} in the year heading', async () => {
+    for (const locale of LOCALES) {
+      const catalogue = await loadCatalogue(locale);
+      const months = Array.from({ length: 12 }, (_, i) => catalogue[`month${i + 1}` as keyof typeof en]);
+      expect(new Set(months).size, locale).toBe(12);
+    }
+    expect((await loadCatalogue('ja')).activityMonthInYear).toBe('{year}年{month}');
+  });
+
+  it('loads each catalogue by its locale id, zh-CN included', async () => {
+    expect((await loadCatalogue('zh-CN')).connectWallet).toBe('连接钱包');
+    expect((await loadCatalogue('fr')).connectWallet).not.toBe(en.connectWallet);
+    const texts = await Promise.all(LOCALES.map(async (locale) => (await loadCatalogue(locale)).connectWallet));
+    expect(new Set(texts).size).toBe(LOCALES.length);
   });
 });
 

@@ -49,6 +49,20 @@ describe('ConnectButton', () => {
     expect(screen.getByTestId('connect-button').textContent).toBe('Connect Wallet');
   });
 
+  it('marks the button and the modal with the language they speak', async () => {
+    const latch = createTestLatch({ locale: 'ja' });
+    renderWithLatch(latch);
+    const button = screen.getByTestId('connect-button');
+    await waitFor(() => expect(button.textContent).toBe('ウォレットを接続'));
+    expect(button.getAttribute('lang')).toBe('ja');
+    fireEvent.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'ウォレットを接続' });
+    expect(dialog.closest('[lang]')?.getAttribute('lang')).toBe('ja');
+    await act(() => latch.setLocale('zh-CN'));
+    expect(button.getAttribute('lang')).toBe('zh-CN');
+    expect(screen.getByRole('dialog', { name: '连接钱包' }).closest('[lang]')?.getAttribute('lang')).toBe('zh-CN');
+  });
+
   it('hands its state to a custom render prop', async () => {
     renderWithLatch(
       createTestLatch(),

@@ -38,7 +38,7 @@ function ConnectButtonCustom({ children }: ConnectButtonCustomProps) {
 }
 
 export function ConnectButton() {
-  const { t } = useLatchInstance();
+  const { t, locale } = useLatchInstance();
   const themeStyle = useThemeStyle();
   return (
     <ConnectButtonCustom>
@@ -48,6 +48,7 @@ export function ConnectButton() {
           className="latch-connect-button"
           data-testid="connect-button"
           data-status={status}
+          lang={locale.getState().locale}
           aria-busy={isLoading}
           style={themeStyle}
           onClick={open}

@@ -48,7 +48,8 @@ export function Modal({ embedded = false }: { embedded?: boolean }) {
   }
 
   return (
-    <div className="latch-root" data-theme={themeMode} data-embedded={embedded} style={themeStyle}>
+    // `lang`: screen readers pronounce the modal in its own language, whatever the page's.
+    <div className="latch-root" lang={latch.locale.getState().locale} data-theme={themeMode} data-embedded={embedded} style={themeStyle}>
       <style data-latch-modal-styles="">{modalViewStyles}</style>
       {embedded ? null : <div className="latch-backdrop" data-testid="latch-backdrop" onClick={latch.modal.close} />}
       <div
