@@ -10,6 +10,7 @@ export const es: Messages = {
   connectionRejected: 'Se ha rechazado la solicitud de conexión.',
   wallets: 'Wallets',
   walletInstalled: 'Instalada',
+  browserWallet: 'Wallet del navegador',
   walletSolanaTag: 'Solana',
   walletRecent: 'Reciente',
   allWallets: 'Todas las wallets',

@@ -12,6 +12,7 @@ export const fr: Messages = {
   connectionRejected: 'La demande de connexion a été refusée.',
   wallets: 'Portefeuilles',
   walletInstalled: 'Installé',
+  browserWallet: 'Portefeuille du navigateur',
   walletSolanaTag: 'Solana',
   walletRecent: 'Récent',
   allWallets: 'Tous les portefeuilles',

@@ -10,6 +10,7 @@ export const ja: Messages = {
   connectionRejected: '接続リクエストが拒否されました。',
   wallets: 'ウォレット',
   walletInstalled: 'インストール済み',
+  browserWallet: 'ブラウザウォレット',
   walletSolanaTag: 'Solana',
   walletRecent: '最近使用',
   allWallets: 'すべてのウォレット',

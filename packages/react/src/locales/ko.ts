@@ -10,6 +10,7 @@ export const ko: Messages = {
   connectionRejected: '연결 요청이 거부되었습니다.',
   wallets: '지갑',
   walletInstalled: '설치됨',
+  browserWallet: '브라우저 지갑',
   walletSolanaTag: 'Solana',
   walletRecent: '최근 사용',
   allWallets: '모든 지갑',

@@ -11,6 +11,7 @@ export const pt: Messages = {
   connectionRejected: 'A solicitação de conexão foi recusada.',
   wallets: 'Carteiras',
   walletInstalled: 'Instalada',
+  browserWallet: 'Carteira do navegador',
   walletSolanaTag: 'Solana',
   walletRecent: 'Recente',
   allWallets: 'Todas as carteiras',

@@ -11,6 +11,7 @@ export const ru: Messages = {
   connectionRejected: 'Запрос на подключение отклонён.',
   wallets: 'Кошельки',
   walletInstalled: 'Установлен',
+  browserWallet: 'Кошелёк браузера',
   walletSolanaTag: 'Solana',
   walletRecent: 'Недавний',
   allWallets: 'Все кошельки',

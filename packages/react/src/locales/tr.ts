@@ -11,6 +11,7 @@ export const tr: Messages = {
   connectionRejected: 'Bağlantı isteği reddedildi.',
   wallets: 'Cüzdanlar',
   walletInstalled: 'Yüklü',
+  browserWallet: 'Tarayıcı Cüzdanı',
   walletSolanaTag: 'Solana',
   walletRecent: 'Son kullanılan',
   allWallets: 'Tüm cüzdanlar',

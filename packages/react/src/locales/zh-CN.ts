@@ -11,6 +11,7 @@ export const zhCN: Messages = {
   connectionRejected: '连接请求已被拒绝。',
   wallets: '钱包',
   walletInstalled: '已安装',
+  browserWallet: '浏览器钱包',
   walletSolanaTag: 'Solana',
   walletRecent: '最近使用',
   allWallets: '所有钱包',
