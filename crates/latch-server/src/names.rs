@@ -100,13 +100,8 @@ fn full_name(name: &str, zone: &str) -> ApiResult<String> {
         .strip_suffix(zone)
         .and_then(|rest| rest.strip_suffix('.'))
         .ok_or_else(|| ApiError::bad("name", format!("a name ends in .{zone}")))?;
+    // latch-core's rule, the one the modal checks as the visitor types.
     let label = latch_core::validate::validate_name(label).map_err(|e| ApiError::bad("name", e.to_string()))?;
-    if label.len() > 64 || label.starts_with('-') || label.ends_with('-') {
-        return Err(ApiError::bad(
-            "name",
-            "a name is at most 64 characters and does not start or end with a hyphen",
-        ));
-    }
     Ok(format!("{label}.{zone}"))
 }
 
@@ -190,6 +185,8 @@ pub async fn register(
     {
         return Err(ApiError::bad("name", format!("{name} is already registered")));
     }
+    // The address's identity now has a name: the next read must not serve the cached one.
+    state.chain_data.identities.remove(&owner.to_string());
     Ok(Json(record.into()))
 }
 

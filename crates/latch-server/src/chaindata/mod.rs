@@ -64,6 +64,12 @@ impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
         }
         entries.insert(key, (value, Instant::now()));
     }
+
+    /// Forgets `key` (its value changed, e.g. a name was registered for an address).
+    pub fn remove(&self, key: &K) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.remove(key);
+    }
 }
 
 /// A listed ERC-20 token.
