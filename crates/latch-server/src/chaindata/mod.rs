@@ -129,6 +129,11 @@ fn parse_address(value: &str) -> anyhow::Result<Address> {
 }
 
 impl ChainData {
+    /// Drops the cached identity of `address` (checksummed), which just changed.
+    pub fn forget_identity(&self, address: &str) {
+        self.identities.remove(&address.to_owned());
+    }
+
     /// Chain data for `config` (already validated) over `gateway`.
     pub fn new(config: &Config, gateway: Arc<Gateway>) -> anyhow::Result<Self> {
         let mut tokens: HashMap<String, Vec<Token>> = HashMap::new();
