@@ -8,7 +8,7 @@ mod common;
 use alloy_primitives::{hex, Address, U256};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::state_with;
+use common::{dead_upstream, state_with};
 use http_body_util::BodyExt;
 use latch_core::ccip::{self, ResolverQuery};
 use latch_server::app;
@@ -25,7 +25,7 @@ const COIN_TYPE: i64 = 0x8000_0000 | 31337;
 const AVATAR: &str = "https://example.test/alice.png";
 
 async fn gateway() -> (axum::Router, tempfile::TempDir) {
-    let (state, dir) = state_with(vec![], |config| {
+    let (state, dir) = state_with(vec![dead_upstream()], |config| {
         config.ccip_signing_key = Some(Secret(hex::encode(KEY)));
         config.name_legacy_zone = Some("latch.eth".into());
     })
@@ -174,7 +174,7 @@ async fn bad_requests_get_our_error_body() {
 
 #[tokio::test]
 async fn without_a_key_the_gateway_says_it_is_not_configured() {
-    let (state, _dir) = state_with(vec![], |_| {}).await;
+    let (state, _dir) = state_with(vec![dead_upstream()], |_| {}).await;
     let data = hex::encode(ccip::encode_resolve_request("alice.latch.id", &ResolverQuery::Addr).unwrap());
     let uri = format!("/ccip/{RESOLVER}/0x{data}.json");
     let (status, body) = call(&app(state), Request::get(&uri).body(Body::empty()).unwrap()).await;
