@@ -1316,6 +1316,46 @@ mod edge_tests {
     }
 
     #[test]
+    fn ccip_key_and_name_zones() {
+        // --dev gets the published key; outside --dev that key is refused, another is kept.
+        let dev = Config {
+            dev: true,
+            ..Config::default()
+        }
+        .validated()
+        .unwrap();
+        assert_eq!(dev.ccip_signing_key.map(|k| k.0).as_deref(), Some(DEV_CCIP_SIGNING_KEY));
+        let published = refused(Config {
+            ccip_signing_key: Some(Secret(DEV_CCIP_SIGNING_KEY.trim_start_matches("0x").into())),
+            ..Config::default()
+        });
+        assert!(published.contains("published --dev key"), "{published}");
+        let own = Config {
+            ccip_signing_key: Some(Secret("42".repeat(32))),
+            ..Config::default()
+        };
+        assert!(!format!("{own:?}").contains(&"42".repeat(32)), "the key is redacted");
+        assert!(own.validated().is_ok());
+        for (key, why) in [("0x12", "not 32 bytes"), ("zz", "not hex"), (&"00".repeat(32)[..], "secp256k1")] {
+            let message = refused(Config {
+                ccip_signing_key: Some(Secret(key.into())),
+                ..Config::default()
+            });
+            assert!(message.contains(why), "{key}: {message}");
+        }
+        let legacy = refused(Config {
+            name_legacy_zone: Some("Latch.ETH".into()),
+            ..Config::default()
+        });
+        assert!(legacy.contains("name_legacy_zone"), "{legacy}");
+        let same = refused(Config {
+            name_legacy_zone: Some(DEFAULT_NAME_ZONE.into()),
+            ..Config::default()
+        });
+        assert!(same.contains("must differ"), "{same}");
+    }
+
+    #[test]
     #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
     fn trusted_proxies_replace_trust_forwarded_for() {
         figment::Jail::expect_with(|jail| {
