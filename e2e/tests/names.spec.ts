@@ -1,7 +1,8 @@
 // Names end to end (spec §4 "Name registration", issue 27): the modal's RegisterAccountName with
-// the injected test wallet signing for real, against the real `latch` (which verifies the
-// signature and keeps the name) and the devnet. Each test registers from a fresh account, so the
-// fixture accounts other specs read keep no name.
+// the injected test wallet and with the official WalletConnect wallet client (2.21.8, anvil's
+// account 1) signing for real, against the real `latch` (which verifies the
+// signature and keeps the name) and the devnet. The injected-wallet tests register from fresh
+// accounts; the WalletConnect one names account 1, which no other spec expects to be nameless.
 import { expect, test, type Page } from '@playwright/test';
 import { createTestClient, http, parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -9,6 +10,7 @@ import { foundry } from 'viem/chains';
 import { axeViolations } from '../fixtures/axe.js';
 import { E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
+import { OfficialWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 
 const anvil = createTestClient({ chain: { ...foundry, rpcUrls: { default: { http: [E2E_RPC_URL] } } }, mode: 'anvil', transport: http(E2E_RPC_URL) });
 const ZONE = 'latch.id';
@@ -121,4 +123,31 @@ test('a refused signature returns to RegisterAccountName with "Error registering
   await page.getByTestId('register-name-submit').click();
   await expect(page.getByTestId('register-name-error')).toHaveText(`Error registering name ${label}.${ZONE}`);
   await expect(page.getByTestId('register-name-view')).toBeVisible();
+});
+
+test.describe('over WalletConnect', () => {
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  test('registers a name with the official WalletConnect wallet signing', async ({ page }) => {
+    const wallet = await OfficialWallet.start(`${E2E_SERVER_URL.replace('http', 'ws')}/relay`, E2E_RPC_URL);
+    try {
+      const label = freshLabel('wc');
+      await page.goto('/');
+      await page.getByTestId('connect-button').click();
+      await page.getByTestId('wallet-selector-walletconnect').click();
+      await page.getByTestId('wc-copy').click();
+      const uri = await page.evaluate(() => navigator.clipboard.readText());
+      await wallet.run(`pair ${uri}`);
+      await wallet.expect('approved');
+      await expect(page.getByTestId('account-address')).toHaveAttribute('title', WALLET_ADDRESS);
+      await openRegister(page);
+      await register(page, label);
+      await page.getByTestId('register-name-done').click();
+      await expect(page.getByTestId('account-name')).toHaveText(`${label}.${ZONE}`);
+      const reverse = await (await fetch(`${E2E_SERVER_URL}/v1/profile/reverse/${WALLET_ADDRESS}?projectId=demo`)).json();
+      expect(reverse.map((entry: { name: string }) => entry.name)).toContain(`${label}.${ZONE}`);
+    } finally {
+      await wallet.stop();
+    }
+  });
 });

@@ -1336,7 +1336,11 @@ mod edge_tests {
         };
         assert!(!format!("{own:?}").contains(&"42".repeat(32)), "the key is redacted");
         assert!(own.validated().is_ok());
-        for (key, why) in [("0x12", "not 32 bytes"), ("zz", "not hex"), (&"00".repeat(32)[..], "secp256k1")] {
+        for (key, why) in [
+            ("0x12", "not 32 bytes"),
+            ("zz", "not hex"),
+            (&"00".repeat(32)[..], "secp256k1"),
+        ] {
             let message = refused(Config {
                 ccip_signing_key: Some(Secret(key.into())),
                 ..Config::default()
