@@ -156,7 +156,7 @@ async function main() {
     const read = (address, abi, functionName, args) => client.readContract({ address, abi, functionName, args });
 
     await check('addresses JSON has the documented shape', () => {
-      assert.deepEqual(Object.keys(fixture), ['chainId', 'caipNetworkId', 'rpcUrl', 'accounts', 'contracts', 'ens']);
+      assert.deepEqual(Object.keys(fixture), ['chainId', 'caipNetworkId', 'rpcUrl', 'accounts', 'contracts', 'ens', 'names']);
       assert.equal(fixture.chainId, 31337);
       assert.equal(fixture.caipNetworkId, 'eip155:31337');
       assert.equal(fixture.rpcUrl, ready.rpcUrl);
