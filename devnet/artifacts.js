@@ -79,6 +79,28 @@ export function loadArtifacts() {
       ]),
       bytecode: prebuilt('FixtureAccountFactory'),
     },
+    offchainResolver: {
+      abi: parseAbi([
+        'constructor(string url, address[] signers)',
+        'function resolve(bytes name, bytes data) view returns (bytes)',
+        'function resolveWithProof(bytes response, bytes extraData) view returns (bytes)',
+        'function url() view returns (string)',
+        'function signers(address) view returns (bool)',
+        'error OffchainLookup(address sender, string[] urls, bytes callData, bytes4 callbackFunction, bytes extraData)',
+        'error UntrustedSigner(address signer)',
+        'error AnswerExpired(uint64 expires)',
+        'error MalformedSignature()',
+      ]),
+      bytecode: prebuilt('OffchainResolver'),
+    },
+    universalResolver: {
+      abi: parseAbi([
+        'constructor(address registry)',
+        'function resolveWithGateways(bytes name, bytes data, string[] gateways) view returns (bytes, address)',
+        'function findResolver(bytes name) view returns (address resolver, bool exact)',
+      ]),
+      bytecode: prebuilt('UniversalResolver'),
+    },
     erc20Preset: load('@openzeppelin/contracts/build/contracts/ERC20PresetMinterPauser.json'),
     erc721Preset: load('@openzeppelin/contracts/build/contracts/ERC721PresetMinterPauserAutoId.json'),
     weth9: load('@uniswap/v2-periphery/build/WETH9.json'),

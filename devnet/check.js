@@ -156,13 +156,13 @@ async function main() {
     const read = (address, abi, functionName, args) => client.readContract({ address, abi, functionName, args });
 
     await check('addresses JSON has the documented shape', () => {
-      assert.deepEqual(Object.keys(fixture), ['chainId', 'caipNetworkId', 'rpcUrl', 'accounts', 'contracts', 'ens']);
+      assert.deepEqual(Object.keys(fixture), ['chainId', 'caipNetworkId', 'rpcUrl', 'accounts', 'contracts', 'ens', 'names']);
       assert.equal(fixture.chainId, 31337);
       assert.equal(fixture.caipNetworkId, 'eip155:31337');
       assert.equal(fixture.rpcUrl, ready.rpcUrl);
       assert.deepEqual(Object.keys(c).sort(), [
-        'accountFactory', 'ensPublicResolver', 'ensRegistry', 'ensReverseRegistrar', 'ltk', 'multicall3', 'nft', 'pairs',
-        'smartWallet', 'uniswapV2Factory', 'uniswapV2Router', 'usdc', 'weth',
+        'accountFactory', 'ensPublicResolver', 'ensRegistry', 'ensReverseRegistrar', 'ltk', 'multicall3', 'nft',
+        'offchainResolver', 'pairs', 'smartWallet', 'uniswapV2Factory', 'uniswapV2Router', 'universalResolver', 'usdc', 'weth',
       ]);
       assert.deepEqual(c.smartWallet, { address: c.smartWallet.address, owner: accounts[1] });
       assert.deepEqual(c.usdc, { address: c.usdc.address, symbol: 'USDC', decimals: 6, name: 'USD Coin' });
@@ -173,13 +173,18 @@ async function main() {
         owner: deployer,
         avatar: 'https://127.0.0.1:8787/avatar/latch-dev.png',
       });
+      assert.deepEqual(fixture.names, {
+        zone: 'latch.id',
+        ccipUrl: 'http://127.0.0.1:8787/ccip/{sender}/{data}.json',
+        signer: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+      });
     });
 
     await check('all addresses are EIP-55 checksummed and distinct', () => {
       const all = [
         ...accounts, c.multicall3, c.usdc.address, c.ltk.address, c.weth, c.uniswapV2Factory, c.uniswapV2Router,
         c.pairs.wethUsdc, c.pairs.wethLtk, c.ensRegistry, c.ensPublicResolver, c.ensReverseRegistrar, c.nft.address,
-        c.smartWallet.address, c.accountFactory, fixture.ens.owner,
+        c.smartWallet.address, c.accountFactory, c.offchainResolver, c.universalResolver, fixture.ens.owner,
       ];
       for (const address of all) assert.ok(isChecksummed(address), `${address} is not checksummed`);
       assert.equal(new Set(all).size, all.length - 1); // ens.owner is account #0

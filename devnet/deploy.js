@@ -29,6 +29,12 @@ export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
 export const ENS_NAME = 'latch-dev.eth';
 export const ENS_AVATAR = 'https://127.0.0.1:8787/avatar/latch-dev.png';
 export const NFT_BASE_URI = 'http://127.0.0.1:8787/nft/';
+// The name zone `latch` registers names under (its default `name_zone`), resolved on this chain
+// by an offchain resolver asking `latch`'s CCIP-Read gateway (EIP-3668 GET form).
+export const NAME_ZONE = 'latch.id';
+export const CCIP_URL = 'http://127.0.0.1:8787/ccip/{sender}/{data}.json';
+// The gateway's `--dev` signer (anvil account 9, `DEV_CCIP_SIGNING_KEY` in latch's config).
+export const CCIP_DEV_SIGNER = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
 
 const USDC = { name: 'USD Coin', symbol: 'USDC', decimals: 6 };
 const LTK = { name: 'Latch Token', symbol: 'LTK', decimals: 18 };
@@ -70,7 +76,7 @@ export function devnetChain(rpcUrl, chainId = anvil.id) {
  * addresses object (the JSON written by index.js). The node must be fresh
  * (account #0 at nonce 0) for the addresses to match the documented ones.
  */
-export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI }) {
+export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI, ccipUrl = CCIP_URL }) {
   const accounts = devnetAccounts();
   const deployer = accounts[0].address;
 
@@ -182,6 +188,14 @@ export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI }) {
   // A CREATE2 factory of such wallets, for counterfactual (ERC-6492) accounts.
   const accountFactory = await deploy(artifacts.accountFactory, [artifacts.smartWallet.bytecode]);
 
+  // The name zone: `id` owned by #0, `latch.id` resolved by the offchain resolver that trusts
+  // the gateway's dev signer; a Universal Resolver for ENS libraries (viem's getEnsAddress).
+  const offchainResolver = await deploy(artifacts.offchainResolver, [ccipUrl, [CCIP_DEV_SIGNER]]);
+  const [zoneLabel, zoneParent] = NAME_ZONE.split('.');
+  await write(ensRegistry, registry, 'setSubnodeOwner', [zeroHash, labelhash(zoneParent), deployer]);
+  await write(ensRegistry, registry, 'setSubnodeRecord', [namehash(zoneParent), labelhash(zoneLabel), deployer, offchainResolver, 0n]);
+  const universalResolver = await deploy(artifacts.universalResolver, [ensRegistry]);
+
   return {
     chainId,
     caipNetworkId: `eip155:${chainId}`,
@@ -201,7 +215,10 @@ export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI }) {
       nft: { address: nft, name: NFT.name, symbol: NFT.symbol },
       smartWallet: { address: smartWallet, owner: smartWalletOwner },
       accountFactory,
+      offchainResolver,
+      universalResolver,
     },
     ens: { name: ENS_NAME, owner: deployer, avatar: ENS_AVATAR },
+    names: { zone: NAME_ZONE, ccipUrl, signer: CCIP_DEV_SIGNER },
   };
 }

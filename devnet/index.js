@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { SECOND_CHAIN_ID, startAnvil } from './anvil.js';
-import { deployFixture, NFT_BASE_URI } from './deploy.js';
+import { CCIP_URL, deployFixture, NFT_BASE_URI } from './deploy.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -17,6 +17,8 @@ const USAGE = `usage: node devnet/index.js [--port 8545] [--host 127.0.0.1] [--s
 
   --port, --host   where anvil listens (default 127.0.0.1:8545)
   --nft-base-uri   the NFT's base URI (default ${NFT_BASE_URI}: the demo's metadata, served by
+                   \`latch serve --dev\` on its default port)
+  --ccip-url       the name zone's CCIP-Read gateway URL (default ${CCIP_URL}:
                    \`latch serve --dev\` on its default port)
   --second-port    also start a bare second chain (id ${SECOND_CHAIN_ID}, same funded accounts, no
                    contracts) on this port: a network for switching tests and the demo
@@ -30,6 +32,7 @@ function parseCli(argv) {
       port: { type: 'string', default: '8545' },
       'second-port': { type: 'string' },
       'nft-base-uri': { type: 'string', default: NFT_BASE_URI },
+      'ccip-url': { type: 'string', default: CCIP_URL },
       host: { type: 'string', default: '127.0.0.1' },
       out: { type: 'string' },
       'deploy-only': { type: 'boolean', default: false },
@@ -57,7 +60,7 @@ function writeAddresses(file, addresses) {
 }
 
 async function deployOnly({ rpc, out, ...options }) {
-  writeAddresses(out, await deployFixture({ rpcUrl: rpc, nftBaseUri: options['nft-base-uri'] }));
+  writeAddresses(out, await deployFixture({ rpcUrl: rpc, nftBaseUri: options['nft-base-uri'], ccipUrl: options['ccip-url'] }));
   console.log(`devnet ready ${rpc} ${out}`);
 }
 
@@ -85,7 +88,7 @@ async function serve({ host, port, secondPort, out, ...options }) {
   watch(anvil);
 
   try {
-    const fixture = await deployFixture({ rpcUrl: anvil.rpcUrl, nftBaseUri: options['nft-base-uri'] });
+    const fixture = await deployFixture({ rpcUrl: anvil.rpcUrl, nftBaseUri: options['nft-base-uri'], ccipUrl: options['ccip-url'] });
     if (secondPort !== undefined) {
       const second = await startAnvil({ host, port: secondPort, chainId: SECOND_CHAIN_ID });
       nodes.push(second);

@@ -10,6 +10,7 @@ pub mod analytics;
 pub mod base64;
 pub mod caip;
 pub mod catalogue;
+pub mod ccip;
 pub mod constants;
 pub mod ens;
 mod error;

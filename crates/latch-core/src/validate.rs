@@ -14,6 +14,8 @@ use crate::{Error, Result};
 
 /// Shortest name that may be registered (§5 "at least 4 characters").
 pub const MIN_NAME_LENGTH: usize = 4;
+/// Longest name (one DNS label).
+pub const MAX_NAME_LENGTH: usize = 63;
 /// The ENSIP-11 coin type of Ethereum mainnet (SLIP-44 60).
 pub const ETHEREUM_COIN_TYPE: u32 = 60;
 /// ENSIP-11: an EVM chain's coin type is this bit OR its chain id.
@@ -45,6 +47,18 @@ pub fn validate_name(name: &str) -> Result<String> {
     if name.len() < MIN_NAME_LENGTH {
         return Err(Error::InvalidName {
             reason: "Name must be at least 4 characters",
+        });
+    }
+    // A name is a DNS label under the zone (the CCIP-Read gateway serves it as one), so it
+    // also keeps DNS's shape: one label of at most 63 octets, no hyphen at either end.
+    if name.len() > MAX_NAME_LENGTH {
+        return Err(Error::InvalidName {
+            reason: "Name must be at most 63 characters",
+        });
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        return Err(Error::InvalidName {
+            reason: "Name cannot start or end with a hyphen",
         });
     }
     Ok(name.to_ascii_lowercase())
@@ -407,6 +421,9 @@ mod tests {
             ("al ice", "Name can only contain letters, digits and hyphens"),
             ("al_ice", "Name can only contain letters, digits and hyphens"),
             ("ålice", "Name can only contain letters, digits and hyphens"),
+            ("-alice", "Name cannot start or end with a hyphen"),
+            ("alice-", "Name cannot start or end with a hyphen"),
+            (&"a".repeat(64), "Name must be at most 63 characters"),
         ] {
             assert_eq!(validate_name(bad).unwrap_err().to_string(), message, "{bad:?}");
         }
@@ -693,7 +710,7 @@ mod tests {
         }
 
         #[test]
-        fn valid_names_are_lower_case(name in "[a-zA-Z0-9-]{4,40}") {
+        fn valid_names_are_lower_case(name in "[a-zA-Z0-9][a-zA-Z0-9-]{2,38}[a-zA-Z0-9]") {
             let valid = validate_name(&name).unwrap();
             prop_assert_eq!(validate_name(&valid).unwrap(), valid.clone());
             prop_assert!(!valid.chars().any(|c| c.is_ascii_uppercase()));

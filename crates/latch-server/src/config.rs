@@ -85,8 +85,15 @@ pub struct Config {
     /// whose USDC mint fills `tokens` and `static_prices` for its chain;
     /// `--dev` reads `.devnet/solana.json` when it exists and this is unset.
     pub solana_devnet_file: Option<PathBuf>,
-    /// The zone names are registered under (`alice.<zone>`).
+    /// The zone names are registered under (`alice.<zone>`): the primary suffix.
     pub name_zone: String,
+    /// A former zone (the legacy suffix, spec §9): `alice.<legacy>` resolves as `alice.<zone>`
+    /// in lookups and through the CCIP-Read gateway; new names are registered under `name_zone`.
+    pub name_legacy_zone: Option<String>,
+    /// The secp256k1 key (32 bytes, hex) the CCIP-Read gateway signs answers with; the zone's
+    /// offchain resolver trusts its address. Unset: `/ccip` answers 503. `--dev` uses a fixed,
+    /// published key ([`DEV_CCIP_SIGNING_KEY`]), refused outside `--dev`.
+    pub ccip_signing_key: Option<Secret>,
     /// EVM gateway chains whose transfers are indexed for `/v1/account/{address}/history`
     /// (`--dev` indexes the devnet).
     pub index_chains: Vec<String>,
@@ -384,6 +391,10 @@ impl fmt::Debug for Secret {
 /// The dashboard token `--dev` uses when none is configured (local use only).
 pub const DEV_ADMIN_TOKEN: &str = "latch-dev-admin";
 
+/// The CCIP-Read gateway's `--dev` key: anvil's account 9, public, so the devnet's offchain
+/// resolver can trust its address (`0xa0Ee7A142d267C1f36714E4a8F75612F20a79720`).
+pub const DEV_CCIP_SIGNING_KEY: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
+
 /// The local devnet chain `--dev` serves when no chain is configured.
 pub const DEV_CHAIN: &str = "eip155:31337";
 /// Its default upstream (anvil started by `scripts/devnet`).
@@ -454,6 +465,8 @@ impl Default for Config {
             devnet_file: None,
             solana_devnet_file: None,
             name_zone: DEFAULT_NAME_ZONE.into(),
+            name_legacy_zone: None,
+            ccip_signing_key: None,
             index_chains: Vec::new(),
             index_start: None,
             index_confirmations: 2,
@@ -714,19 +727,42 @@ impl Config {
             ));
         }
         self.check_chain_data()?;
-        let zone_ok = !self.name_zone.is_empty()
-            && self.name_zone.len() <= 64
-            && self.name_zone.split('.').all(|label| {
-                !label.is_empty()
-                    && label
-                        .bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-            });
-        if !zone_ok {
-            return Err(ConfigError::Invalid(format!(
-                "name_zone {:?} must be dot-separated labels of a-z, 0-9 and -",
-                self.name_zone
-            )));
+        let zone_ok = |zone: &str| {
+            !zone.is_empty()
+                && zone.len() <= 64
+                && zone.split('.').all(|label| {
+                    !label.is_empty()
+                        && label
+                            .bytes()
+                            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                })
+        };
+        for (setting, zone) in [
+            ("name_zone", Some(&self.name_zone)),
+            ("name_legacy_zone", self.name_legacy_zone.as_ref()),
+        ] {
+            if zone.is_some_and(|zone| !zone_ok(zone)) {
+                return Err(ConfigError::Invalid(format!(
+                    "{setting} {zone:?} must be dot-separated labels of a-z, 0-9 and -"
+                )));
+            }
+        }
+        if self.name_legacy_zone.as_ref() == Some(&self.name_zone) {
+            return Err(ConfigError::Invalid(
+                "name_legacy_zone must differ from name_zone".into(),
+            ));
+        }
+        if self.dev && self.ccip_signing_key.is_none() {
+            self.ccip_signing_key = Some(Secret(DEV_CCIP_SIGNING_KEY.into()));
+        }
+        if let Some(key) = &self.ccip_signing_key {
+            let key = crate::ccip::parse_key(&key.0).map_err(ConfigError::Invalid)?;
+            let dev_key = crate::ccip::parse_key(DEV_CCIP_SIGNING_KEY).map_err(ConfigError::Invalid)?;
+            if !self.dev && key == dev_key {
+                return Err(ConfigError::Invalid(
+                    "ccip_signing_key is the published --dev key: choose another outside --dev".into(),
+                ));
+            }
         }
         Ok(self)
     }
@@ -1277,6 +1313,50 @@ mod edge_tests {
             ..Config::default()
         });
         assert!(short.contains("metrics_token must be at least 12"), "{short}");
+    }
+
+    #[test]
+    fn ccip_key_and_name_zones() {
+        // --dev gets the published key; outside --dev that key is refused, another is kept.
+        let dev = Config {
+            dev: true,
+            ..Config::default()
+        }
+        .validated()
+        .unwrap();
+        assert_eq!(dev.ccip_signing_key.map(|k| k.0).as_deref(), Some(DEV_CCIP_SIGNING_KEY));
+        let published = refused(Config {
+            ccip_signing_key: Some(Secret(DEV_CCIP_SIGNING_KEY.trim_start_matches("0x").into())),
+            ..Config::default()
+        });
+        assert!(published.contains("published --dev key"), "{published}");
+        let own = Config {
+            ccip_signing_key: Some(Secret("42".repeat(32))),
+            ..Config::default()
+        };
+        assert!(!format!("{own:?}").contains(&"42".repeat(32)), "the key is redacted");
+        assert!(own.validated().is_ok());
+        for (key, why) in [
+            ("0x12", "not 32 bytes"),
+            ("zz", "not hex"),
+            (&"00".repeat(32)[..], "secp256k1"),
+        ] {
+            let message = refused(Config {
+                ccip_signing_key: Some(Secret(key.into())),
+                ..Config::default()
+            });
+            assert!(message.contains(why), "{key}: {message}");
+        }
+        let legacy = refused(Config {
+            name_legacy_zone: Some("Latch.ETH".into()),
+            ..Config::default()
+        });
+        assert!(legacy.contains("name_legacy_zone"), "{legacy}");
+        let same = refused(Config {
+            name_legacy_zone: Some(DEFAULT_NAME_ZONE.into()),
+            ..Config::default()
+        });
+        assert!(same.contains("must differ"), "{same}");
     }
 
     #[test]

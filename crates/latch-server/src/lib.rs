@@ -7,6 +7,7 @@
 pub mod analytics;
 pub mod body_limit;
 pub mod catalogue;
+pub mod ccip;
 pub mod chaindata;
 pub mod config;
 pub mod cors;
@@ -200,6 +201,8 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/profile/account/{name}", get(names::lookup))
         .route("/v1/profile/reverse/{address}", get(names::reverse))
         .route("/v1/profile/suggestions/{name}", get(names::suggestions))
+        .route("/ccip", post(ccip::post_lookup))
+        .route("/ccip/{sender}/{data}", get(ccip::get_lookup))
         .merge(siwx::routes())
         .route("/relay", get(relay::upgrade))
         .merge(metrics_on_api(&state))

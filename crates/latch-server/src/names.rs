@@ -5,8 +5,8 @@
 //! `POST /v1/profile/account` checks, in this order (each its own answer):
 //! the message parses (422); the name's label and zone (400); the coin type
 //! is an EVM chain this gateway serves (400); the name is free (400); the
-//! message's timestamp is within ±10 s (400); only a `bio` attribute of at
-//! most 255 characters (400); the signature (401): EIP-191 from the address
+//! message's timestamp is within ±10 s (400); only `bio` (at most 255 characters) and `avatar`
+//! (at most 1024) attributes (400); the signature (401): EIP-191 from the address
 //! itself, ERC-1271 `isValidSignature` when the address is a contract on
 //! that chain, or ERC-6492 when it is a smart account not deployed yet.
 
@@ -27,6 +27,8 @@ use crate::AppState;
 pub const TIMESTAMP_TOLERANCE_S: i64 = 10;
 /// Longest `bio` attribute.
 pub const MAX_BIO_CHARS: usize = 255;
+/// Longest `avatar` attribute (a URL).
+pub const MAX_AVATAR_CHARS: usize = 1024;
 /// Suggestions returned (exact name first).
 const SUGGESTIONS: usize = 5;
 
@@ -100,14 +102,19 @@ fn full_name(name: &str, zone: &str) -> ApiResult<String> {
         .strip_suffix(zone)
         .and_then(|rest| rest.strip_suffix('.'))
         .ok_or_else(|| ApiError::bad("name", format!("a name ends in .{zone}")))?;
+    // latch-core's rule, the one the modal checks as the visitor types.
     let label = latch_core::validate::validate_name(label).map_err(|e| ApiError::bad("name", e.to_string()))?;
-    if label.len() > 64 || label.starts_with('-') || label.ends_with('-') {
-        return Err(ApiError::bad(
-            "name",
-            "a name is at most 64 characters and does not start or end with a hyphen",
-        ));
-    }
     Ok(format!("{label}.{zone}"))
+}
+
+/// A name under the legacy suffix (spec §9) as the primary zone's; any other name as it is.
+fn primary_name(config: &crate::config::Config, name: &str) -> String {
+    config
+        .name_legacy_zone
+        .as_deref()
+        .and_then(|legacy| name.strip_suffix(legacy)?.strip_suffix('.'))
+        .filter(|label| !label.is_empty() && !label.contains('.'))
+        .map_or_else(|| name.to_owned(), |label| format!("{label}.{}", config.name_zone))
 }
 
 /// `POST /v1/profile/account`: registers a name.
@@ -155,10 +162,25 @@ pub async fn register(
             format!("timestamp must be within {TIMESTAMP_TOLERANCE_S} s of now"),
         ));
     }
-    if let Some(other) = message.attributes.keys().find(|k| *k != "bio") {
+    if let Some(other) = message
+        .attributes
+        .keys()
+        .find(|k| !["bio", "avatar"].contains(&k.as_str()))
+    {
         return Err(ApiError::bad(
             "message",
-            format!("unknown attribute {other:?}; only bio is kept"),
+            format!("unknown attribute {other:?}; only bio and avatar are kept"),
+        ));
+    }
+    // The avatar is served as the name's ENS `avatar` text record (ENSIP-12: a URL or NFT URI).
+    if message
+        .attributes
+        .get("avatar")
+        .is_some_and(|avatar| avatar.chars().count() > MAX_AVATAR_CHARS)
+    {
+        return Err(ApiError::bad(
+            "message",
+            format!("avatar is at most {MAX_AVATAR_CHARS} characters"),
         ));
     }
     if message
@@ -190,6 +212,8 @@ pub async fn register(
     {
         return Err(ApiError::bad("name", format!("{name} is already registered")));
     }
+    // The address's identity now has a name: the next read must not serve the cached one.
+    state.chain_data.forget_identity(&owner.to_string());
     Ok(Json(record.into()))
 }
 
@@ -219,7 +243,7 @@ pub async fn lookup(
     Path(name): Path<String>,
     ApiQuery(_query): ApiQuery<ProfileQuery>,
 ) -> ApiResult<Json<NameAndAddresses>> {
-    let name = name.to_ascii_lowercase();
+    let name = primary_name(&state.config, &name.to_ascii_lowercase());
     let record = state
         .store
         .name(&name)

@@ -35,6 +35,8 @@ use crate::AppState;
         crate::names::lookup,
         crate::names::reverse,
         crate::names::suggestions,
+        crate::ccip::get_lookup,
+        crate::ccip::post_lookup,
         crate::siwx::nonce,
         crate::siwx::create,
         crate::siwx::list,
@@ -54,6 +56,7 @@ use crate::AppState;
         crate::chaindata::balances::PriceRequest, crate::chaindata::balances::Fungibles, crate::chaindata::balances::Fungible,
         crate::chaindata::identity::Identity, crate::chaindata::history::History, crate::chaindata::nfts::Nfts, crate::chaindata::nfts::Nft, crate::names::Registration, crate::names::NameAndAddresses,
         crate::names::NameAddress, crate::names::Suggestions, crate::names::Suggestion,
+        crate::ccip::Answer, crate::ccip::Lookup,
         crate::siwx::NonceRequest, crate::siwx::Nonce, crate::siwx::SignIn, crate::siwx::SessionCreated, crate::siwx::SessionReply,
         crate::siwx::Revoked, crate::siwx::VerifyRequest, crate::siwx::Verified, crate::siwx::SessionSummary, crate::siwx::RefreshRequest, crate::siwx::Sessions, crate::siwx::RevokeRequest, crate::store::SiwxSession, EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)

@@ -169,7 +169,11 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
             (t, s, one, COIN_TYPE, StatusCode::BAD_REQUEST, "message")
         },
         {
-            let (t, s) = signed(message("avatar.latch.id", now(), json!({"avatar": "x"}))).await;
+            let (t, s) = signed(message("website.latch.id", now(), json!({"website": "x"}))).await;
+            (t, s, one, COIN_TYPE, StatusCode::BAD_REQUEST, "message")
+        },
+        {
+            let (t, s) = signed(message("avatar.latch.id", now(), json!({"avatar": "x".repeat(1025)}))).await;
             (t, s, one, COIN_TYPE, StatusCode::BAD_REQUEST, "message")
         },
         {

@@ -84,3 +84,16 @@ it('imports the legacy window.ethereum watcher only dynamically, from createLatc
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/legacyInjected\.js'/m);
   expect(importers[0]?.text).toContain("import('./legacyInjected.js')");
 });
+
+it('imports the two name views (spec §2) as one chunk, only dynamically, from the view registry', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./RegisterAccountName/index.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/RegisterAccountName\/index\.js'/m);
+  // One import() for both views: the bundler makes it one chunk.
+  expect(importers[0]?.text.match(/import\('\.\/RegisterAccountName\/index\.js'\)/g)).toHaveLength(1);
+  // Nothing outside the views' folder reaches their code or the registration store statically.
+  const outside = sources.filter(
+    ({ file, text }) => !file.startsWith('views/RegisterAccountName/') && /from '[^']*(core\/registerName|RegisterAccountName\/[^']*)\.js'/.test(text),
+  );
+  expect(outside.map(({ file }) => file)).toEqual([]);
+});

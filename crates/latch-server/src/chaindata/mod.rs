@@ -64,6 +64,12 @@ impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
         }
         entries.insert(key, (value, Instant::now()));
     }
+
+    /// Forgets `key` (its value changed, e.g. a name was registered for an address).
+    pub fn remove(&self, key: &K) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.remove(key);
+    }
 }
 
 /// A listed ERC-20 token.
@@ -123,6 +129,11 @@ fn parse_address(value: &str) -> anyhow::Result<Address> {
 }
 
 impl ChainData {
+    /// Drops the cached identity of `address` (checksummed), which just changed.
+    pub fn forget_identity(&self, address: &str) {
+        self.identities.remove(&address.to_owned());
+    }
+
     /// Chain data for `config` (already validated) over `gateway`.
     pub fn new(config: &Config, gateway: Arc<Gateway>) -> anyhow::Result<Self> {
         let mut tokens: HashMap<String, Vec<Token>> = HashMap::new();

@@ -43,6 +43,8 @@ export interface AccountDataController {
   loadActivity(more?: boolean): Promise<void>;
   /** A Latch or ENS name's profile from the server; undefined when unknown. */
   profile(name: string): Promise<NameProfile | undefined>;
+  /** The server's API, for the parts that load later (name registration). */
+  readonly api: ApiClient;
   /** Reads the first page of activity again (after a send), if it was ever loaded. */
   refreshActivity(): Promise<void>;
   /** The NFTs the account holds (every transfer the server indexed); none without an account. */
@@ -132,6 +134,7 @@ export function createAccountData({
       return true;
     },
     profile: (name) => api.profile(name),
+    api,
     async refreshActivity() {
       if (!current || activity.getState().status === 'idle') return;
       const expected = generation;

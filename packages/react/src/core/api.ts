@@ -40,6 +40,21 @@ export interface NameProfile {
   attributes: Record<string, string>;
 }
 
+/** `/v1/profile/suggestions/{name}`: the wanted full name first (taken or not), then free variants. */
+export interface NameSuggestion {
+  name: string;
+  registered: boolean;
+}
+
+/** `POST /v1/profile/account`: a signed registration (spec §7). */
+export interface NameRegistration {
+  coin_type: number;
+  address: string;
+  /** The JSON text that was signed: `{"name","attributes","timestamp"}`. */
+  message: string;
+  signature: string;
+}
+
 /** The address the balance API's `forceUpdate` uses for a chain's native coin (spec §7). */
 const NATIVE_TOKEN_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
@@ -52,6 +67,10 @@ export interface ApiClient {
   identity(address: string): Promise<Identity>;
   /** A name's profile; undefined when no one holds the name (404). */
   profile(name: string): Promise<NameProfile | undefined>;
+  /** The names held by an address (`[]` when none). */
+  names(address: string): Promise<NameProfile[]>;
+  nameSuggestions(name: string): Promise<NameSuggestion[]>;
+  registerName(registration: NameRegistration): Promise<NameProfile>;
 }
 
 export interface ServerLocation {
@@ -102,6 +121,19 @@ export function createApiClient(server: ServerLocation): ApiClient {
         if (error instanceof HttpError && error.status === 404) return undefined;
         throw error;
       }
+    },
+    names(address) {
+      return fetchJson<NameProfile[]>(url(`/v1/profile/reverse/${segment(address)}`));
+    },
+    async nameSuggestions(name) {
+      return (await fetchJson<{ suggestions: NameSuggestion[] }>(url(`/v1/profile/suggestions/${segment(name)}`))).suggestions;
+    },
+    registerName(registration) {
+      return fetchJson<NameProfile>(url('/v1/profile/account'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(registration),
+      });
     },
   };
 }

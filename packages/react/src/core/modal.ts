@@ -15,7 +15,9 @@ export type ViewName =
   | 'AllWallets'
   | 'Downloads'
   | 'Receive'
-  | 'Send';
+  | 'Send'
+  | 'RegisterAccountName'
+  | 'RegisterAccountNameSuccess';
 
 export interface ModalState {
   open: boolean;

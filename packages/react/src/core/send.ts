@@ -279,7 +279,7 @@ export function createSend({
       if (found) void refreshGas();
     } catch {
       if (request !== resolveRequest) return;
-      store.setState({ resolving: false, error: 'sendNameNotFound' });
+      store.setState({ resolving: false, error: 'nameResolveFailed' });
     }
   }
 

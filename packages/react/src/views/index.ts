@@ -18,6 +18,10 @@ import { lazyView } from './lazyView.js';
 // Spec §2: optional parts are chunks of their own, fetched when first shown or preloaded.
 const receive = lazyView(() => import('./Receive/ReceiveView.js').then((module) => module.ReceiveView));
 const send = lazyView(() => import('./Send/SendView.js').then((module) => module.SendView));
+// The two name views are one chunk: both import the same module.
+const names = () => import('./RegisterAccountName/index.js');
+const registerName = lazyView(() => names().then((module) => module.RegisterAccountNameView));
+const registerNameSuccess = lazyView(() => names().then((module) => module.RegisterAccountNameSuccessView));
 
 export interface ViewEntry {
   /** The message key of its header title. */
@@ -42,4 +46,6 @@ export const views: Record<ViewName, ViewEntry> = {
   Downloads: { title: 'downloadsTitle', Component: DownloadsView },
   Receive: { title: 'receiveTitle', ...receive },
   Send: { title: 'sendTitle', ...send },
+  RegisterAccountName: { title: 'registerNameTitle', ...registerName },
+  RegisterAccountNameSuccess: { title: 'registerNameSuccessTitle', ...registerNameSuccess },
 };

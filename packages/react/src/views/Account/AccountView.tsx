@@ -5,6 +5,7 @@ import { serverRefusal } from '../../core/gateway.js';
 import { useStore } from '../../hooks/useStore.js';
 import { AccountActions } from './AccountActions.js';
 import { AccountTabs } from './AccountTabs.js';
+import { RegisterNameAction } from './RegisterNameAction.js';
 
 /** The connected account: identity, native balance, and its Tokens / NFTs / Activity tabs. */
 export function AccountView() {
@@ -46,6 +47,7 @@ export function AccountView() {
         </p>
       ) : null}
       <AccountActions caipNetworkId={caipNetworkId} />
+      {name ? null : <RegisterNameAction caipNetworkId={caipNetworkId} />}
       <Button data-testid="account-network" onClick={() => latch.modal.push('Networks')}>
         {latch.t('networkButton', { network: latch.networks.find((n) => n.caipNetworkId === caipNetworkId)?.name ?? caipNetworkId })}
       </Button>

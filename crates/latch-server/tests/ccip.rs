@@ -1,0 +1,186 @@
+//! The CCIP-Read gateway (`/ccip`, EIP-3668's GET and POST forms): answers signed by the
+//! configured key over latch-core's digest, for a registered name under the primary and the
+//! legacy suffix; an unknown name's "no record" answer; bad requests in our JSON error body.
+//! The resolver contract checking the same answers on a chain is devnet/ccip-check.js.
+
+mod common;
+
+use alloy_primitives::{hex, Address, U256};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{dead_upstream, state_with};
+use http_body_util::BodyExt;
+use latch_core::ccip::{self, ResolverQuery};
+use latch_server::app;
+use latch_server::config::Secret;
+use latch_server::store::NameRecord;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+/// Any key not the `--dev` one (which only `--dev` may use).
+const KEY: [u8; 32] = [0x42; 32];
+const RESOLVER: &str = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+const OWNER: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const COIN_TYPE: i64 = 0x8000_0000 | 31337;
+const AVATAR: &str = "https://example.test/alice.png";
+
+async fn gateway() -> (axum::Router, tempfile::TempDir) {
+    let (state, dir) = state_with(vec![dead_upstream()], |config| {
+        config.ccip_signing_key = Some(Secret(hex::encode(KEY)));
+        config.name_legacy_zone = Some("latch.eth".into());
+    })
+    .await;
+    let record = NameRecord {
+        name: "alice.latch.id".into(),
+        attributes: json!({"avatar": AVATAR, "bio": "hi"}).to_string(),
+        registered_at: 1,
+        updated_at: 1,
+        addresses: vec![(COIN_TYPE, OWNER.into(), 1)],
+    };
+    assert!(state.store.add_name(&record).await.unwrap());
+    (app(state), dir)
+}
+
+async fn call(router: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+/// Asks through GET (`/ccip/{sender}/{data}.json`) and POST; both answers must verify to the same
+/// result, signed by the configured key for this resolver and request. Returns the result.
+async fn resolve(router: &axum::Router, name: &str, query: ResolverQuery) -> Vec<u8> {
+    let call_data = ccip::encode_resolve_request(name, &query).unwrap();
+    let data = format!("0x{}", hex::encode(&call_data));
+    let get = Request::get(format!("/ccip/{RESOLVER}/{data}.json"))
+        .body(Body::empty())
+        .unwrap();
+    let post = Request::post("/ccip")
+        .header("content-type", "application/json")
+        .body(Body::from(json!({"sender": RESOLVER, "data": data}).to_string()))
+        .unwrap();
+    let resolver: Address = RESOLVER.parse().unwrap();
+    let signer = ccip::signer_address(&KEY).unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let mut results = Vec::new();
+    for request in [get, post] {
+        let (status, body) = call(router, request).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let response = hex::decode(body["data"].as_str().unwrap()).unwrap();
+        let (result, expires, recovered) = ccip::verify_response(resolver, &call_data, &response).unwrap();
+        assert_eq!(recovered, signer, "{name} {query:?}");
+        assert!(
+            (now + 290..=now + 310).contains(&expires),
+            "expires {expires} vs now {now}"
+        );
+        results.push(result);
+    }
+    assert_eq!(results[0], results[1], "GET and POST answer alike");
+    results.remove(0)
+}
+
+fn address_word(address: &str) -> Vec<u8> {
+    let mut word = vec![0u8; 12];
+    word.extend_from_slice(address.parse::<Address>().unwrap().as_slice());
+    word
+}
+
+/// `abi.encode(bytes)` / `abi.encode(string)` of `value`.
+fn dynamic(value: &[u8]) -> Vec<u8> {
+    let mut out = U256::from(32).to_be_bytes::<32>().to_vec();
+    out.extend_from_slice(&U256::from(value.len()).to_be_bytes::<32>());
+    out.extend_from_slice(value);
+    out.resize(64 + value.len().div_ceil(32) * 32, 0);
+    out
+}
+
+#[tokio::test]
+async fn answers_a_registered_name_signed_under_both_suffixes() {
+    let (router, _dir) = gateway().await;
+    for name in ["alice.latch.id", "alice.latch.eth", "ALICE.latch.id"] {
+        let name = name.to_ascii_lowercase();
+        assert_eq!(
+            resolve(&router, &name, ResolverQuery::Addr).await,
+            address_word(OWNER),
+            "{name}"
+        );
+        let owner = OWNER.parse::<Address>().unwrap();
+        let coin = ResolverQuery::AddrCoin(U256::from(COIN_TYPE));
+        assert_eq!(resolve(&router, &name, coin).await, dynamic(owner.as_slice()));
+        let avatar = resolve(&router, &name, ResolverQuery::Text("avatar".into())).await;
+        assert_eq!(avatar, dynamic(AVATAR.as_bytes()));
+        assert_eq!(
+            resolve(&router, &name, ResolverQuery::Text("bio".into())).await,
+            dynamic(b"hi")
+        );
+    }
+}
+
+#[tokio::test]
+async fn unknown_names_answer_the_resolvers_not_found() {
+    let (router, _dir) = gateway().await;
+    for name in ["nobody.latch.id", "alice.example.eth", "a.alice.latch.id"] {
+        assert_eq!(
+            resolve(&router, name, ResolverQuery::Addr).await,
+            vec![0u8; 32],
+            "{name}"
+        );
+        let coin = ResolverQuery::AddrCoin(U256::from(COIN_TYPE));
+        assert_eq!(resolve(&router, name, coin).await, dynamic(&[]), "{name}");
+        assert_eq!(
+            resolve(&router, name, ResolverQuery::Text("avatar".into())).await,
+            dynamic(b""),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn bad_requests_get_our_error_body() {
+    let (router, _dir) = gateway().await;
+    let good = format!(
+        "0x{}",
+        hex::encode(ccip::encode_resolve_request("alice.latch.id", &ResolverQuery::Addr).unwrap())
+    );
+    let cases = [
+        (format!("/ccip/not-an-address/{good}.json"), "sender"),
+        (format!("/ccip/{RESOLVER}/0xzz.json"), "data"),
+        (format!("/ccip/{RESOLVER}/0x12345678.json"), "data"),
+        (format!("/ccip/{RESOLVER}/{}.json", &good[..200]), "data"),
+    ];
+    for (uri, field) in cases {
+        let (status, body) = call(&router, Request::get(&uri).body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+        assert_eq!(body["status"], "FAILED");
+        assert_eq!(body["reasons"][0]["field"], field, "{uri}: {body}");
+    }
+    let post = |body: &str| {
+        Request::post("/ccip")
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_owned()))
+            .unwrap()
+    };
+    let (status, body) = call(&router, post("{\"sender\":1}")).await;
+    assert_eq!(
+        (status, body["status"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("FAILED")),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn without_a_key_the_gateway_says_it_is_not_configured() {
+    let (state, _dir) = state_with(vec![dead_upstream()], |_| {}).await;
+    let data = hex::encode(ccip::encode_resolve_request("alice.latch.id", &ResolverQuery::Addr).unwrap());
+    let uri = format!("/ccip/{RESOLVER}/0x{data}.json");
+    let (status, body) = call(&app(state), Request::get(&uri).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(body["reasons"][0]["description"]
+        .as_str()
+        .unwrap()
+        .contains("ccip_signing_key"));
+}
