@@ -186,7 +186,7 @@ export const de: Messages = {
   registerNameSubmitIdle: 'Registrieren',
   registerNameSigning: 'In der Wallet bestätigen…',
   registerNameOwned: 'Dieses Konto hat bereits: {names}',
-  registerNameSuccess: 'Du hast {name} registriert. Der Name steht jetzt für dieses Konto.',
+  registerNameSuccess: 'Sie haben {name} registriert. Der Name steht jetzt für dieses Konto.',
   registerNameDone: 'Fertig',
   nameTooShort: 'Der Name muss mindestens 4 Zeichen lang sein',
   nameInvalidCharacters: 'Der Name darf nur Buchstaben, Ziffern und Bindestriche enthalten',
