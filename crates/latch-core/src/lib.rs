@@ -17,6 +17,7 @@ pub mod format;
 pub mod history;
 pub mod link;
 pub mod network;
+pub mod onramp;
 pub mod origin;
 pub mod policy;
 pub mod relay_auth;
