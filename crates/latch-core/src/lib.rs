@@ -13,6 +13,7 @@ pub mod catalogue;
 pub mod constants;
 pub mod ens;
 mod error;
+pub mod evm_tx;
 pub mod format;
 pub mod history;
 pub mod link;
