@@ -17,6 +17,7 @@ pub mod images;
 pub mod indexer;
 pub mod metrics;
 pub mod names;
+pub mod onramp;
 pub mod openapi;
 pub mod outbound;
 pub mod project;
@@ -94,6 +95,8 @@ pub struct Services {
     pub chain_data: Arc<chaindata::ChainData>,
     /// The WalletConnect-compatible relay at `/relay`.
     pub relay: Arc<relay::Relay>,
+    /// Buying crypto: the configured providers and the sandbox.
+    pub onramp: Arc<onramp::Onramp>,
 }
 
 /// Request ids: a per-process prefix (start time) and a counter, so ids are
@@ -168,6 +171,7 @@ impl AppState {
             )
             .await?,
         );
+        let onramp = Arc::new(onramp::Onramp::new(&config, gateway.clone(), chain_data.clone())?);
         siwx::spawn_pruning(store.clone(), config.siwx.clone());
         Ok(Self(Arc::new(Services {
             config: Arc::new(config),
@@ -181,6 +185,7 @@ impl AppState {
             catalogue,
             chain_data,
             relay,
+            onramp,
         })))
     }
 }
@@ -200,6 +205,11 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/profile/account/{name}", get(names::lookup))
         .route("/v1/profile/reverse/{address}", get(names::reverse))
         .route("/v1/profile/suggestions/{name}", get(names::suggestions))
+        .route("/v1/onramp/options", get(onramp::options))
+        .route("/v1/onramp/quote", post(onramp::quote))
+        .route("/v1/generators/onrampurl", post(onramp::onramp_url))
+        .route("/onramp/sandbox", get(onramp::sandbox::checkout))
+        .route("/onramp/sandbox/confirm", post(onramp::sandbox::confirm))
         .merge(siwx::routes())
         .route("/relay", get(relay::upgrade))
         .merge(metrics_on_api(&state))
