@@ -7,7 +7,7 @@ use crate::config::{Secret, DEV_CHAIN};
 
 /// Anvil's account #9 (the published test mnemonic): funded on the devnet and
 /// used by no e2e test, so the `--dev` sandbox can pay from it.
-pub const DEV_SANDBOX_KEY: &str = "0x2a871d0798f97d79848a013d4936a73bf4ae0a6c74fba0a1aba74f0e79f1bc35";
+pub const DEV_SANDBOX_KEY: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
 
 /// The on-ramp providers and their keys.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -138,9 +138,8 @@ impl OnrampConfig {
             if sandbox.session_ttl_secs == 0 || sandbox.fee_bps > 1_000 {
                 return Err("onramp.sandbox: session_ttl_secs must be positive and fee_bps at most 1000".into());
             }
-        } else {
-            sandbox.enabled = Some(false);
         }
+        // Left unset when off: validation runs again once `--dev` is known.
         for (name, url) in [
             ("coinbase.session_url", self.coinbase.as_ref().map(|c| &c.session_url)),
             ("moonpay.api_url", self.moonpay.as_ref().map(|m| &m.api_url)),
@@ -154,7 +153,7 @@ impl OnrampConfig {
         Ok(())
     }
 
-    /// Whether the sandbox provider is on (after [`Self::validate`]).
+    /// Whether the sandbox provider is on (after [`Self::validate`], which sets it in `--dev`).
     pub fn sandbox_enabled(&self) -> bool {
         self.sandbox.enabled == Some(true)
     }
@@ -163,6 +162,15 @@ impl OnrampConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_dev_key_is_anvil_account_9() {
+        let key = k256::ecdsa::SigningKey::from_slice(&hex::decode(&DEV_SANDBOX_KEY[2..]).unwrap()).unwrap();
+        assert_eq!(
+            alloy_primitives::Address::from_private_key(&key).to_string(),
+            "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
+        );
+    }
 
     #[test]
     fn secrets_are_redacted_and_dev_turns_the_sandbox_on() {
@@ -187,6 +195,9 @@ mod tests {
         let mut off = OnrampConfig::default();
         off.validate(false, &[]).unwrap();
         assert!(!off.sandbox_enabled());
+        // Validated again once `--dev` is known (the CLI flag comes after the file): on.
+        off.validate(true, &[DEV_CHAIN.into()]).unwrap();
+        assert!(off.sandbox_enabled());
         let mut published = OnrampConfig {
             sandbox: SandboxConfig {
                 enabled: Some(true),
