@@ -116,6 +116,11 @@ fuzz-api:
 bench-gateway:
 	scripts/bench-gateway
 
+.PHONY: bench-onramp
+# Options and quote latency from latch's cache (issue 26: p99 ≤ 20 ms); BENCH_LATCH picks the build.
+bench-onramp:
+	node bench/onramp.mjs
+
 .PHONY: bench-relay
 bench-relay:
 	scripts/bench-relay

@@ -123,6 +123,8 @@ pub struct Config {
     /// and shared between clients, so the request's `Host` is never used. Unset:
     /// `http://<host>:<port>` (`127.0.0.1` when listening on every address).
     pub public_url: Option<String>,
+    /// Buying crypto: providers, their keys and the built-in sandbox (`crate::onramp`).
+    pub onramp: crate::onramp::config::OnrampConfig,
 }
 
 /// Settings of the relay (`crate::relay`).
@@ -477,6 +479,7 @@ impl Default for Config {
             ipfs_gateway: None,
             nft_metadata_private_hosts: false,
             public_url: None,
+            onramp: Default::default(),
         }
     }
 }
@@ -727,6 +730,10 @@ impl Config {
             ));
         }
         self.check_chain_data()?;
+        let gateway_chains: Vec<String> = self.chains.iter().map(|c| c.id.clone()).collect();
+        self.onramp
+            .validate(self.dev, &gateway_chains)
+            .map_err(ConfigError::Invalid)?;
         let zone_ok = |zone: &str| {
             !zone.is_empty()
                 && zone.len() <= 64

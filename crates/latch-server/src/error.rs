@@ -19,6 +19,18 @@ pub enum ApiError {
         /// What is wrong, for a person.
         description: String,
     },
+    /// An on-ramp request the rules refuse (400); `code` says why: `AMOUNT_BELOW_MIN`,
+    /// `AMOUNT_ABOVE_MAX`, `UNSUPPORTED_CURRENCY`, `UNSUPPORTED_PAYMENT_METHOD`,
+    /// `UNSUPPORTED_ASSET`, `UNSUPPORTED_NETWORK`, `UNKNOWN_PROVIDER`, `ONRAMP_DISABLED`, `INVALID_AMOUNT`.
+    #[error("{description}")]
+    OnrampRefused {
+        /// Stable machine code.
+        code: &'static str,
+        /// Which input is refused.
+        field: &'static str,
+        /// What was wrong, for a person.
+        description: String,
+    },
     /// The body is not JSON (422).
     #[error("{0}")]
     UnprocessableBody(String),
@@ -128,6 +140,7 @@ impl ApiError {
     fn parts(&self) -> (StatusCode, &'static str, &'static str) {
         match self {
             ApiError::BadRequest { field, .. } => (StatusCode::BAD_REQUEST, "BAD_REQUEST", field),
+            ApiError::OnrampRefused { code, field, .. } => (StatusCode::BAD_REQUEST, code, field),
             ApiError::UnprocessableBody(_) => (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_JSON", "body"),
             ApiError::UnsupportedChain(_) => (StatusCode::BAD_REQUEST, "UNSUPPORTED_CHAIN", "chainId"),
             ApiError::InvalidProjectId => (StatusCode::UNAUTHORIZED, "INVALID_PROJECT_ID", "projectId"),

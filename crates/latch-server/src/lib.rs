@@ -18,6 +18,7 @@ pub mod images;
 pub mod indexer;
 pub mod metrics;
 pub mod names;
+pub mod onramp;
 pub mod openapi;
 pub mod outbound;
 pub mod project;
@@ -95,6 +96,8 @@ pub struct Services {
     pub chain_data: Arc<chaindata::ChainData>,
     /// The WalletConnect-compatible relay at `/relay`.
     pub relay: Arc<relay::Relay>,
+    /// Buying crypto: the configured providers and the sandbox.
+    pub onramp: Arc<onramp::Onramp>,
 }
 
 /// Request ids: a per-process prefix (start time) and a counter, so ids are
@@ -169,6 +172,7 @@ impl AppState {
             )
             .await?,
         );
+        let onramp = Arc::new(onramp::Onramp::new(&config, gateway.clone(), chain_data.clone())?);
         siwx::spawn_pruning(store.clone(), config.siwx.clone());
         Ok(Self(Arc::new(Services {
             config: Arc::new(config),
@@ -182,6 +186,7 @@ impl AppState {
             catalogue,
             chain_data,
             relay,
+            onramp,
         })))
     }
 }
@@ -203,6 +208,11 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/profile/suggestions/{name}", get(names::suggestions))
         .route("/ccip", post(ccip::post_lookup))
         .route("/ccip/{sender}/{data}", get(ccip::get_lookup))
+        .route("/v1/onramp/options", get(onramp::options))
+        .route("/v1/onramp/quote", post(onramp::quote))
+        .route("/v1/generators/onrampurl", post(onramp::onramp_url))
+        .route("/onramp/sandbox", get(onramp::sandbox::checkout))
+        .route("/onramp/sandbox/confirm", post(onramp::sandbox::confirm))
         .merge(siwx::routes())
         .route("/relay", get(relay::upgrade))
         .merge(metrics_on_api(&state))

@@ -30,6 +30,9 @@ async fn documents_every_json_endpoint() {
         ("/v1/analytics/projects", "get"),
         ("/v1/account/{address}/history", "get"),
         ("/v1/account/{address}/nfts", "get"),
+        ("/v1/onramp/options", "get"),
+        ("/v1/onramp/quote", "post"),
+        ("/v1/generators/onrampurl", "post"),
     ] {
         assert!(
             paths.get(path).and_then(|p| p.get(method)).is_some(),

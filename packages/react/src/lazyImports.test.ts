@@ -97,3 +97,13 @@ it('imports the two name views (spec §2) as one chunk, only dynamically, from t
   );
   expect(outside.map(({ file }) => file)).toEqual([]);
 });
+
+it('imports the Buy view (the optional `onramp` part, spec §2) only dynamically, from the view registry', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./Buy/BuyView.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/Buy\/BuyView\.js'/m);
+  expect(importers[0]?.text).toContain("import('./Buy/BuyView.js')");
+  // Nothing outside the Buy view's own folder reaches its code or the onramp store statically.
+  const outside = sources.filter(({ file, text }) => !file.startsWith('views/Buy/') && /from '[^']*(core\/onramp|Buy\/BuyView|Buy\/buyController)\.js'/.test(text));
+  expect(outside.map(({ file }) => file)).toEqual([]);
+});

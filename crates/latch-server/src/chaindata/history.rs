@@ -54,8 +54,8 @@ pub struct HistoryQuery {
     cursor: Option<String>,
     /// One CAIP-2 chain; all indexed chains when absent.
     chain_id: Option<String>,
-    /// Accepted for compatibility (on-ramp activity is not indexed).
-    #[allow(dead_code)]
+    /// Any value: only purchases made through an on-ramp provider of this server
+    /// (each transaction also says `metadata.onramp`, the provider, or `null`).
     onramp: Option<String>,
 }
 
@@ -225,8 +225,13 @@ pub async fn history(
     let nft_media = data.nft_media_page(&nft_keys).await;
     let mut prices: HashMap<String, HashMap<Option<Address>, f64>> = HashMap::new();
     let mut page = Vec::with_capacity(groups.len());
+    let only_purchases = query.onramp.as_deref().is_some_and(|o| !o.is_empty());
     for group in groups {
         let first = &group[0];
+        let purchase = state.onramp.purchase(&first.tx_hash);
+        if only_purchases && purchase.is_none() {
+            continue;
+        }
         if !prices.contains_key(&first.chain) {
             // History shows today's prices: the indexer does not keep historical ones.
             let now = data.prices(&first.chain).await.unwrap_or_default();
@@ -303,6 +308,7 @@ pub async fn history(
                 "nonce": first.nonce,
                 "application": null,
                 "chain": first.chain,
+                "onramp": purchase,
             },
             "transfers": transfers,
         }));

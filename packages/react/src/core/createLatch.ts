@@ -7,7 +7,7 @@ import { watchStandardWallets } from './walletStandard.js';
 import { startAnalytics } from './analytics.js';
 import { createEventBus, type LatchEvent, type LatchEventListener } from './events.js';
 import { createGateway, type Gateway } from './gateway.js';
-import { createApiClient } from './api.js';
+import { createApiClient, type ServerLocation } from './api.js';
 import { createAccountData, type AccountDataController } from './accountData.js';
 import { createModalController, type ModalController } from './modal.js';
 import { createTransactionStack, type TransactionStack } from './transactionStack.js';
@@ -134,6 +134,8 @@ export interface Latch {
   readonly account: Store<AccountState>;
   /** Token balances, activity and identity of the connected account, from the Latch server. */
   readonly accountData: AccountDataController;
+  /** The Latch server this instance talks to (the Buy view's on-ramp calls). */
+  readonly server: ServerLocation;
   /** Sign-in state and actions; `store.getState().enabled` is false without `siwx` / `siweConfig`. */
   readonly siwx: SiwxController;
   readonly toasts: ToastController;
@@ -312,6 +314,7 @@ export function createLatch(options: LatchOptions): Latch {
     connection: connectionController.connection,
     account: connectionController.account,
     accountData,
+    server: { projectId: options.projectId, getServerUrl },
     siwx,
     toasts,
     catalogue,

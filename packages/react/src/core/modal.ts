@@ -17,7 +17,8 @@ export type ViewName =
   | 'Receive'
   | 'Send'
   | 'RegisterAccountName'
-  | 'RegisterAccountNameSuccess';
+  | 'RegisterAccountNameSuccess'
+  | 'Onramp';
 
 export interface ModalState {
   open: boolean;

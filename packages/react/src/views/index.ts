@@ -22,6 +22,7 @@ const send = lazyView(() => import('./Send/SendView.js').then((module) => module
 const names = () => import('./RegisterAccountName/index.js');
 const registerName = lazyView(() => names().then((module) => module.RegisterAccountNameView));
 const registerNameSuccess = lazyView(() => names().then((module) => module.RegisterAccountNameSuccessView));
+const buy = lazyView(() => import('./Buy/BuyView.js').then((module) => module.BuyView));
 
 export interface ViewEntry {
   /** The message key of its header title. */
@@ -48,4 +49,5 @@ export const views: Record<ViewName, ViewEntry> = {
   Send: { title: 'sendTitle', ...send },
   RegisterAccountName: { title: 'registerNameTitle', ...registerName },
   RegisterAccountNameSuccess: { title: 'registerNameSuccessTitle', ...registerNameSuccess },
+  Onramp: { title: 'buyTitle', ...buy },
 };

@@ -31,12 +31,13 @@ describe('Account actions (spec §2 wallet feature order, §6 feature support)',
     Object.assign(registry, shipped);
   });
 
-  it('shows only actions whose view is registered: Receive and Send today', () => {
-    expect(shownActions(EVM)).toEqual(['account-action-receive', 'account-action-send']);
+  it('shows only actions whose view is registered: Buy, Receive and Send today', () => {
+    expect(shownActions(EVM)).toEqual(['account-action-buy', 'account-action-receive', 'account-action-send']);
   });
 
   it('shows an action once its view is registered, in the order onramp, swaps, receive, send', () => {
     delete registry.Send;
+    delete registry.Onramp;
     registerFakes('Swap');
     expect(shownActions(EVM)).toEqual(['account-action-swap', 'account-action-receive']);
   });
@@ -62,7 +63,7 @@ describe('Account actions (spec §2 wallet feature order, §6 feature support)',
   });
 
   it('renders no group when no action is left', () => {
-    renderWithLatch(createTestLatch({ features: { receive: false, send: false } }), <AccountActions caipNetworkId={EVM} />);
+    renderWithLatch(createTestLatch({ features: { receive: false, send: false, onramp: false } }), <AccountActions caipNetworkId={EVM} />);
     expect(screen.queryByRole('group', { name: 'Wallet actions' })).toBeNull();
   });
 

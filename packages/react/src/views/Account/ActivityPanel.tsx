@@ -22,9 +22,11 @@ function TransactionRow({ transaction, now }: { transaction: Transaction; now: n
   const latch = useLatchInstance();
   const { operationType, minedAt, status } = transaction.metadata;
   const [transfer] = transaction.transfers;
+  // The server marks what one of its on-ramp providers delivered (`metadata.onramp`, the provider).
+  const purchase = (transaction.metadata as { onramp?: string | null }).onramp;
   const asset = transfer?.fungible_info?.symbol ?? transfer?.nft_info?.name ?? '';
   return (
-    <li className="latch-row" data-testid="activity-row">
+    <li className="latch-row" data-testid="activity-row" data-purchase={purchase ? 'true' : undefined}>
       {transfer?.fungible_info?.icon?.url ? (
         <img className="latch-row-icon" src={transfer.fungible_info.icon.url} alt="" width={32} height={32} />
       ) : (
@@ -32,7 +34,7 @@ function TransactionRow({ transaction, now }: { transaction: Transaction; now: n
       )}
       <span className="latch-row-main">
         <span className="latch-row-title">
-          {latch.t(OPERATION_LABELS[operationType] ?? 'operationOther')}
+          {latch.t(purchase ? 'activityPurchase' : (OPERATION_LABELS[operationType] ?? 'operationOther'))}
           {status === 'failed' ? ` · ${latch.t('activityFailedStatus')}` : ''}
         </span>
         <span className="latch-row-detail">
