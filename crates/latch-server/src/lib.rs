@@ -9,6 +9,7 @@ pub mod body_limit;
 pub mod catalogue;
 pub mod chaindata;
 pub mod config;
+pub mod convert;
 pub mod cors;
 pub mod dashboard;
 pub mod error;
@@ -94,6 +95,8 @@ pub struct Services {
     pub chain_data: Arc<chaindata::ChainData>,
     /// The WalletConnect-compatible relay at `/relay`.
     pub relay: Arc<relay::Relay>,
+    /// Swap markets and their caches (`/v1/convert/*`).
+    pub convert: Arc<convert::Convert>,
 }
 
 /// Request ids: a per-process prefix (start time) and a counter, so ids are
@@ -146,6 +149,7 @@ impl AppState {
         let projects = ProjectDirectory::new(store.clone());
         let catalogue = CatalogueCache::new(store.clone());
         let chain_data = Arc::new(chaindata::ChainData::new(&config, gateway.clone())?);
+        let convert = Arc::new(convert::Convert::new(&config)?);
         let (project_limiter, ip_limiter) = match &config.redis_url {
             Some(url) => (
                 SharedLimiter::redis("project", config.project_rate_limit, &url.0).await?,
@@ -181,6 +185,7 @@ impl AppState {
             catalogue,
             chain_data,
             relay,
+            convert,
         })))
     }
 }
@@ -196,6 +201,12 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/identity/{address}", get(chaindata::identity::identity))
         .route("/v1/account/{address}/history", get(chaindata::history::history))
         .route("/v1/account/{address}/nfts", get(chaindata::nfts::nfts))
+        .route("/v1/convert/tokens", get(convert::tokens))
+        .route("/v1/convert/quotes", get(convert::quotes))
+        .route("/v1/convert/allowance", get(convert::allowance))
+        .route("/v1/convert/gas-price", get(convert::gas_price))
+        .route("/v1/convert/build-approve", get(convert::build_approve))
+        .route("/v1/convert/build-transaction", post(convert::build_transaction))
         .route("/v1/profile/account", post(names::register))
         .route("/v1/profile/account/{name}", get(names::lookup))
         .route("/v1/profile/reverse/{address}", get(names::reverse))
