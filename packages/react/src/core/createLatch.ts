@@ -7,7 +7,7 @@ import { watchStandardWallets } from './walletStandard.js';
 import { startAnalytics } from './analytics.js';
 import { createEventBus, type LatchEvent, type LatchEventListener } from './events.js';
 import { createGateway, type Gateway } from './gateway.js';
-import { createApiClient } from './api.js';
+import { createApiClient, type ServerLocation } from './api.js';
 import { createAccountData, type AccountDataController } from './accountData.js';
 import { createModalController, type ModalController } from './modal.js';
 import { createTransactionStack, type TransactionStack } from './transactionStack.js';
@@ -145,6 +145,8 @@ export interface Latch {
   sendTransaction(request: TransactionRequest): Promise<string>;
   /** JSON-RPC to the host's networks through the Latch server's gateway. */
   readonly gateway: Gateway;
+  /** The Latch server and project every API call names (optional parts build their clients on it). */
+  readonly server: ServerLocation;
   /** Sent transactions not mined yet; `waitForReceipt` polls the gateway for one. */
   readonly transactions: TransactionsController;
   /** Asks the wallet to switch to one of the host's networks; throws `NetworkSwitchError`. */
@@ -302,6 +304,7 @@ export function createLatch(options: LatchOptions): Latch {
     sendTransaction: transactions.sendTransaction,
     transactions,
     gateway,
+    server: { projectId: options.projectId, getServerUrl },
     subscribeEvents: events.subscribe,
     mount(target) {
       // Loading early keeps the wallet prompt from waiting on it; `connect` awaits it again and

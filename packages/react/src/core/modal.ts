@@ -15,7 +15,8 @@ export type ViewName =
   | 'AllWallets'
   | 'Downloads'
   | 'Receive'
-  | 'Send';
+  | 'Send'
+  | 'Swap';
 
 export interface ModalState {
   open: boolean;

@@ -18,6 +18,7 @@ import { lazyView } from './lazyView.js';
 // Spec §2: optional parts are chunks of their own, fetched when first shown or preloaded.
 const receive = lazyView(() => import('./Receive/ReceiveView.js').then((module) => module.ReceiveView));
 const send = lazyView(() => import('./Send/SendView.js').then((module) => module.SendView));
+const swap = lazyView(() => import('./Swap/SwapView.js').then((module) => module.SwapView));
 
 export interface ViewEntry {
   /** The message key of its header title. */
@@ -42,4 +43,5 @@ export const views: Record<ViewName, ViewEntry> = {
   Downloads: { title: 'downloadsTitle', Component: DownloadsView },
   Receive: { title: 'receiveTitle', ...receive },
   Send: { title: 'sendTitle', ...send },
+  Swap: { title: 'swapTitle', ...swap },
 };
