@@ -140,12 +140,24 @@ pub fn decode<C: SolCall>(result: &Option<Vec<u8>>) -> Option<C::Return> {
     result.as_deref().and_then(|data| C::abi_decode_returns(data).ok())
 }
 
-/// The chain's latest block number.
-pub async fn block_number(gateway: &Gateway, chain: &str) -> ApiResult<u64> {
-    let raw = hex_result(gateway, chain, "eth_blockNumber", json!([])).await?;
-    U256::try_from_be_slice(&raw)
-        .and_then(|n| u64::try_from(n).ok())
-        .ok_or_else(|| malformed("eth_blockNumber", "not a block number"))
+/// The chain's latest block: its number and hash (a reorganised block of the same
+/// number has another hash, so caches keyed by both never serve a block that is gone).
+pub async fn head(gateway: &Gateway, chain: &str) -> ApiResult<(u64, String)> {
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getBlockByNumber", "params": ["latest", false]});
+    let reply = gateway.call_internal(chain, Bytes::from(request.to_string())).await?;
+    let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| malformed("eth_getBlockByNumber", e))?;
+    let block = reply
+        .get("result")
+        .ok_or_else(|| malformed("eth_getBlockByNumber", "no result"))?;
+    let number = block
+        .get("number")
+        .and_then(Value::as_str)
+        .and_then(|n| u64::from_str_radix(n.trim_start_matches("0x"), 16).ok());
+    let hash = block.get("hash").and_then(Value::as_str);
+    match (number, hash) {
+        (Some(number), Some(hash)) => Ok((number, hash.to_owned())),
+        _ => Err(malformed("eth_getBlockByNumber", "no number or hash")),
+    }
 }
 
 /// A quantity-valued JSON-RPC call (`eth_gasPrice`, `eth_estimateGas`).

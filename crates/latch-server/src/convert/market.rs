@@ -33,6 +33,7 @@ pub struct Market {
 #[derive(Default)]
 struct BlockView {
     block: u64,
+    hash: String,
     reserves: HashMap<(Address, Address), Reserves>,
     gas_price: Option<U256>,
 }
@@ -62,8 +63,9 @@ impl PoolCache {
     ) -> ApiResult<(Route, u64)> {
         let paths = math::candidate_paths(from, to, market.wrapped_native, &market.bases);
         let wanted = math::pools_of(&paths);
-        let block = evm::block_number(gateway, &market.chain).await?;
-        let reserves = self.reserves(gateway, market, &wanted, block).await?;
+        let head = evm::head(gateway, &market.chain).await?;
+        let block = head.0;
+        let reserves = self.reserves(gateway, market, &wanted, &head).await?;
         let route = math::best_route(amount_in, &paths, &reserves).ok_or_else(|| ApiError::SwapRefused {
             code: "NO_ROUTE",
             field: "to",
@@ -72,18 +74,18 @@ impl PoolCache {
         Ok((route, block))
     }
 
-    /// Reserves of the `wanted` pools at `block`: from memory when this block was read already.
+    /// Reserves of the `wanted` pools at `head`: from memory when this block was read already.
     async fn reserves(
         &self,
         gateway: &Gateway,
         market: &Market,
         wanted: &[(Address, Address)],
-        block: u64,
+        head: &(u64, String),
     ) -> ApiResult<HashMap<(Address, Address), Reserves>> {
         let pools = self.pools(gateway, market, wanted).await?;
         let missing: Vec<((Address, Address), Address)> = {
             let blocks = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
-            let view = blocks.get(&market.chain).filter(|v| v.block == block);
+            let view = blocks.get(&market.chain).filter(|v| v.is(head));
             pools
                 .iter()
                 .filter(|(key, _)| view.is_none_or(|v| !v.reserves.contains_key(key)))
@@ -100,13 +102,7 @@ impl PoolCache {
                 .collect();
             let results = evm::multicall(gateway, &market.chain, calls).await?;
             let mut blocks = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
-            let view = blocks.entry(market.chain.clone()).or_default();
-            if view.block != block {
-                *view = BlockView {
-                    block,
-                    ..BlockView::default()
-                };
-            }
+            let view = BlockView::at(&mut blocks, &market.chain, head);
             for ((key, _), result) in missing.iter().zip(&results) {
                 if let Some((reserve0, reserve1)) = result.as_deref().and_then(abi::decode_get_reserves) {
                     view.reserves.insert(*key, Reserves { reserve0, reserve1 });
@@ -161,29 +157,41 @@ impl PoolCache {
             .collect())
     }
 
-    /// The chain's gas price at `block` (one read per block).
+    /// The chain's gas price at its head (one read per block).
     pub async fn gas_price(&self, gateway: &Gateway, chain: &str) -> ApiResult<U256> {
-        let block = evm::block_number(gateway, chain).await?;
+        let head = evm::head(gateway, chain).await?;
         if let Some(price) = self
             .blocks
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(chain)
-            .filter(|v| v.block == block)
+            .filter(|v| v.is(&head))
             .and_then(|v| v.gas_price)
         {
             return Ok(price);
         }
         let price = evm::quantity(gateway, chain, "eth_gasPrice", json!([])).await?;
         let mut blocks = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
+        BlockView::at(&mut blocks, chain, &head).gas_price = Some(price);
+        Ok(price)
+    }
+}
+
+impl BlockView {
+    fn is(&self, (number, hash): &(u64, String)) -> bool {
+        self.block == *number && self.hash == *hash
+    }
+
+    /// `chain`'s view of `head`, started over when the head moved (or was reorganised).
+    fn at<'a>(blocks: &'a mut HashMap<String, BlockView>, chain: &str, head: &(u64, String)) -> &'a mut BlockView {
         let view = blocks.entry(chain.to_owned()).or_default();
-        if view.block != block {
+        if !view.is(head) {
             *view = BlockView {
-                block,
+                block: head.0,
+                hash: head.1.clone(),
                 ..BlockView::default()
             };
         }
-        view.gas_price = Some(price);
-        Ok(price)
+        view
     }
 }
