@@ -129,6 +129,10 @@ bench-relay:
 bench-chain-data:
 	scripts/bench-chain-data
 
+.PHONY: bench-swap
+bench-swap:
+	scripts/bench-swap
+
 .PHONY: bench-core
 bench-core: build-wasm
 	node bench/core.mjs

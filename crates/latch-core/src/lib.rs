@@ -26,6 +26,7 @@ pub mod relay_auth;
 pub mod send;
 pub mod siwx;
 pub mod solana_transfer;
+pub mod swap;
 pub mod timing;
 pub mod transport;
 pub mod validate;

@@ -37,7 +37,7 @@ pub fn parse_units(amount: &Decimal, decimals: u8) -> Result<U256> {
 
 /// Like [`parse_units`], but digits beyond the token's decimals are dropped:
 /// for a balance, which must never be read as more than it is.
-fn parse_units_floor(amount: &Decimal, decimals: u8) -> Result<U256> {
+pub(crate) fn parse_units_floor(amount: &Decimal, decimals: u8) -> Result<U256> {
     if amount.is_negative() {
         return Ok(U256::ZERO);
     }

@@ -75,6 +75,11 @@ pub struct Config {
     pub prices: Vec<PriceConfig>,
     /// Fixed USD prices for solana chains, which have no market `latch` reads.
     pub static_prices: Vec<StaticPriceConfig>,
+    /// Swap markets per eip155 chain (`/v1/convert/*`): Uniswap V2-style factory
+    /// and router, the wrapped native coin and the base tokens routes go through.
+    pub swap: Vec<crate::convert::settings::SwapConfig>,
+    /// Swap aggregators asked besides the chain's own pools, when given a key.
+    pub swap_aggregators: Vec<crate::convert::settings::AggregatorConfig>,
     /// The ENS deployment `/v1/identity/{address}` resolves names on.
     pub ens: Option<EnsConfig>,
     /// A devnet fixture file (`scripts/devnet` writes `.devnet/addresses.json`) whose
@@ -463,6 +468,8 @@ impl Default for Config {
             tokens: Vec::new(),
             prices: Vec::new(),
             static_prices: Vec::new(),
+            swap: Vec::new(),
+            swap_aggregators: Vec::new(),
             ens: None,
             devnet_file: None,
             solana_devnet_file: None,
@@ -774,7 +781,7 @@ impl Config {
         Ok(self)
     }
 
-    /// Fills `tokens`, `prices` and `ens` for the devnet chain from its fixture
+    /// Fills `tokens`, `prices`, `swap` and `ens` for the devnet chain from its fixture
     /// file, leaving whatever is configured for that chain already.
     fn apply_devnet_file(&mut self, file: &Path) -> Result<(), ConfigError> {
         let invalid = |why: String| ConfigError::Invalid(format!("devnet_file {}: {why}", file.display()));
@@ -792,6 +799,15 @@ impl Config {
                     decimals: token.decimals,
                 });
             }
+        }
+        if !self.swap.iter().any(|p| p.chain == chain) {
+            self.swap.push(crate::convert::settings::SwapConfig {
+                chain: chain.clone(),
+                uniswap_v2_factory: contracts.uniswap_v2_factory.clone(),
+                router: contracts.uniswap_v2_router,
+                wrapped_native: contracts.weth.clone(),
+                base_tokens: vec![contracts.usdc.address.clone()],
+            });
         }
         if !self.prices.iter().any(|p| p.chain == chain) {
             self.prices.push(PriceConfig {
@@ -892,6 +908,7 @@ impl Config {
                 )));
             }
         }
+        crate::convert::settings::check(&self.swap, &self.swap_aggregators, &served, &address)?;
         for price in &self.static_prices {
             let what = format!("static_prices for {}", price.chain);
             served(&price.chain, &what)?;
@@ -985,6 +1002,7 @@ struct DevnetContracts {
     ltk: DevnetToken,
     weth: String,
     uniswap_v2_factory: String,
+    uniswap_v2_router: String,
     ens_registry: String,
 }
 

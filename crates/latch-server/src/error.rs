@@ -77,6 +77,17 @@ pub enum ApiError {
     /// Too many requests for the project or the client (429); retry after the duration.
     #[error("rate limit exceeded, retry in {} s", retry_after_seconds(*.0))]
     RateLimited(std::time::Duration),
+    /// A swap cannot be quoted or built (400); `code` says why: `UNSUPPORTED_SWAP_NETWORK`,
+    /// `NO_ROUTE`, `SLIPPAGE_EXCEEDED`, `INSUFFICIENT_ALLOWANCE`, `INSUFFICIENT_BALANCE`, `SWAP_REVERTED`.
+    #[error("{description}")]
+    SwapRefused {
+        /// Stable machine code.
+        code: &'static str,
+        /// Which input is concerned.
+        field: &'static str,
+        /// What was wrong, for a person.
+        description: String,
+    },
     /// No route (404).
     #[error("not found")]
     NotFound,
@@ -151,6 +162,7 @@ impl ApiError {
             ApiError::SignInTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "MESSAGE_TOO_LARGE", "message"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
+            ApiError::SwapRefused { code, field, .. } => (StatusCode::BAD_REQUEST, code, field),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "method"),
             ApiError::RpcMethodNotAllowed(_) => (StatusCode::FORBIDDEN, "RPC_METHOD_NOT_ALLOWED", "method"),

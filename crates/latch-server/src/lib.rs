@@ -10,6 +10,7 @@ pub mod catalogue;
 pub mod ccip;
 pub mod chaindata;
 pub mod config;
+pub mod convert;
 pub mod cors;
 pub mod dashboard;
 pub mod error;
@@ -98,6 +99,8 @@ pub struct Services {
     pub relay: Arc<relay::Relay>,
     /// Buying crypto: the configured providers and the sandbox.
     pub onramp: Arc<onramp::Onramp>,
+    /// Swap markets and their caches (`/v1/convert/*`).
+    pub convert: Arc<convert::Convert>,
 }
 
 /// Request ids: a per-process prefix (start time) and a counter, so ids are
@@ -150,6 +153,7 @@ impl AppState {
         let projects = ProjectDirectory::new(store.clone());
         let catalogue = CatalogueCache::new(store.clone());
         let chain_data = Arc::new(chaindata::ChainData::new(&config, gateway.clone())?);
+        let convert = Arc::new(convert::Convert::new(&config)?);
         let (project_limiter, ip_limiter) = match &config.redis_url {
             Some(url) => (
                 SharedLimiter::redis("project", config.project_rate_limit, &url.0).await?,
@@ -187,6 +191,7 @@ impl AppState {
             chain_data,
             relay,
             onramp,
+            convert,
         })))
     }
 }
@@ -202,6 +207,12 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/identity/{address}", get(chaindata::identity::identity))
         .route("/v1/account/{address}/history", get(chaindata::history::history))
         .route("/v1/account/{address}/nfts", get(chaindata::nfts::nfts))
+        .route("/v1/convert/tokens", get(convert::tokens))
+        .route("/v1/convert/quotes", get(convert::quotes))
+        .route("/v1/convert/allowance", get(convert::allowance))
+        .route("/v1/convert/gas-price", get(convert::gas_price))
+        .route("/v1/convert/build-approve", get(convert::build_approve))
+        .route("/v1/convert/build-transaction", post(convert::build_transaction))
         .route("/v1/profile/account", post(names::register))
         .route("/v1/profile/account/{name}", get(names::lookup))
         .route("/v1/profile/reverse/{address}", get(names::reverse))

@@ -36,6 +36,8 @@ pub mod send;
 pub mod siwx;
 #[cfg(feature = "extra")]
 pub mod solana_transfer;
+#[cfg(feature = "extra")]
+pub mod swap;
 pub mod validate;
 
 // Both modules import the one class from the package's errors.js (beside their

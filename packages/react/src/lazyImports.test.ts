@@ -57,6 +57,16 @@ it('imports the Send view (the optional `send` part, spec §9) only dynamically,
   expect(outside.map(({ file }) => file)).toEqual([]);
 });
 
+it('imports the Swap view (the optional `swaps` part, spec §9) only dynamically, from the view registry', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./Swap/SwapView.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/Swap\/SwapView\.js'/m);
+  expect(importers[0]?.text).toContain("import('./Swap/SwapView.js')");
+  // Nothing outside the Swap view's own folder reaches its code or the swap store statically.
+  const outside = sources.filter(({ file, text }) => !file.startsWith('views/Swap/') && /from '[^']*(core\/swap|Swap\/SwapView|Swap\/swapController)\.js'/.test(text));
+  expect(outside.map(({ file }) => file)).toEqual([]);
+});
+
 it('loads the signing and sending logic only at the first call', () => {
   const importers = sources.filter(({ text }) => text.includes("'./transactionsRun.js'"));
   expect(importers.map(({ file }) => file)).toEqual(['core/transactions.ts']);

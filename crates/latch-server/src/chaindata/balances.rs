@@ -334,6 +334,11 @@ impl ChainData {
         Ok(prices)
     }
 
+    /// Every token listed on `chain`.
+    pub fn listed_tokens(&self, chain: &str) -> &[Token] {
+        self.tokens.get(chain).map(Vec::as_slice).unwrap_or_default()
+    }
+
     /// The listed token `address` of `chain`, if listed.
     pub fn listed(&self, chain: &str, address: Address) -> Option<&Token> {
         self.tokens.get(chain)?.iter().find(|t| t.address == address)

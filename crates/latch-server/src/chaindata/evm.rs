@@ -1,9 +1,10 @@
 //! Reading EVM contracts through the gateway: `eth_call`, Multicall3 batches,
 //! and the ABI of the few functions chain data needs.
 
-use alloy_primitives::{Address, Bytes as AbiBytes, U256};
+use alloy_primitives::{Address, U256};
 use alloy_sol_types::{sol, SolCall};
 use axum::body::Bytes;
+use latch_core::swap::abi;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult};
@@ -13,9 +14,6 @@ use crate::gateway::Gateway;
 pub const MULTICALL3: Address = alloy_primitives::address!("cA11bde05977b3631167028862bE2a173976CA11");
 
 sol! {
-    struct Call3 { address target; bool allowFailure; bytes callData; }
-    struct Result3 { bool success; bytes returnData; }
-    function aggregate3(Call3[] calls) returns (Result3[] returnData);
     function getEthBalance(address addr) returns (uint256 balance);
     function balanceOf(address owner) returns (uint256 balance);
     function getPair(address tokenA, address tokenB) returns (address pair);
@@ -55,7 +53,7 @@ async fn call(gateway: &Gateway, chain: &str, transaction: Value) -> ApiResult<V
 
 /// One JSON-RPC call to the chain's upstreams (the server's own read, past the public
 /// method policy) whose result is a hex string; its bytes.
-async fn hex_result(gateway: &Gateway, chain: &str, method: &str, params: Value) -> ApiResult<Vec<u8>> {
+pub async fn hex_result(gateway: &Gateway, chain: &str, method: &str, params: Value) -> ApiResult<Vec<u8>> {
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
     let reply = gateway.call_internal(chain, Bytes::from(request.to_string())).await?;
     let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| malformed(method, e))?;
@@ -87,33 +85,28 @@ pub struct Call {
 /// Runs `calls` in one `aggregate3` through Multicall3; each result is `None` when that call reverted.
 pub async fn multicall(gateway: &Gateway, chain: &str, calls: Vec<Call>) -> ApiResult<Vec<Option<Vec<u8>>>> {
     let count = calls.len();
-    let encoded = aggregate3Call {
-        calls: calls
-            .iter()
-            .map(|c| Call3 {
-                target: c.target,
-                allowFailure: true,
-                callData: AbiBytes::from(c.data.clone()),
-            })
-            .collect(),
-    }
-    .abi_encode();
+    // One encoder for every batch: latch-core's (swap quotes and chain data alike).
+    let batch: Vec<abi::Call3> = calls
+        .iter()
+        .map(|c| abi::Call3 {
+            target: c.target,
+            data: c.data.clone(),
+        })
+        .collect();
+    let encoded = abi::aggregate3_data(&batch);
     let reply = eth_call(gateway, chain, MULTICALL3, encoded).await?;
     if reply.is_empty() {
         // No code at the Multicall3 address: this chain lacks it (a bare devnet, a young L2).
         return Ok(one_by_one(gateway, chain, calls).await);
     }
-    let results = aggregate3Call::abi_decode_returns(&reply).map_err(|e| malformed("aggregate3", e))?;
+    let results = abi::decode_aggregate3(&reply).ok_or_else(|| malformed("aggregate3", "undecodable answer"))?;
     if results.len() != count {
         return Err(malformed(
             "aggregate3",
             format!("{} results for {count} calls", results.len()),
         ));
     }
-    Ok(results
-        .into_iter()
-        .map(|r| r.success.then(|| r.returnData.to_vec()))
-        .collect())
+    Ok(results)
 }
 
 /// The same answers as [`multicall`] on a chain without Multicall3, one call each (concurrently):
@@ -145,6 +138,32 @@ async fn one_by_one(gateway: &Gateway, chain: &str, calls: Vec<Call>) -> Vec<Opt
 /// Decodes the return of `C` from a multicall result; `None` when it reverted or is malformed.
 pub fn decode<C: SolCall>(result: &Option<Vec<u8>>) -> Option<C::Return> {
     result.as_deref().and_then(|data| C::abi_decode_returns(data).ok())
+}
+
+/// The chain's latest block: its number and hash (a reorganised block of the same
+/// number has another hash, so caches keyed by both never serve a block that is gone).
+pub async fn head(gateway: &Gateway, chain: &str) -> ApiResult<(u64, String)> {
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getBlockByNumber", "params": ["latest", false]});
+    let reply = gateway.call_internal(chain, Bytes::from(request.to_string())).await?;
+    let reply: Value = serde_json::from_slice(&reply.0).map_err(|e| malformed("eth_getBlockByNumber", e))?;
+    let block = reply
+        .get("result")
+        .ok_or_else(|| malformed("eth_getBlockByNumber", "no result"))?;
+    let number = block
+        .get("number")
+        .and_then(Value::as_str)
+        .and_then(|n| u64::from_str_radix(n.trim_start_matches("0x"), 16).ok());
+    let hash = block.get("hash").and_then(Value::as_str);
+    match (number, hash) {
+        (Some(number), Some(hash)) => Ok((number, hash.to_owned())),
+        _ => Err(malformed("eth_getBlockByNumber", "no number or hash")),
+    }
+}
+
+/// A quantity-valued JSON-RPC call (`eth_gasPrice`, `eth_estimateGas`).
+pub async fn quantity(gateway: &Gateway, chain: &str, method: &str, params: Value) -> ApiResult<U256> {
+    let raw = hex_result(gateway, chain, method, params).await?;
+    U256::try_from_be_slice(&raw).ok_or_else(|| malformed(method, "not a quantity"))
 }
 
 /// `amount` of a token with `decimals` as a float (for prices and values, not balances).

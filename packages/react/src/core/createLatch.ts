@@ -134,8 +134,6 @@ export interface Latch {
   readonly account: Store<AccountState>;
   /** Token balances, activity and identity of the connected account, from the Latch server. */
   readonly accountData: AccountDataController;
-  /** The Latch server this instance talks to (the Buy view's on-ramp calls). */
-  readonly server: ServerLocation;
   /** Sign-in state and actions; `store.getState().enabled` is false without `siwx` / `siweConfig`. */
   readonly siwx: SiwxController;
   readonly toasts: ToastController;
@@ -161,6 +159,8 @@ export interface Latch {
   sendTransaction(request: TransactionRequest): Promise<string>;
   /** JSON-RPC to the host's networks through the Latch server's gateway. */
   readonly gateway: Gateway;
+  /** The Latch server and project every API call names (optional parts build their clients on it). */
+  readonly server: ServerLocation;
   /** Sent transactions not mined yet; `waitForReceipt` polls the gateway for one. */
   readonly transactions: TransactionsController;
   /** Asks the wallet to switch to one of the host's networks; throws `NetworkSwitchError`. */
@@ -314,7 +314,6 @@ export function createLatch(options: LatchOptions): Latch {
     connection: connectionController.connection,
     account: connectionController.account,
     accountData,
-    server: { projectId: options.projectId, getServerUrl },
     siwx,
     toasts,
     catalogue,
@@ -328,6 +327,7 @@ export function createLatch(options: LatchOptions): Latch {
     sendTransaction: transactions.sendTransaction,
     transactions,
     gateway,
+    server: { projectId: options.projectId, getServerUrl },
     subscribeEvents: events.subscribe,
     track: events.emit,
     mount(target) {

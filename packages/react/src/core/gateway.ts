@@ -10,6 +10,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly detail?: string,
+    /** The Latch server's machine code (`NO_ROUTE`, `SLIPPAGE_EXCEEDED`, …), when it sent one. */
+    readonly code?: string,
   ) {
     super(`HTTP status code: ${status}`);
   }
@@ -73,17 +75,23 @@ export function createGateway({ projectId, getServerUrl }: GatewayOptions): Gate
  */
 export async function fetchJson<T>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, { signal: AbortSignal.timeout(RPC_TIMEOUT_MS), ...init });
-  if (!response.ok) throw new HttpError(response.status, await readFailureReason(response));
+  if (!response.ok) {
+    const { detail, code } = await readFailureReason(response);
+    throw new HttpError(response.status, detail, code);
+  }
   return (await response.json()) as T;
 }
 
-/** Reads `{"status":"FAILED","reasons":[{"description":…}]}`; other bodies give no detail. */
-async function readFailureReason(response: Response): Promise<string | undefined> {
+/** Reads `{"status":"FAILED","code":…,"reasons":[{"description":…}]}`; other bodies give no detail. */
+async function readFailureReason(response: Response): Promise<{ detail?: string; code?: string }> {
   try {
-    const body = (await response.json()) as { reasons?: { description?: string }[] };
+    const body = (await response.json()) as { code?: unknown; reasons?: { description?: string }[] };
     const descriptions = body.reasons?.map((reason) => reason.description).filter(Boolean);
-    return descriptions?.length ? descriptions.join('; ') : undefined;
+    return {
+      detail: descriptions?.length ? descriptions.join('; ') : undefined,
+      code: typeof body.code === 'string' ? body.code : undefined,
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }

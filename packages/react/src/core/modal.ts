@@ -18,7 +18,8 @@ export type ViewName =
   | 'Send'
   | 'RegisterAccountName'
   | 'RegisterAccountNameSuccess'
-  | 'Onramp';
+  | 'Onramp'
+  | 'Swap';
 
 export interface ModalState {
   open: boolean;

@@ -23,6 +23,7 @@ const names = () => import('./RegisterAccountName/index.js');
 const registerName = lazyView(() => names().then((module) => module.RegisterAccountNameView));
 const registerNameSuccess = lazyView(() => names().then((module) => module.RegisterAccountNameSuccessView));
 const buy = lazyView(() => import('./Buy/BuyView.js').then((module) => module.BuyView));
+const swap = lazyView(() => import('./Swap/SwapView.js').then((module) => module.SwapView));
 
 export interface ViewEntry {
   /** The message key of its header title. */
@@ -50,4 +51,5 @@ export const views: Record<ViewName, ViewEntry> = {
   RegisterAccountName: { title: 'registerNameTitle', ...registerName },
   RegisterAccountNameSuccess: { title: 'registerNameSuccessTitle', ...registerNameSuccess },
   Onramp: { title: 'buyTitle', ...buy },
+  Swap: { title: 'swapTitle', ...swap },
 };

@@ -15,7 +15,7 @@ const registry = views as Record<string, ViewEntry>;
 // The registry as shipped, restored after each test.
 const shipped = { ...registry };
 
-// Stand-ins for the views later issues register (Buy, Swap).
+// Stand-ins for the views later issues register (Buy).
 function registerFakes(...names: string[]) {
   for (const name of names) registry[name] ??= { title: 'accountTitle', Component: () => null };
 }
@@ -31,14 +31,13 @@ describe('Account actions (spec §2 wallet feature order, §6 feature support)',
     Object.assign(registry, shipped);
   });
 
-  it('shows only actions whose view is registered: Buy, Receive and Send today', () => {
-    expect(shownActions(EVM)).toEqual(['account-action-buy', 'account-action-receive', 'account-action-send']);
+  it('shows only actions whose view is registered: Buy, Swap, Receive and Send today', () => {
+    expect(shownActions(EVM)).toEqual(['account-action-buy', 'account-action-swap', 'account-action-receive', 'account-action-send']);
   });
 
   it('shows an action once its view is registered, in the order onramp, swaps, receive, send', () => {
     delete registry.Send;
     delete registry.Onramp;
-    registerFakes('Swap');
     expect(shownActions(EVM)).toEqual(['account-action-swap', 'account-action-receive']);
   });
 
@@ -63,7 +62,7 @@ describe('Account actions (spec §2 wallet feature order, §6 feature support)',
   });
 
   it('renders no group when no action is left', () => {
-    renderWithLatch(createTestLatch({ features: { receive: false, send: false, onramp: false } }), <AccountActions caipNetworkId={EVM} />);
+    renderWithLatch(createTestLatch({ features: { swaps: false, receive: false, send: false, onramp: false } }), <AccountActions caipNetworkId={EVM} />);
     expect(screen.queryByRole('group', { name: 'Wallet actions' })).toBeNull();
   });
 

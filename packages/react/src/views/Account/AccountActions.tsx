@@ -7,8 +7,8 @@ import type { MessageKey } from '../../locales/index.js';
 import { views } from '../index.js';
 
 /**
- * Each wallet feature's button: its test id suffix, label and the view it opens. Swap's view is
- * the one its issue registers; until then that button does not show.
+ * Each wallet feature's button: its test id suffix, label and the view it opens; a button shows
+ * only when its view is registered.
  */
 const ACTIONS: Record<WalletFeature, { id: string; label: MessageKey; view: string; flow: boolean }> = {
   onramp: { id: 'buy', label: 'actionBuy', view: 'Onramp', flow: true },

@@ -1,0 +1,392 @@
+//! `/v1/convert/*` against the real devnet fixture world (anvil + `devnet/`
+//! deployed by its own script): quotes equal the router's own `getAmountsOut`,
+//! approvals and swaps built by the API execute on chain, and a pool moved
+//! after a quote makes the API refuse with SLIPPAGE_EXCEEDED (and the stale
+//! transaction revert on chain). Input validation answers with our error body.
+
+mod common;
+
+use alloy_primitives::{Address, U256};
+use alloy_sol_types::{sol, SolCall};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{dead_upstream, state_with, Devnet};
+use http_body_util::BodyExt;
+use latch_server::app;
+use latch_server::convert::settings::SwapConfig;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+sol! {
+    function getAmountsOut(uint256 amountIn, address[] path) returns (uint256[] amounts);
+    function balanceOf(address owner) returns (uint256 balance);
+}
+
+const NATIVE: &str = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
+
+async fn call(router: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
+    call(router, Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+async fn post(router: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    let request = Request::post(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    call(router, request).await
+}
+
+struct World {
+    devnet: Devnet,
+    router: axum::Router,
+    _data: tempfile::TempDir,
+}
+
+impl World {
+    async fn start() -> World {
+        let devnet = Devnet::start().await;
+        let (state, data) = state_with(vec![devnet.anvil.url.clone()], |config| {
+            config.devnet_file = Some(devnet.file.clone())
+        })
+        .await;
+        World {
+            devnet,
+            router: app(state),
+            _data: data,
+        }
+    }
+
+    fn contract(&self, path: &[&str]) -> Address {
+        let mut value = &self.devnet.fixture["contracts"];
+        for key in path {
+            value = &value[*key];
+        }
+        value.as_str().unwrap().parse().unwrap()
+    }
+
+    async fn eth_call(&self, to: Address, data: Vec<u8>) -> Vec<u8> {
+        let result = self
+            .devnet
+            .rpc(
+                "eth_call",
+                json!([{"to": to.to_string(), "data": alloy_primitives::hex::encode_prefixed(data)}, "latest"]),
+            )
+            .await;
+        alloy_primitives::hex::decode(result.as_str().unwrap()).unwrap()
+    }
+
+    /// The router's own quote for `amount` along `path`.
+    async fn router_quote(&self, amount: U256, path: Vec<Address>) -> Vec<U256> {
+        let data = getAmountsOutCall { amountIn: amount, path }.abi_encode();
+        let raw = self.eth_call(self.contract(&["uniswapV2Router"]), data).await;
+        getAmountsOutCall::abi_decode_returns(&raw).unwrap()
+    }
+
+    async fn token_balance(&self, token: Address, owner: Address) -> U256 {
+        let raw = self.eth_call(token, balanceOfCall { owner }.abi_encode()).await;
+        balanceOfCall::abi_decode_returns(&raw).unwrap()
+    }
+
+    /// Sends the API's `tx` from its `from` (an unlocked anvil account); the receipt's status.
+    async fn execute(&self, tx: &Value) -> String {
+        let hash = self
+            .devnet
+            .send(
+                json!({"from": tx["from"], "to": tx["to"], "data": tx["data"], "value": tx["value"], "gas": "0x7a120"}),
+            )
+            .await;
+        let receipt = self.devnet.rpc("eth_getTransactionReceipt", json!([hash])).await;
+        receipt["status"].as_str().unwrap().to_owned()
+    }
+}
+
+fn caip(address: impl std::fmt::Display) -> String {
+    format!("eip155:31337:{address}")
+}
+
+fn quote_uri(amount: &str, from: &str, to: &str, user: &str) -> String {
+    format!("/v1/convert/quotes?projectId=test&amount={amount}&from={from}&to={to}&userAddress={user}")
+}
+
+#[tokio::test]
+async fn quotes_equal_the_routers_own_and_swaps_execute() {
+    let world = World::start().await;
+    let router = &world.router;
+    let (weth, usdc, ltk) = (
+        world.contract(&["weth"]),
+        world.contract(&["usdc", "address"]),
+        world.contract(&["ltk", "address"]),
+    );
+    let user = world.devnet.account(1);
+    let user_address: Address = user.parse().unwrap();
+
+    // The tokens list: the native coin (placeholder) first, then the devnet's listed tokens.
+    let (status, tokens) = get(router, "/v1/convert/tokens?projectId=test&chainId=eip155:31337").await;
+    assert_eq!(status, StatusCode::OK, "{tokens}");
+    let listed: Vec<&str> = tokens["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["symbol"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, ["ETH", "USDC", "LTK"]);
+    assert_eq!(tokens["tokens"][0]["address"], caip(NATIVE));
+
+    // ETH → USDC, one pool: exactly what the router computes on chain.
+    let one_eth = U256::from(10u64).pow(U256::from(18u64));
+    let (status, quotes) = get(
+        router,
+        &quote_uri(&one_eth.to_string(), &caip(NATIVE), &caip(usdc), &user),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{quotes}");
+    let quote = &quotes["quotes"][0];
+    let on_chain = world.router_quote(one_eth, vec![weth, usdc]).await;
+    assert_eq!(quote["toAmount"], on_chain[1].to_string());
+    assert_eq!(quote["fromAccount"], caip(NATIVE));
+    assert_eq!(quote["source"], "uniswap-v2");
+    let impact = quote["priceImpact"].as_f64().unwrap();
+    assert!(
+        (0.9..=1.1).contains(&impact),
+        "1 ETH into a 100 ETH pool moves it about 1 %: {impact}"
+    );
+
+    // USDC → LTK has no direct pool: two hops through WETH, again equal to the router's.
+    let thousand_usdc = U256::from(1_000_000_000u64);
+    let (status, quotes) = get(router, &quote_uri("1000000000", &caip(usdc), &caip(ltk), &user)).await;
+    assert_eq!(status, StatusCode::OK, "{quotes}");
+    let quote = quotes["quotes"][0].clone();
+    let on_chain = world.router_quote(thousand_usdc, vec![usdc, weth, ltk]).await;
+    assert_eq!(quote["toAmount"], on_chain[2].to_string());
+    assert_eq!(quote["path"].as_array().unwrap().len(), 3);
+    let to_amount: U256 = quote["toAmount"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        quote["toAmountMin"],
+        (to_amount * U256::from(99u64) / U256::from(100u64)).to_string()
+    );
+
+    // No allowance yet: the swap would fail, and the API says why.
+    let allowance_uri = format!(
+        "/v1/convert/allowance?projectId=test&tokenAddress={}&userAddress={user}",
+        caip(usdc)
+    );
+    let (status, allowance) = get(router, &allowance_uri).await;
+    assert_eq!((status, allowance["allowance"].as_str()), (StatusCode::OK, Some("0")));
+    let build = json!({"projectId": "test", "amount": "1000000000", "from": caip(usdc), "to": caip(ltk),
+        "userAddress": user, "eip155": {"slippage": 1}, "disableEstimate": false});
+    let (status, refused) = post(router, "/v1/convert/build-transaction?projectId=test", build.clone()).await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("INSUFFICIENT_ALLOWANCE")),
+        "{refused}"
+    );
+
+    // Approve exactly the amount through build-approve, executed on chain.
+    let approve_uri = format!(
+        "/v1/convert/build-approve?projectId=test&userAddress={user}&from={}&to={}&amount=1000000000",
+        caip(usdc),
+        caip(ltk)
+    );
+    let (status, approve) = get(router, &approve_uri).await;
+    assert_eq!(status, StatusCode::OK, "{approve}");
+    assert_eq!(approve["tx"]["to"], usdc.to_checksum(None));
+    assert_eq!(world.execute(&approve["tx"]).await, "0x1");
+    let (_, allowance) = get(router, &allowance_uri).await;
+    assert_eq!(allowance["allowance"], "1000000000");
+
+    // The swap built by the API executes and pays at least the quoted minimum.
+    let (status, built) = post(router, "/v1/convert/build-transaction?projectId=test", build).await;
+    assert_eq!(status, StatusCode::OK, "{built}");
+    assert_eq!(
+        built["tx"]["to"],
+        world.contract(&["uniswapV2Router"]).to_checksum(None)
+    );
+    assert!(built["tx"]["eip155"]["gas"].as_str().unwrap().parse::<u64>().unwrap() > 21_000);
+    let before = world.token_balance(ltk, user_address).await;
+    assert_eq!(world.execute(&built["tx"]).await, "0x1");
+    let received = world.token_balance(ltk, user_address).await - before;
+    let minimum: U256 = quote["toAmountMin"].as_str().unwrap().parse().unwrap();
+    assert!(received >= minimum, "{received} < {minimum}");
+
+    // ETH → USDC executes too, with the input as the transaction's value.
+    let build = json!({"projectId": "test", "amount": one_eth.to_string(), "from": caip(NATIVE), "to": caip(usdc),
+        "userAddress": user, "eip155": {"slippage": "0.5"}});
+    let (status, built) = post(router, "/v1/convert/build-transaction?projectId=test", build).await;
+    assert_eq!(status, StatusCode::OK, "{built}");
+    assert_eq!(built["tx"]["value"], format!("0x{one_eth:x}"));
+    let before = world.token_balance(usdc, user_address).await;
+    assert_eq!(world.execute(&built["tx"]).await, "0x1");
+    assert!(world.token_balance(usdc, user_address).await > before);
+}
+
+#[tokio::test]
+async fn a_pool_moved_after_the_quote_is_slippage() {
+    let world = World::start().await;
+    let router = &world.router;
+    let usdc = world.contract(&["usdc", "address"]);
+    let (user, whale) = (world.devnet.account(2), world.devnet.account(3));
+    let amount = U256::from(10u64).pow(U256::from(18u64)).to_string();
+    let (_, quotes) = get(router, &quote_uri(&amount, &caip(NATIVE), &caip(usdc), &user)).await;
+    let quote = quotes["quotes"][0].clone();
+    let build = json!({"amount": amount, "from": caip(NATIVE), "to": caip(usdc), "userAddress": user,
+        "eip155": {"slippage": 1}, "toAmountMin": quote["toAmountMin"]});
+    let (status, stale) = post(router, "/v1/convert/build-transaction?projectId=test", build.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{stale}");
+
+    // Someone sells 20 ETH into the pool first: the price moves about 30 %.
+    let big = U256::from(20u64) * U256::from(10u64).pow(U256::from(18u64));
+    let whale_build = json!({"amount": big.to_string(), "from": caip(NATIVE), "to": caip(usdc), "userAddress": whale,
+        "eip155": {"slippage": 50}});
+    let (status, whale_tx) = post(router, "/v1/convert/build-transaction?projectId=test", whale_build).await;
+    assert_eq!(status, StatusCode::OK, "{whale_tx}");
+    assert_eq!(world.execute(&whale_tx["tx"]).await, "0x1");
+
+    // The transaction built before reverts on chain; building again at the shown minimum is refused.
+    assert_eq!(world.execute(&stale["tx"]).await, "0x0");
+    let (status, refused) = post(router, "/v1/convert/build-transaction?projectId=test", build).await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("SLIPPAGE_EXCEEDED")),
+        "{refused}"
+    );
+    assert!(refused["reasons"][0]["description"]
+        .as_str()
+        .unwrap()
+        .starts_with("Slippage exceeded"));
+}
+
+#[tokio::test]
+async fn bad_input_gets_our_error_body() {
+    let (state, _data) = state_with(vec![dead_upstream()], |config| {
+        config.swap.push(SwapConfig {
+            chain: "eip155:31337".into(),
+            uniswap_v2_factory: "0xB7f8BC63BbcaD18155201308C8f3540b07f84F5e".into(),
+            router: "0xA51c1fc2f0D1a1b8494Ed1FE312d7C3a78Ed91C0".into(),
+            wrapped_native: "0x610178dA211FEF7D417bC0e6FeD39F05609AD788".into(),
+            base_tokens: vec![],
+        })
+    })
+    .await;
+    let router = app(state);
+    let user = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    let usdc = caip("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+    for (uri, field, code) in [
+        (
+            "/v1/convert/tokens?projectId=test&chainId=eip155:5".to_owned(),
+            "chainId",
+            "UNSUPPORTED_SWAP_NETWORK",
+        ),
+        (
+            "/v1/convert/gas-price?projectId=test&chainId=eip155:5".to_owned(),
+            "chainId",
+            "UNSUPPORTED_SWAP_NETWORK",
+        ),
+        (
+            "/v1/convert/gas-price?projectId=test".to_owned(),
+            "chainId",
+            "BAD_REQUEST",
+        ),
+        (
+            "/v1/convert/tokens?projectId=test&chainId=eip155:abc".to_owned(),
+            "chainId",
+            "BAD_REQUEST",
+        ),
+        (
+            quote_uri(
+                "1",
+                "eip155:5:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+                &caip("0x5FbDB2315678afecb367f032d93F642f64180aa3").replace("31337", "5"),
+                user,
+            ),
+            "from",
+            "UNSUPPORTED_SWAP_NETWORK",
+        ),
+        (quote_uri("abc", &caip(NATIVE), &usdc, user), "amount", "BAD_REQUEST"),
+        (quote_uri("0", &caip(NATIVE), &usdc, user), "amount", "BAD_REQUEST"),
+        (
+            quote_uri(&"9".repeat(300), &caip(NATIVE), &usdc, user),
+            "amount",
+            "BAD_REQUEST",
+        ),
+        (quote_uri("1", "eip155:31337:0x12", &usdc, user), "from", "BAD_REQUEST"),
+        (quote_uri("1", &usdc, &usdc, user), "to", "BAD_REQUEST"),
+        (
+            quote_uri(
+                "1",
+                &caip(NATIVE),
+                "eip155:1:0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                user,
+            ),
+            "to",
+            "BAD_REQUEST",
+        ),
+        (
+            quote_uri("1", &caip(NATIVE), &usdc, "nobody"),
+            "userAddress",
+            "BAD_REQUEST",
+        ),
+        (
+            format!(
+                "/v1/convert/quotes?projectId=test&amount=1&from={}&to={usdc}",
+                caip(NATIVE)
+            ),
+            "userAddress",
+            "BAD_REQUEST",
+        ),
+        (
+            format!(
+                "/v1/convert/build-approve?projectId=test&userAddress={user}&from={}&to={usdc}",
+                caip(NATIVE)
+            ),
+            "from",
+            "BAD_REQUEST",
+        ),
+        (
+            format!("/v1/convert/allowance?projectId=test&userAddress={user}&tokenAddress=usdc"),
+            "tokenAddress",
+            "BAD_REQUEST",
+        ),
+    ] {
+        let (status, body) = get(&router, &uri).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+        assert_eq!(
+            (body["status"].as_str(), body["code"].as_str()),
+            (Some("FAILED"), Some(code)),
+            "{uri}: {body}"
+        );
+        assert_eq!(body["reasons"][0]["field"], field, "{uri}: {body}");
+    }
+    let (status, body) = get(&router, "/v1/convert/tokens?projectId=test&chainId=eip155:5").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body["reasons"][0]["description"],
+        "Network not supported for Gas Price or Swaps"
+    );
+
+    let (status, _) = post(
+        &router,
+        "/v1/convert/build-transaction?projectId=test",
+        json!("not an object"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    for slippage in [json!(80), json!("abc"), json!(0), json!([1])] {
+        let body = json!({"amount": "1", "from": caip(NATIVE), "to": usdc, "userAddress": user, "eip155": {"slippage": slippage}});
+        let (status, answer) = post(&router, "/v1/convert/build-transaction?projectId=test", body).await;
+        assert_eq!(
+            (status, answer["reasons"][0]["field"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("eip155.slippage")),
+            "{slippage}: {answer}"
+        );
+    }
+    // No project: refused before anything is read.
+    let (status, _) = get(&router, "/v1/convert/tokens?chainId=eip155:31337").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}

@@ -1,0 +1,52 @@
+// Swap through WalletConnect: the modal pairs with the dev wallet (apps/devwallet) in a second tab
+// over the real `latch serve` relay; the Swap view's transaction is approved there and lands on
+// the devnet. Swaps move the devnet's pools: this file runs after account.spec.ts (exact prices).
+import { expect, test } from '@playwright/test';
+import { createPublicClient, erc20Abi, http, parseEther, type Hex } from 'viem';
+import { E2E_RPC_URL, E2E_SERVER_URL, readDevnet } from '../fixtures/stack.js';
+
+const devnet = createPublicClient({ transport: http(E2E_RPC_URL) });
+const contracts = readDevnet().contracts as Record<string, unknown>;
+const usdc = (contracts.usdc as { address: Hex }).address;
+const weth = contracts.weth as Hex;
+const router = contracts.uniswapV2Router as Hex;
+const routerAbi = [
+  { type: 'function', name: 'getAmountsOut', stateMutability: 'view', inputs: [{ type: 'uint256' }, { type: 'address[]' }], outputs: [{ type: 'uint256[]' }] },
+] as const;
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+test('swaps ETH for USDC from the Swap view through the dev wallet in a second tab', async ({ page, context }) => {
+  // The dev wallet holds anvil's public test keys; account 8 is one no other test spends from.
+  const trader: Hex = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f';
+  const devWallet = await context.newPage();
+  await devWallet.goto(`${E2E_SERVER_URL}/devwallet/`);
+  await expect(devWallet.getByRole('button', { name: 'Switch chain' })).toBeEnabled();
+  await devWallet.getByLabel('Account', { exact: true }).selectOption('8');
+
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId('wallet-selector-walletconnect').click();
+  await page.getByTestId('wc-copy').click();
+  const uri = await page.evaluate(() => navigator.clipboard.readText());
+  await devWallet.getByLabel('WalletConnect URI').fill(uri);
+  await devWallet.getByRole('button', { name: 'Pair' }).click();
+  await devWallet.getByRole('article', { name: 'Connection request from Latch demo' }).getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByTestId('account-address')).toHaveAttribute('title', trader);
+
+  const before = await devnet.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [trader] });
+  await page.getByTestId('account-action-swap').click();
+  await expect(page.getByTestId('swap-from-token')).not.toHaveValue('');
+  await page.getByTestId('swap-to-token').selectOption({ label: 'USDC' });
+  await page.getByTestId('swap-amount').fill('0.1');
+  await expect(page.getByTestId('swap-quote')).toBeVisible();
+  const [, expected] = await devnet.readContract({ address: router, abi: routerAbi, functionName: 'getAmountsOut', args: [parseEther('0.1'), [weth, usdc]] });
+  await page.getByTestId('swap-submit').click();
+
+  // The request waits in the dev wallet until its user approves it there.
+  await devWallet.getByRole('article', { name: 'eth_sendTransaction request from Latch demo' }).getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  await expect
+    .poll(() => devnet.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [trader] }))
+    .toBe(before + expected!);
+});

@@ -1,0 +1,187 @@
+import { formatBalance, formatNumber, formatUnits } from '@latch/wasm';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Button } from '../../components/Button/Button.js';
+import { useLatchInstance } from '../../context.js';
+import { HIGH_PRICE_IMPACT, SWAP_SLIPPAGE, type SwapTokenOption } from '../../core/swap.js';
+import { useStore } from '../../hooks/useStore.js';
+import { swapControllerFor } from './swapController.js';
+import { swapViewStyles } from './SwapView.styles.js';
+
+/**
+ * Swap (spec §2): from and to tokens (searchable by symbol or address), amount with Max, a live
+ * quote (debounced, re-read every block), price impact, minimum received and network fee, then
+ * approve when the allowance is short, then the swap in the wallet.
+ */
+export function SwapView() {
+  const latch = useLatchInstance();
+  const swap = swapControllerFor(latch);
+  const state = useStore(swap.store);
+  useStore(latch.accountData.tokens);
+  const [query, setQuery] = useState('');
+  const ids = { search: useId(), from: useId(), to: useId(), amount: useId(), error: useId() };
+
+  useEffect(() => {
+    void swap.load();
+    return swap.watchBlocks();
+  }, [swap]);
+
+  const shown = swap.search(query);
+  const options = (selected: SwapTokenOption | undefined) => {
+    // The selected token stays listed whatever the search, so the picker keeps showing it.
+    const list = selected && !shown.includes(selected) ? [selected, ...shown] : shown;
+    return list.map((t) => (
+      <option key={t.address} value={t.address}>
+        {t.symbol}
+      </option>
+    ));
+  };
+  const { from, to, quote } = state;
+  const busy = state.step !== 'form';
+  const units = (amount: string, token: SwapTokenOption | undefined) =>
+    token ? formatNumber(formatUnits(amount, token.decimals), 6) : amount;
+  const error = state.error ? (
+    <p className="latch-message latch-message--error" role="alert" id={ids.error} data-testid="swap-error">
+      {latch.t(state.error)}
+    </p>
+  ) : null;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void (state.needsApproval ? swap.approve() : swap.swap());
+  };
+
+  return (
+    <form className="latch-view" data-testid="swap-view" onSubmit={onSubmit} noValidate>
+      <style>{swapViewStyles}</style>
+      {state.tokens.length === 0 && !state.error ? <p className="latch-message">{latch.t('swapNoTokens')}</p> : null}
+      <div className="latch-swap-field">
+        <label className="latch-swap-label" htmlFor={ids.search}>
+          {latch.t('swapSearch')}
+        </label>
+        <input
+          id={ids.search}
+          className="latch-swap-input"
+          data-testid="swap-search"
+          type="search"
+          autoComplete="off"
+          spellCheck={false}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        {query && shown.length === 0 ? (
+          <span className="latch-swap-label" role="status">
+            {latch.t('swapNoMatch')}
+          </span>
+        ) : null}
+      </div>
+      <div className="latch-swap-field">
+        <label className="latch-swap-label" htmlFor={ids.from}>
+          {latch.t('swapFrom')}
+        </label>
+        <div className="latch-swap-row">
+          <select
+            id={ids.from}
+            className="latch-swap-input"
+            data-testid="swap-from-token"
+            value={from?.address ?? ''}
+            disabled={busy}
+            onChange={(event) => swap.selectFrom(event.target.value)}
+          >
+            {options(from)}
+          </select>
+          <Button aria-label={latch.t('swapFlip')} data-testid="swap-flip" disabled={busy} onClick={swap.flip}>
+            ⇅
+          </Button>
+        </div>
+        {from ? (
+          <span className="latch-swap-label" data-testid="swap-from-balance">
+            {latch.t('swapBalance', { amount: formatBalance(from.balance, from.symbol) })}
+          </span>
+        ) : null}
+      </div>
+      <div className="latch-swap-field">
+        <label className="latch-swap-label" htmlFor={ids.amount}>
+          {latch.t('swapAmount')}
+        </label>
+        <div className="latch-swap-row">
+          <input
+            id={ids.amount}
+            className="latch-swap-input"
+            data-testid="swap-amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0.0"
+            value={state.amount}
+            disabled={busy}
+            aria-describedby={state.error ? ids.error : undefined}
+            onChange={(event) => swap.setAmount(event.target.value)}
+          />
+          <Button data-testid="swap-max" disabled={busy || !from} onClick={() => void swap.setMax()}>
+            {latch.t('swapMax')}
+          </Button>
+        </div>
+      </div>
+      <div className="latch-swap-field">
+        <label className="latch-swap-label" htmlFor={ids.to}>
+          {latch.t('swapTo')}
+        </label>
+        <select
+          id={ids.to}
+          className="latch-swap-input"
+          data-testid="swap-to-token"
+          value={to?.address ?? ''}
+          disabled={busy}
+          onChange={(event) => swap.selectTo(event.target.value)}
+        >
+          {options(to)}
+        </select>
+        {to ? (
+          <span className="latch-swap-label" data-testid="swap-to-balance">
+            {latch.t('swapBalance', { amount: formatBalance(to.balance, to.symbol) })}
+          </span>
+        ) : null}
+      </div>
+      {state.quoting ? (
+        <p className="latch-message" role="status">
+          {latch.t('swapQuoting')}
+        </p>
+      ) : null}
+      {quote && to && !state.quoting ? (
+        <dl className="latch-swap-quote" data-testid="swap-quote" aria-live="polite">
+          <dt>{latch.t('swapTo')}</dt>
+          <dd data-testid="swap-quote-amount">{latch.t('swapReceiveValue', { amount: units(quote.toAmount, to), symbol: to.symbol })}</dd>
+          <dt>{latch.t('swapMinReceived')}</dt>
+          <dd data-testid="swap-min-received">{latch.t('swapReceiveValue', { amount: units(quote.toAmountMin, to), symbol: to.symbol })}</dd>
+          <dt>{latch.t('swapPriceImpact')}</dt>
+          <dd data-testid="swap-price-impact">{formatNumber(String(quote.priceImpact), 2)} %</dd>
+          <dt>{latch.t('swapSlippage')}</dt>
+          <dd>{SWAP_SLIPPAGE} %</dd>
+          <dt>{latch.t('swapNetworkFee')}</dt>
+          <dd data-testid="swap-fee">
+            {latch.t('swapNetworkFeeValue', { usd: formatNumber(String(quote.networkFeeUsd ?? 0), 2) })}
+          </dd>
+        </dl>
+      ) : null}
+      {quote && quote.priceImpact >= HIGH_PRICE_IMPACT ? (
+        <p className="latch-message latch-swap-warning" role="alert" data-testid="swap-impact-warning">
+          {latch.t('swapPriceImpactHigh')}
+        </p>
+      ) : null}
+      {error}
+      {state.needsApproval && from ? (
+        <Button variant="primary" type="submit" data-testid="swap-approve" disabled={busy || !quote} aria-busy={state.step === 'approving'}>
+          {latch.t(state.step === 'approving' ? 'swapApproving' : 'swapApprove', { symbol: from.symbol })}
+        </Button>
+      ) : (
+        <Button
+          variant="primary"
+          type="submit"
+          data-testid="swap-submit"
+          disabled={busy || !quote || state.quoting || !!state.error}
+          aria-busy={state.step === 'swapping'}
+        >
+          {latch.t(state.step === 'swapping' ? 'swapSwapping' : 'swapSubmit')}
+        </Button>
+      )}
+    </form>
+  );
+}
