@@ -42,6 +42,7 @@ export async function buildDemo({ write = true } = {}) {
               dynamicImports: item.type === 'chunk' ? item.dynamicImports : [],
               // Which packages make up a chunk, for the report.
               sources: item.type === 'chunk' ? describeModules(Object.keys(item.modules)) : '',
+              code: item.type === 'chunk' ? item.code : undefined,
               raw: bytes.length,
               gzip: gzipSize(bytes),
             });

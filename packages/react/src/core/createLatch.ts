@@ -121,6 +121,8 @@ export interface Latch {
   readonly locale: Store<LocaleState>;
   /** Switches the modal's language (`'auto'`: the browser's); resolves once it shows. */
   setLocale(locale: Locale | 'auto'): Promise<void>;
+  /** Resolves once the chosen locale's whole catalogue shows (the modal's opening waits for it). */
+  localeReady(): Promise<void>;
   readonly t: Translate;
   /** Open state, view history and the router actions. */
   readonly modal: ModalController;
@@ -306,6 +308,7 @@ export function createLatch(options: LatchOptions): Latch {
     lastEvent,
     locale: locale.store,
     setLocale: locale.setLocale,
+    localeReady: locale.ready,
     t: locale.t,
     modal,
     transactionStack: createTransactionStack({ modal }),

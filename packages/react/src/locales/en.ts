@@ -1,7 +1,11 @@
-/** The English catalogue; its keys define the `Messages` type every locale must fill. */
+import { enPage } from './enPage.js';
+
+/**
+ * The English catalogue; its keys define the `Messages` type every locale must fill. A page loads
+ * `enPage` up front and this whole catalogue with the modal (locales/index.ts).
+ */
 export const en = {
-  connectWallet: 'Connect Wallet',
-  connecting: 'Connecting…',
+  ...enPage,
   close: 'Close',
   back: 'Back',
   connectTitle: 'Connect a wallet',
@@ -9,10 +13,8 @@ export const en = {
   connectionRejected: 'The connection request was rejected.',
   wallets: 'Wallets',
   walletInstalled: 'Installed',
-  browserWallet: 'Browser Wallet',
   walletSolanaTag: 'Solana',
   walletRecent: 'Recent',
-  allWallets: 'All wallets',
   allWalletsCount: '{count}+',
   allWalletsTitle: 'All wallets',
   searchWallets: 'Search wallets',
@@ -25,7 +27,6 @@ export const en = {
   walletsFailed: 'The wallet list could not be loaded.',
   downloadsTitle: 'Get a wallet',
   walletConnectUnavailable: '{wallet} connects through WalletConnect, which this site has switched off.',
-  walletConnect: 'WalletConnect',
   walletConnectTag: 'QR code',
   walletConnectScan: 'Scan this code with a WalletConnect wallet on your phone.',
   walletConnectScanWallet: 'Scan this code with {wallet} on your phone.',
@@ -54,10 +55,6 @@ export const en = {
   retry: 'Try again',
   accountTitle: 'Account',
   balanceLoading: 'Loading balance…',
-  balanceUnavailable: 'Token Balance Unavailable',
-  invalidProjectId: 'Invalid Project ID',
-  invalidAppConfiguration: 'Invalid App Configuration',
-  disconnect: 'Disconnect',
   walletActions: 'Wallet actions',
   actionBuy: 'Buy',
   actionSwap: 'Swap',
@@ -87,7 +84,6 @@ export const en = {
   nftsEmpty: 'No NFTs yet',
   activityLoading: 'Loading activity…',
   activityEmpty: 'No activity yet',
-  activityFailed: 'Failed to fetch transactions',
   activityMore: 'Load more',
   month1: 'January',
   month2: 'February',
@@ -122,12 +118,7 @@ export const en = {
   signInWalletApp: 'Signing asks {wallet} for a signature: have the app at hand.',
   signInInWalletApp: 'Open {wallet} and approve the signature request.',
   signInBody: '{app} asks you to sign a message with your wallet to prove this account is yours. Signing is free and sends no transaction.',
-  signIn: 'Sign',
   signInWaiting: 'Waiting for signature…',
-  signatureDeclined: 'Signature declined',
-  signInInitFailed: 'A problem occurred while trying initialize authentication',
-  signInFailed: 'The wallet could not sign the message. Try again.',
-  signInRefused: 'The sign-in was refused. Try again.',
   networksTitle: 'Choose network',
   networkButton: 'Network: {network}',
   switchNetwork: 'Switch network',

@@ -1,14 +1,19 @@
-import { en, type MessageKey, type Messages } from './en.js';
+import type { MessageKey, Messages } from './en.js';
+import { enPage } from './enPage.js';
 
 export type { MessageKey, Messages };
 
-/** Every locale the modal speaks. English ships with the page; the others load when chosen. */
+/**
+ * Every locale the modal speaks. A page ships with `enPage` (what shows before the modal); every
+ * whole catalogue, English included, is a chunk loaded with the modal or when chosen.
+ */
 export const LOCALES = ['en', 'de', 'es', 'fr', 'pt', 'ja', 'zh-CN', 'ko', 'tr', 'ru'] as const;
 
 export type Locale = (typeof LOCALES)[number];
 
 // One dynamic import per locale, so a page pays only for the catalogue it shows.
-const lazyCatalogues: Record<Exclude<Locale, 'en'>, () => Promise<Messages>> = {
+const lazyCatalogues: Record<Locale, () => Promise<Messages>> = {
+  en: () => import('./en.js').then((module) => module.en),
   de: () => import('./de.js').then((module) => module.de),
   es: () => import('./es.js').then((module) => module.es),
   fr: () => import('./fr.js').then((module) => module.fr),
@@ -20,9 +25,20 @@ const lazyCatalogues: Record<Exclude<Locale, 'en'>, () => Promise<Messages>> = {
   ru: () => import('./ru.js').then((module) => module.ru),
 };
 
-/** The catalogue of a locale: English at once, the others from their own chunk. */
-export function loadCatalogue(locale: Locale): Promise<Messages> {
-  return locale === 'en' ? Promise.resolve(en) : lazyCatalogues[locale]();
+// Catalogues already loaded, so a later Latch instance (or a re-render) needs no wait: a cache of
+// code, like the module system's own; no state of any instance.
+const loadedCatalogues = new Map<Locale, Messages>();
+
+/** The whole catalogue of a locale, from its own chunk. */
+export async function loadCatalogue(locale: Locale): Promise<Messages> {
+  const catalogue = await lazyCatalogues[locale]();
+  loadedCatalogues.set(locale, catalogue);
+  return catalogue;
+}
+
+/** A catalogue `loadCatalogue` has already loaded on this page. */
+export function loadedCatalogue(locale: Locale): Messages | undefined {
+  return loadedCatalogues.get(locale);
 }
 
 export function isLocale(value: string): value is Locale {
@@ -46,9 +62,12 @@ export function negotiateLocale(preferred: readonly string[]): Locale {
   return 'en';
 }
 
-/** English with the host's overrides: what the modal shows until the chosen catalogue has loaded. */
-export function englishWith(overrides: Partial<Messages> = {}): Messages {
-  return { ...en, ...overrides };
+/**
+ * The page's English with the host's overrides: what shows until a whole catalogue has loaded.
+ * Only the `enPage` keys are there; the modal waits for its catalogue (`LocaleController.ready`).
+ */
+export function pageEnglishWith(overrides: Partial<Messages> = {}): Messages {
+  return { ...enPage, ...overrides } as Messages;
 }
 
 /** Replaces each `{name}` in a template with `values.name`; unknown names stay visible. */
@@ -60,5 +79,6 @@ export type Translate = (key: MessageKey, values?: Record<string, string>) => st
 
 export function createTranslate(messages: Messages | (() => Messages)): Translate {
   const current = typeof messages === 'function' ? messages : () => messages;
-  return (key, values) => interpolate(current()[key], values);
+  // A key whose catalogue has not loaded shows as itself rather than breaking the page.
+  return (key, values) => interpolate(current()[key] ?? key, values);
 }

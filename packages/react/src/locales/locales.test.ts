@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { de } from './de.js';
 import { en } from './en.js';
-import { createTranslate, englishWith, interpolate, loadCatalogue, LOCALES, negotiateLocale } from './index.js';
-import { createLocale } from '../core/locale.js';
+import { createTranslate, interpolate, loadCatalogue, LOCALES, negotiateLocale, pageEnglishWith } from './index.js';
+import { enPage } from './enPage.js';
 
 describe('messages', () => {
   it('interpolates {name} placeholders and leaves unknown ones visible', () => {
@@ -14,7 +14,13 @@ describe('messages', () => {
     expect(t('connectWallet')).toBe('Wallet verbinden');
     expect(t('retry')).toBe('Nochmal');
     expect(t('connectionFailed', { wallet: 'Test Wallet' })).toBe('Die Verbindung mit Test Wallet ist fehlgeschlagen.');
-    expect(createTranslate(englishWith({ retry: 'Again' }))('retry')).toBe('Again');
+    expect(createTranslate(pageEnglishWith({ retry: 'Again' }))('retry')).toBe('Again');
+    // A key whose catalogue has not loaded yet shows as itself.
+    expect(createTranslate(pageEnglishWith())('sendTitle')).toBe('sendTitle');
+  });
+
+  it('keeps the page English a part of the English catalogue', () => {
+    for (const [key, text] of Object.entries(enPage)) expect(en[key as keyof typeof en]).toBe(text);
   });
 
   it('keeps every catalogue complete and using the same placeholders', async () => {
@@ -73,14 +79,30 @@ describe('messages', () => {
 });
 
 describe('the locale controller', () => {
-  it('starts in English and switches once the chosen catalogue has loaded, overrides kept', async () => {
+  // Each test starts with no catalogue loaded, as a page does.
+  let createLocale: typeof import('../core/locale.js').createLocale;
+  beforeEach(async () => {
+    vi.resetModules();
+    ({ createLocale } = await import('../core/locale.js'));
+  });
+
+  it('starts with the page English and switches once the chosen catalogue has loaded, overrides kept', async () => {
     const locale = createLocale({ locale: 'de', overrides: { retry: 'Nochmal' }, languages: () => [] });
-    expect(locale.store.getState().locale).toBe('en');
+    expect(locale.store.getState()).toMatchObject({ locale: 'en', complete: false });
     expect(locale.t('connectWallet')).toBe('Connect Wallet');
-    await locale.setLocale('de');
+    await locale.ready();
+    expect(locale.store.getState()).toMatchObject({ locale: 'de', complete: true });
     expect(locale.store.getState().locale).toBe('de');
     expect(locale.t('connectWallet')).toBe('Wallet verbinden');
     expect(locale.t('retry')).toBe('Nochmal');
+  });
+
+  it('loads the whole English catalogue when the modal asks for it', async () => {
+    const locale = createLocale({ locale: 'en', languages: () => [] });
+    expect(locale.t('sendTitle')).toBe('sendTitle');
+    await locale.ready();
+    expect(locale.store.getState().complete).toBe(true);
+    expect(locale.t('sendTitle')).toBe(en.sendTitle);
   });
 
   it('lets the latest choice win when an earlier catalogue arrives later', async () => {

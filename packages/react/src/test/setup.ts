@@ -1,13 +1,15 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll } from 'vitest';
 import { loadModal } from '../components/LatchProvider/lazyModal.js';
+import { loadCatalogue } from '../locales/index.js';
 import { uninstallWallets } from './fixtures.js';
 import { unregisterStandardWallets } from './standardWallet.js';
 
 // The modal is a lazily loaded chunk; loaded once here, tests see it render at the opening as it
 // does in a page where the idle preload has run. LatchProvider.test.tsx checks the lazy path itself.
+// Likewise the English catalogue, which a page loads with the modal.
 beforeAll(async () => {
-  await loadModal();
+  await Promise.all([loadModal(), loadCatalogue('en')]);
 });
 
 // jsdom loads no images: an <img> or `new Image()` never fires `load` or `error`, so opening the

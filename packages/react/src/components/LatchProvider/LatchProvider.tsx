@@ -28,18 +28,20 @@ function useIsClient(): boolean {
  * Fetches the modal's chunk when the browser is idle after the first render, so it is not in the
  * JavaScript a page needs to show, yet is usually there by the first click.
  */
-function preloadModalWhenIdle(target: Window): () => void {
-  return whenIdle(target, () => void loadModal().catch(() => {})); // the opening tries again
+function preloadModalWhenIdle(target: Window, latch: Latch): () => void {
+  // The opening tries again after a failure.
+  return whenIdle(target, () => void Promise.all([loadModal(), latch.localeReady()]).catch(() => {}));
 }
 
 /** The modal, rendered as soon as its chunk is loaded (at once when it already is). */
 export function LazyModal({ latch, embedded = false }: { latch: Latch; embedded?: boolean }) {
-  const [Modal, setModal] = useState(loadedModal);
+  // The modal shows with its strings: the chosen locale's whole catalogue comes with it.
+  const [Modal, setModal] = useState(() => (latch.locale.getState().complete ? loadedModal() : undefined));
   useEffect(() => {
     if (Modal) return;
     let live = true;
-    loadModal().then(
-      (component) => live && setModal(() => component),
+    Promise.all([loadModal(), latch.localeReady()]).then(
+      ([component]) => live && setModal(() => component),
       // Nothing to show: closed, so the next click opens (and loads) again.
       (error: unknown) => {
         latch.track({ type: 'INTERNAL_SDK_ERROR', data: { message: `The modal could not load: ${String(error)}` } });
@@ -69,7 +71,7 @@ export function LatchProvider({ latch, children }: LatchProviderProps) {
   const isClient = useIsClient();
 
   useEffect(() => latch.mount(window), [latch]);
-  useEffect(() => preloadModalWhenIdle(window), []);
+  useEffect(() => preloadModalWhenIdle(window, latch), [latch]);
 
   return (
     <LatchContext.Provider value={latch}>

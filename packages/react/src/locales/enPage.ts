@@ -1,0 +1,22 @@
+/**
+ * The English strings a page shows before the modal's chunk has loaded (the Connect button, toasts
+ * and errors raised outside the modal). The rest of English loads with the modal; `make size-gate`
+ * fails when code outside the modal's chunks names a key that is not here.
+ */
+export const enPage = {
+  connectWallet: 'Connect Wallet',
+  connecting: 'Connecting…',
+  browserWallet: 'Browser Wallet',
+  allWallets: 'All wallets',
+  walletConnect: 'WalletConnect',
+  balanceUnavailable: 'Token Balance Unavailable',
+  invalidProjectId: 'Invalid Project ID',
+  invalidAppConfiguration: 'Invalid App Configuration',
+  disconnect: 'Disconnect',
+  activityFailed: 'Failed to fetch transactions',
+  signIn: 'Sign',
+  signatureDeclined: 'Signature declined',
+  signInInitFailed: 'A problem occurred while trying initialize authentication',
+  signInFailed: 'The wallet could not sign the message. Try again.',
+  signInRefused: 'The sign-in was refused. Try again.',
+};
