@@ -50,9 +50,9 @@ test('an EVM account: the QR code reads back as the address, copy puts it on the
   await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
   await expect(page.getByTestId('account-address')).toBeVisible();
 
-  // Buy, Receive and Send are on by default and supported on eip155; Swap has no view yet.
+  // Buy, Swap, Receive and Send are on by default and supported on eip155, in the spec's order.
   const actions = page.getByRole('group', { name: 'Wallet actions' }).getByRole('button');
-  await expect(actions).toHaveText(['Buy', 'Receive', 'Send']);
+  await expect(actions).toHaveText(['Buy', 'Swap', 'Receive', 'Send']);
   const modal = page.getByTestId('latch-modal');
   expect(await axeViolations(modal), 'Account view with its actions is axe-clean').toEqual([]);
 
