@@ -4,6 +4,9 @@
 //! `Access-Control-Allow-Origin` for allowed origins, and also on the 401/403
 //! refusals themselves, so the modal can read the status and show the spec's
 //! alert instead of an opaque network error.
+//!
+//! The CCIP-Read gateway (`/ccip`) is the exception: its answers are public and signed, and
+//! EIP-3668 has gateways answer any origin, so an ENS library on any page can resolve the zone.
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -18,6 +21,38 @@ use crate::AppState;
 const ALLOW_METHODS: &str = "GET, POST, DELETE, OPTIONS";
 const ALLOW_HEADERS: &str = "authorization, content-type, x-project-id, x-sdk-type, x-sdk-version";
 const MAX_AGE_SECONDS: &str = "600";
+const CCIP_ALLOW_METHODS: &str = "GET, POST, OPTIONS";
+
+fn is_ccip_gateway(path: &str) -> bool {
+    path == "/ccip" || path.starts_with("/ccip/")
+}
+
+/// `/ccip` for any origin: a preflight answered here, a call answered with `*`.
+async fn ccip_cors(request: Request, next: Next, is_preflight: bool) -> Response {
+    let mut response = if is_preflight {
+        let mut response = StatusCode::NO_CONTENT.into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_METHODS,
+            HeaderValue::from_static(CCIP_ALLOW_METHODS),
+        );
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_HEADERS,
+            HeaderValue::from_static("content-type"),
+        );
+        headers.insert(
+            header::ACCESS_CONTROL_MAX_AGE,
+            HeaderValue::from_static(MAX_AGE_SECONDS),
+        );
+        response
+    } else {
+        next.run(request).await
+    };
+    response
+        .headers_mut()
+        .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    response
+}
 
 async fn origin_allowed_for(state: &AppState, project_id: Option<&str>, origin: &str) -> bool {
     let Some(id) = project_id else { return false };
@@ -38,10 +73,13 @@ pub async fn cors(State(state): State<AppState>, request: Request, next: Next) -
     let Some(origin) = request.headers().get(header::ORIGIN).cloned() else {
         return next.run(request).await;
     };
-    let origin_text = origin.to_str().unwrap_or_default().to_owned();
-    let project = project_id_of(request.uri(), request.headers()).map(str::to_owned);
     let is_preflight =
         request.method() == Method::OPTIONS && request.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    if is_ccip_gateway(request.uri().path()) {
+        return ccip_cors(request, next, is_preflight).await;
+    }
+    let origin_text = origin.to_str().unwrap_or_default().to_owned();
+    let project = project_id_of(request.uri(), request.headers()).map(str::to_owned);
     let allowed = origin_allowed_for(&state, project.as_deref(), &origin_text).await;
 
     if is_preflight {

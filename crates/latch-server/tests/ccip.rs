@@ -184,3 +184,43 @@ async fn without_a_key_the_gateway_says_it_is_not_configured() {
         .unwrap()
         .contains("ccip_signing_key"));
 }
+
+/// EIP-3668: a gateway answers any origin, so an ENS library on any page can resolve the zone
+/// (the answers are public and signed); the rest of the API keeps its per-project allowlist.
+#[tokio::test]
+async fn any_origin_may_ask_the_gateway_and_no_other_route() {
+    let (router, _dir) = gateway().await;
+    let data = hex::encode(ccip::encode_resolve_request("alice.latch.id", &ResolverQuery::Addr).unwrap());
+    let uri = format!("/ccip/{RESOLVER}/0x{data}.json");
+    let preflight = Request::options("/ccip")
+        .header("origin", "https://any.example")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .body(Body::empty())
+        .unwrap();
+    let response = router.clone().oneshot(preflight).await.unwrap();
+    assert_eq!(response.status(), StatusCode::NO_CONTENT);
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    assert!(response.headers()["access-control-allow-methods"]
+        .to_str()
+        .unwrap()
+        .contains("POST"));
+
+    let get = Request::get(&uri)
+        .header("origin", "https://any.example")
+        .body(Body::empty())
+        .unwrap();
+    let response = router.clone().oneshot(get).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+
+    // A project route still refuses an origin that is not on the project's allowlist.
+    let other = Request::options("/v1/profile/suggestions/alice?projectId=demo")
+        .header("origin", "https://any.example")
+        .header("access-control-request-method", "GET")
+        .body(Body::empty())
+        .unwrap();
+    let response = router.oneshot(other).await.unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert!(!response.headers().contains_key("access-control-allow-origin"));
+}
