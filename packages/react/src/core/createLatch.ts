@@ -188,10 +188,9 @@ export function createLatch(options: LatchOptions): Latch {
 
   // Read when used, never at creation: creating Latch must not touch `location` (SSR).
   const getServerUrl = () => options.serverUrl ?? globalThis.location.origin;
-  const gateway = createGateway({
-    projectId: options.projectId,
-    getServerUrl,
-  });
+  // The server and project every client names; built once and shared.
+  const server: ServerLocation = { projectId: options.projectId, getServerUrl };
+  const gateway = createGateway(server);
   const storage = options.storage ?? browserStorage();
   const toasts = createToasts();
   const modal = createModalController({
@@ -221,7 +220,7 @@ export function createLatch(options: LatchOptions): Latch {
     adapter: options.siweConfig
       ? siweConfigAdapter(options.siweConfig)
       : options.siwx &&
-        (options.siwx.adapter ?? createLatchAuthentication({ projectId: options.projectId, getServerUrl, storage })),
+        (options.siwx.adapter ?? createLatchAuthentication({ ...server, storage })),
     options: options.siweConfig ?? options.siwx ?? {},
     connection: connectionController,
     modal,
@@ -231,19 +230,18 @@ export function createLatch(options: LatchOptions): Latch {
     location: () => globalThis.location,
   });
   const accountData = createAccountData({
-    api: createApiClient({ projectId: options.projectId, getServerUrl }),
+    api: createApiClient(server),
     account: connectionController.account,
     networks: options.networks,
     toasts,
   });
   const transactions = createTransactions({ connection: connectionController, gateway, accountData });
-  const catalogue = createCatalogueClient({ projectId: options.projectId, getServerUrl });
+  const catalogue = createCatalogueClient(server);
   const walletConnect =
     options.enableWalletConnect === false
       ? undefined
       : createWalletConnect({
-          projectId: options.projectId,
-          getServerUrl,
+          ...server,
           networks: options.networks,
           options: options.walletConnect ?? {},
           modal,
@@ -330,7 +328,7 @@ export function createLatch(options: LatchOptions): Latch {
     sendTransaction: transactions.sendTransaction,
     transactions,
     gateway,
-    server: { projectId: options.projectId, getServerUrl },
+    server,
     subscribeEvents: events.subscribe,
     track: events.emit,
     mount(target) {
