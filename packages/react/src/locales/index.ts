@@ -41,10 +41,6 @@ export function loadedCatalogue(locale: Locale): Messages | undefined {
   return loadedCatalogues.get(locale);
 }
 
-export function isLocale(value: string): value is Locale {
-  return (LOCALES as readonly string[]).includes(value);
-}
-
 /**
  * The first of the visitor's preferred languages (`navigator.languages`, best first) that the
  * modal speaks: an exact tag first (`de`, `zh-CN`), else the locale of its language (`de-AT` → `de`,
