@@ -27,6 +27,8 @@ export interface Transaction {
     /** CAIP-2 id, e.g. `eip155:1`. */
     chain: string;
     application?: { name?: string; iconUrl?: string } | null;
+    /** The on-ramp provider that delivered it (a purchase), as `latch` marks it; absent or null otherwise. */
+    onramp?: string | null;
   };
   transfers: TransactionTransfer[];
 }

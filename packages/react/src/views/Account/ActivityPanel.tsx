@@ -23,7 +23,7 @@ function TransactionRow({ transaction, now }: { transaction: Transaction; now: n
   const { operationType, minedAt, status } = transaction.metadata;
   const [transfer] = transaction.transfers;
   // The server marks what one of its on-ramp providers delivered (`metadata.onramp`, the provider).
-  const purchase = (transaction.metadata as { onramp?: string | null }).onramp;
+  const purchase = transaction.metadata.onramp;
   const asset = transfer?.fungible_info?.symbol ?? transfer?.nft_info?.name ?? '';
   return (
     <li className="latch-row" data-testid="activity-row" data-purchase={purchase ? 'true' : undefined}>
