@@ -13,6 +13,19 @@ use crate::config::Config;
 use crate::error::ApiError;
 use crate::AppState;
 
+/// The largest body of routes whose bodies are a few short fields.
+pub const FEW_FIELDS_BYTES: usize = 16 * 1024;
+
+/// Routes whose bodies are a few short fields: an on-ramp checkout form or quote question, a
+/// swap to build, a CCIP-Read lookup (a DNS name of at most 255 bytes and one resolver call).
+fn takes_few_fields(path: &str) -> bool {
+    path.starts_with("/v1/onramp/")
+        || path == "/v1/generators/onrampurl"
+        || path.starts_with("/onramp/")
+        || path.starts_with("/v1/convert/")
+        || path == "/ccip"
+}
+
 /// The largest body `path` accepts under `config`.
 pub fn limit_for(config: &Config, path: &str) -> usize {
     let limits = &config.body_limits;
@@ -21,10 +34,7 @@ pub fn limit_for(config: &Config, path: &str) -> usize {
         "/e" => limits.event,
         "/batch" => limits.event_batch,
         _ if path.starts_with("/v1/siwx/") => limits.sign_in,
-        // On-ramp bodies are a few fields: a checkout form or a quote question.
-        _ if path.starts_with("/v1/onramp/") || path == "/v1/generators/onrampurl" || path.starts_with("/onramp/") => {
-            config.max_body_bytes.min(16 * 1024)
-        }
+        _ if takes_few_fields(path) => config.max_body_bytes.min(FEW_FIELDS_BYTES),
         _ => config.max_body_bytes,
     }
 }
@@ -69,6 +79,15 @@ mod tests {
         assert_eq!(limit_for(&config, "/v1/siwx/verify"), limits.sign_in);
         assert_eq!(limit_for(&config, "/v1/siwx/sessions/a/revoke"), limits.sign_in);
         assert_eq!(limit_for(&config, "/v1/profile/account"), config.max_body_bytes);
+        for few in [
+            "/v1/onramp/quote",
+            "/v1/generators/onrampurl",
+            "/onramp/sandbox/confirm",
+            "/v1/convert/build-transaction",
+            "/ccip",
+        ] {
+            assert_eq!(limit_for(&config, few), FEW_FIELDS_BYTES, "{few}");
+        }
         assert_eq!(
             (limits.rpc, limits.event, limits.event_batch, limits.sign_in),
             (1 << 20, 64 << 10, 512 << 10, 16 << 10)

@@ -7,7 +7,8 @@
 //! The request and answer rules (DNS names, the resolver calls, the digest) are
 //! `latch_core::ccip`; here are the two URL forms EIP-3668 clients use, the records from the
 //! store, the clock and the key. Names under the legacy suffix answer as the primary zone's.
-//! No project is asked for: ENS clients call the resolver's URL as it is, and names are public.
+//! No project is asked for: ENS clients call the resolver's URL as it is, and names are public;
+//! each answer costs a store read and a signature, so the client's per-IP budget applies.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::project::Visitor;
 use crate::AppState;
 
 /// How long a signed answer stays valid (the resolver refuses it afterwards).
@@ -45,9 +47,11 @@ pub struct Lookup {
 #[utoipa::path(get, path = "/ccip/{sender}/{data}", tag = "names",
     params(("sender" = String, Path, description = "The resolver contract"),
         ("data" = String, Path, description = "The call data, 0x-hex, followed by .json")),
-    responses((status = 200, body = Answer), (status = 400, body = ErrorBody), (status = 503, body = ErrorBody)))]
+    responses((status = 200, body = Answer), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 503, body = ErrorBody)))]
 pub async fn get_lookup(
     State(state): State<AppState>,
+    _visitor: Visitor,
     Path((sender, data)): Path<(String, String)>,
 ) -> ApiResult<Json<Answer>> {
     let data = data.strip_suffix(".json").unwrap_or(&data);
@@ -57,8 +61,8 @@ pub async fn get_lookup(
 /// `POST /ccip`: EIP-3668's POST form, `{"sender","data"}`.
 #[utoipa::path(post, path = "/ccip", tag = "names", request_body = Lookup,
     responses((status = 200, body = Answer), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody),
-        (status = 503, body = ErrorBody)))]
-pub async fn post_lookup(State(state): State<AppState>, body: Bytes) -> ApiResult<Json<Answer>> {
+        (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn post_lookup(State(state): State<AppState>, _visitor: Visitor, body: Bytes) -> ApiResult<Json<Answer>> {
     let lookup: Lookup = crate::error::json_body(&body)?;
     answer(&state, &lookup.sender, &lookup.data).await
 }
@@ -82,18 +86,8 @@ pub fn parse_key(text: &str) -> Result<[u8; 32], String> {
     Ok(key)
 }
 
-/// The zone's full name for `name` under the primary or legacy suffix; `None` outside both.
-fn in_zone(state: &AppState, name: &str) -> Option<String> {
-    let config = &state.config;
-    let zones = std::iter::once(&config.name_zone).chain(config.name_legacy_zone.as_ref());
-    zones
-        .filter_map(|zone| name.strip_suffix(zone.as_str())?.strip_suffix('.'))
-        .find(|label| !label.is_empty() && !label.contains('.'))
-        .map(|label| format!("{label}.{}", config.name_zone))
-}
-
 async fn records(state: &AppState, name: &str) -> ApiResult<Option<NameRecords>> {
-    let Some(full) = in_zone(state, name) else {
+    let Some(full) = crate::names::zone_name(&state.config, name) else {
         return Ok(None);
     };
     let Some(record) = state

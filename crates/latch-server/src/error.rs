@@ -19,11 +19,13 @@ pub enum ApiError {
         /// What is wrong, for a person.
         description: String,
     },
-    /// An on-ramp request the rules refuse (400); `code` says why: `AMOUNT_BELOW_MIN`,
-    /// `AMOUNT_ABOVE_MAX`, `UNSUPPORTED_CURRENCY`, `UNSUPPORTED_PAYMENT_METHOD`,
-    /// `UNSUPPORTED_ASSET`, `UNSUPPORTED_NETWORK`, `UNKNOWN_PROVIDER`, `ONRAMP_DISABLED`, `INVALID_AMOUNT`.
+    /// A request the rules refuse (400) with a code of its own, not `BAD_REQUEST`. On-ramp:
+    /// `AMOUNT_BELOW_MIN`, `AMOUNT_ABOVE_MAX`, `UNSUPPORTED_CURRENCY`, `UNSUPPORTED_PAYMENT_METHOD`,
+    /// `UNSUPPORTED_ASSET`, `UNSUPPORTED_NETWORK`, `UNKNOWN_PROVIDER`, `ONRAMP_DISABLED`,
+    /// `INVALID_AMOUNT`. Swaps: `UNSUPPORTED_SWAP_NETWORK`, `NO_ROUTE`, `SLIPPAGE_EXCEEDED`,
+    /// `INSUFFICIENT_ALLOWANCE`, `INSUFFICIENT_BALANCE`, `SWAP_REVERTED`.
     #[error("{description}")]
-    OnrampRefused {
+    Refused {
         /// Stable machine code.
         code: &'static str,
         /// Which input is refused.
@@ -77,17 +79,6 @@ pub enum ApiError {
     /// Too many requests for the project or the client (429); retry after the duration.
     #[error("rate limit exceeded, retry in {} s", retry_after_seconds(*.0))]
     RateLimited(std::time::Duration),
-    /// A swap cannot be quoted or built (400); `code` says why: `UNSUPPORTED_SWAP_NETWORK`,
-    /// `NO_ROUTE`, `SLIPPAGE_EXCEEDED`, `INSUFFICIENT_ALLOWANCE`, `INSUFFICIENT_BALANCE`, `SWAP_REVERTED`.
-    #[error("{description}")]
-    SwapRefused {
-        /// Stable machine code.
-        code: &'static str,
-        /// Which input is concerned.
-        field: &'static str,
-        /// What was wrong, for a person.
-        description: String,
-    },
     /// No route (404).
     #[error("not found")]
     NotFound,
@@ -151,7 +142,7 @@ impl ApiError {
     fn parts(&self) -> (StatusCode, &'static str, &'static str) {
         match self {
             ApiError::BadRequest { field, .. } => (StatusCode::BAD_REQUEST, "BAD_REQUEST", field),
-            ApiError::OnrampRefused { code, field, .. } => (StatusCode::BAD_REQUEST, code, field),
+            ApiError::Refused { code, field, .. } => (StatusCode::BAD_REQUEST, code, field),
             ApiError::UnprocessableBody(_) => (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_JSON", "body"),
             ApiError::UnsupportedChain(_) => (StatusCode::BAD_REQUEST, "UNSUPPORTED_CHAIN", "chainId"),
             ApiError::InvalidProjectId => (StatusCode::UNAUTHORIZED, "INVALID_PROJECT_ID", "projectId"),
@@ -162,7 +153,6 @@ impl ApiError {
             ApiError::SignInTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "MESSAGE_TOO_LARGE", "message"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
-            ApiError::SwapRefused { code, field, .. } => (StatusCode::BAD_REQUEST, code, field),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "method"),
             ApiError::RpcMethodNotAllowed(_) => (StatusCode::FORBIDDEN, "RPC_METHOD_NOT_ALLOWED", "method"),

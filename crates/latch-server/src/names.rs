@@ -107,14 +107,19 @@ fn full_name(name: &str, zone: &str) -> ApiResult<String> {
     Ok(format!("{label}.{zone}"))
 }
 
-/// A name under the legacy suffix (spec §9) as the primary zone's; any other name as it is.
+/// The zone's full name for `name`, a single label under the primary or the legacy suffix
+/// (spec §9: `alice.<legacy>` is `alice.<zone>`); `None` outside both.
+pub(crate) fn zone_name(config: &crate::config::Config, name: &str) -> Option<String> {
+    let zones = std::iter::once(&config.name_zone).chain(config.name_legacy_zone.as_ref());
+    zones
+        .filter_map(|zone| name.strip_suffix(zone.as_str())?.strip_suffix('.'))
+        .find(|label| !label.is_empty() && !label.contains('.'))
+        .map(|label| format!("{label}.{}", config.name_zone))
+}
+
+/// A name under the legacy suffix as the primary zone's; any other name as it is.
 fn primary_name(config: &crate::config::Config, name: &str) -> String {
-    config
-        .name_legacy_zone
-        .as_deref()
-        .and_then(|legacy| name.strip_suffix(legacy)?.strip_suffix('.'))
-        .filter(|label| !label.is_empty() && !label.contains('.'))
-        .map_or_else(|| name.to_owned(), |label| format!("{label}.{}", config.name_zone))
+    zone_name(config, name).unwrap_or_else(|| name.to_owned())
 }
 
 /// `POST /v1/profile/account`: registers a name.

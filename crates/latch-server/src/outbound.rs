@@ -180,6 +180,19 @@ pub fn guarded_client_with(allowed: AddressRule, timeout: Duration) -> reqwest::
         .unwrap_or_default()
 }
 
+/// A client for hosts the operator configured (swap aggregators, on-ramp provider APIs): their
+/// keys travel in headers and queries, so never through an environment proxy, which would see
+/// them; `timeout` per request, and at most 3 s of it to connect.
+pub fn configured_client(timeout: Duration) -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout.min(Duration::from_secs(3)))
+        .no_proxy()
+        .build()
+        // Building fails only when the TLS backend cannot load; the default client has the same backend.
+        .unwrap_or_default()
+}
+
 /// `scheme://host[:port]` of `url`, for logs and errors: upstream URLs carry
 /// API keys in their path, query or user info, which must never be printed.
 pub fn redact_url(url: &str) -> String {

@@ -175,13 +175,19 @@ impl FromRequestParts<AppState> for ClientIp {
     }
 }
 
-impl FromRequestParts<AppState> for Caller {
+/// A caller of a public route that names no project (the CCIP-Read gateway, the sandbox
+/// checkout page): only the client's per-IP budget applies, charged on extraction.
+#[derive(Debug, Clone, Copy)]
+pub struct Visitor {
+    /// The client's address, when known (`None` in-process).
+    pub ip: Option<IpAddr>,
+}
+
+impl FromRequestParts<AppState> for Visitor {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        // The client's budget first: a client over it is stopped before it
-        // costs a lookup or charges the project's budget, whatever id it names.
-        // (A router called in-process, without a socket, has no client to limit.)
+        // A router called in-process, without a socket, has no client to limit.
         let ip = ClientIp::of(parts, &state.config.trusted_proxies).map(|ClientIp(ip)| ip);
         if let Some(ip) = ip {
             state
@@ -190,6 +196,17 @@ impl FromRequestParts<AppState> for Caller {
                 .await
                 .map_err(ApiError::RateLimited)?;
         }
+        Ok(Visitor { ip })
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        // The client's budget first: a client over it is stopped before it
+        // costs a lookup or charges the project's budget, whatever id it names.
+        let Visitor { ip } = Visitor::from_request_parts(parts, state).await?;
         let id = project_id(parts)
             .filter(|id| is_valid_project_id(id))
             .ok_or(ApiError::InvalidProjectId)?;

@@ -172,6 +172,49 @@ async fn bad_requests_get_our_error_body() {
     );
 }
 
+/// The gateway names no project, yet each answer costs a store read and a signature: the
+/// client's per-IP budget applies, and a body is a lookup's few fields, not megabytes.
+#[tokio::test]
+async fn the_gateway_is_bounded_per_client_and_per_body() {
+    let (state, _dir) = state_with(vec![dead_upstream()], |config| {
+        config.ccip_signing_key = Some(Secret(hex::encode(KEY)));
+        config.ip_rate_limit = latch_server::ratelimit::Limit {
+            per_second: 0.001,
+            burst: 2.0,
+        };
+    })
+    .await;
+    let router = app(state);
+    let data = hex::encode(ccip::encode_resolve_request("alice.latch.id", &ResolverQuery::Addr).unwrap());
+    let from = |ip: [u8; 4]| {
+        let mut request = Request::get(format!("/ccip/{RESOLVER}/0x{data}.json"))
+            .body(Body::empty())
+            .unwrap();
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((ip, 40000))));
+        request
+    };
+    for _ in 0..2 {
+        assert_eq!(call(&router, from([10, 0, 0, 1])).await.0, StatusCode::OK);
+    }
+    let (status, body) = call(&router, from([10, 0, 0, 1])).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, Some("RATE_LIMITED")),
+        "{body}"
+    );
+    assert_eq!(call(&router, from([10, 0, 0, 2])).await.0, StatusCode::OK);
+
+    let huge = json!({"sender": RESOLVER, "data": format!("0x{}", "00".repeat(64 * 1024))});
+    let post = Request::post("/ccip")
+        .header("content-type", "application/json")
+        .body(Body::from(huge.to_string()))
+        .unwrap();
+    let (status, body) = call(&router, post).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+}
+
 #[tokio::test]
 async fn without_a_key_the_gateway_says_it_is_not_configured() {
     let (state, _dir) = state_with(vec![dead_upstream()], |_| {}).await;

@@ -262,6 +262,72 @@ async fn a_pool_moved_after_the_quote_is_slippage() {
         .starts_with("Slippage exceeded"));
 }
 
+/// Methods seen by [`counting_proxy`], in order.
+type Seen = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// A JSON-RPC stand-in in front of `upstream` that records each method it forwards.
+async fn counting_proxy(upstream: String) -> (String, Seen) {
+    let seen: Seen = Default::default();
+    let log = seen.clone();
+    let http = reqwest::Client::new();
+    let app = axum::Router::new().route(
+        "/",
+        axum::routing::post(move |body: axum::body::Bytes| {
+            let (log, http, upstream) = (log.clone(), http.clone(), upstream.clone());
+            async move {
+                let request: Value = serde_json::from_slice(&body).unwrap();
+                let calls = request.as_array().cloned().unwrap_or_else(|| vec![request]);
+                for call in calls {
+                    log.lock()
+                        .unwrap()
+                        .push(call["method"].as_str().unwrap_or("").to_owned());
+                }
+                let reply = http
+                    .post(upstream)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await
+                    .unwrap();
+                ([("content-type", "application/json")], reply.bytes().await.unwrap())
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, seen)
+}
+
+#[tokio::test]
+async fn a_quote_or_a_build_reads_the_head_once() {
+    let devnet = Devnet::start().await;
+    let (proxy, seen) = counting_proxy(devnet.anvil.url.clone()).await;
+    let (state, _data) = state_with(vec![proxy], |config| config.devnet_file = Some(devnet.file.clone())).await;
+    let router = app(state);
+    let usdc = devnet.fixture["contracts"]["usdc"]["address"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let user = devnet.account(1);
+    let heads = |seen: &Seen| {
+        let mut seen = seen.lock().unwrap();
+        let count = seen.iter().filter(|m| *m == "eth_getBlockByNumber").count();
+        seen.clear();
+        count
+    };
+    // The route's pools and the fee's gas price are read at the same block: one head read each.
+    let one_eth = "1000000000000000000";
+    let (status, quotes) = get(&router, &quote_uri(one_eth, &caip(NATIVE), &caip(&usdc), &user)).await;
+    assert_eq!(status, StatusCode::OK, "{quotes}");
+    assert_eq!(heads(&seen), 1, "quote");
+    let build = json!({"amount": one_eth, "from": caip(NATIVE), "to": caip(&usdc), "userAddress": user,
+        "disableEstimate": true});
+    let (status, built) = post(&router, "/v1/convert/build-transaction?projectId=test", build).await;
+    assert_eq!(status, StatusCode::OK, "{built}");
+    assert_eq!(heads(&seen), 1, "build");
+}
+
 #[tokio::test]
 async fn bad_input_gets_our_error_body() {
     let (state, _data) = state_with(vec![dead_upstream()], |config| {

@@ -59,11 +59,21 @@ async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
 async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
     let devnet = Devnet::start().await;
     let (anvil, fixture) = (&devnet.anvil, &devnet.fixture);
-    let (state, _data) = state_with(vec![anvil.url.clone()], |_| {}).await;
+    let (state, _data) = state_with(vec![anvil.url.clone()], |config| {
+        config.name_legacy_zone = Some("latch.eth".into())
+    })
+    .await;
     let router = app(state);
     let one = fixture["accounts"][1]["address"].as_str().unwrap();
     let two = fixture["accounts"][2]["address"].as_str().unwrap();
     let wallet = fixture["contracts"]["smartWallet"]["address"].as_str().unwrap();
+    // Read (and cached) before the name exists: registering must not leave this answer behind.
+    let (status, identity) = get(&router, &format!("/v1/identity/{one}?projectId=test")).await;
+    assert_eq!(
+        (status, &identity["name"]),
+        (StatusCode::OK, &Value::Null),
+        "{identity}"
+    );
 
     // An EOA registers alice.latch.id.
     let text = message("alice.latch.id", now(), json!({"bio": "hello"}));
@@ -109,6 +119,13 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
     assert_eq!(none, json!([]));
     let (_, identity) = get(&router, &format!("/v1/identity/{one}?projectId=test")).await;
     assert_eq!(identity["name"], "alice.latch.id", "identity falls back to Latch names");
+    // The legacy suffix (spec §9) finds the same record under its primary name.
+    let (status, legacy) = get(&router, "/v1/profile/account/alice.latch.eth?projectId=test").await;
+    assert_eq!(
+        (status, legacy["name"].as_str()),
+        (StatusCode::OK, Some("alice.latch.id")),
+        "{legacy}"
+    );
     let (status, _) = get(&router, "/v1/profile/account/nobody.latch.id?projectId=test").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 

@@ -37,7 +37,7 @@ pub fn from_config(configs: &[AggregatorConfig]) -> Vec<Box<dyn Aggregator>> {
     configs
         .iter()
         .map(|c| -> Box<dyn Aggregator> {
-            let http = reqwest::Client::builder().timeout(TIMEOUT).build().unwrap_or_default();
+            let http = crate::outbound::configured_client(TIMEOUT);
             let base = c.url.trim_end_matches('/').to_owned();
             match c.kind {
                 AggregatorKind::ZeroEx => Box::new(ZeroEx {

@@ -231,10 +231,11 @@ impl Convert {
     pub async fn quote(&self, state: &AppState, input: &SwapInput, gas_price: Option<U256>) -> ApiResult<Quote> {
         let market = self.market(&input.pair)?;
         let (from, to, _) = input.pair.ends(market.wrapped_native).map_err(core)?;
-        let (route, block) = self.cache.route(&state.gateway, market, from, to, input.amount).await?;
+        let (route, head) = self.cache.route(&state.gateway, market, from, to, input.amount).await?;
+        let block = head.0;
         let gas_price = match gas_price {
             Some(p) => p,
-            None => self.cache.gas_price(&state.gateway, &market.chain).await?,
+            None => self.cache.gas_price_at(&state.gateway, &market.chain, &head).await?,
         };
         let gas = typical_swap_gas(route.path.len() - 1);
         let fee = gas * gas_price;
@@ -499,7 +500,7 @@ fn refusal(message: &str) -> ApiError {
     } else {
         ("SWAP_REVERTED", "amount", "The swap would fail on chain")
     };
-    ApiError::SwapRefused {
+    ApiError::Refused {
         code,
         field,
         description: format!("{description} ({message})"),
@@ -533,7 +534,7 @@ pub async fn build_transaction(
     let convert = &state.convert;
     let market = convert.market(&input.pair)?;
     let (from, to, kind) = input.pair.ends(market.wrapped_native).map_err(core)?;
-    let (route, _) = convert
+    let (route, head) = convert
         .cache
         .route(&state.gateway, market, from, to, input.amount)
         .await?;
@@ -543,7 +544,7 @@ pub async fn build_transaction(
     };
     let deadline = u64::try_from(crate::now_ms() / 1000).unwrap_or_default() + DEADLINE_SECONDS;
     let (data, value) = abi::swap_data(kind, input.amount, min, &route.path, input.user, deadline);
-    let gas_price = convert.cache.gas_price(&state.gateway, &market.chain).await?;
+    let gas_price = convert.cache.gas_price_at(&state.gateway, &market.chain, &head).await?;
     let data = alloy_primitives::hex::encode_prefixed(data);
     let value_hex = format!("0x{value:x}");
     let gas = if request.disable_estimate == Some(true) {

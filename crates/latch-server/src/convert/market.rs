@@ -38,6 +38,9 @@ struct BlockView {
     gas_price: Option<U256>,
 }
 
+/// A chain's latest block: its number and hash ([`evm::head`]).
+pub type Head = (u64, String);
+
 /// Pools and per-block reads, shared by every request.
 #[derive(Default)]
 pub struct PoolCache {
@@ -52,7 +55,8 @@ const PAIR_CAPACITY: usize = 20_000;
 
 impl PoolCache {
     /// The best route for `amount_in` from `from` to `to` (pool tokens) on `market` at the
-    /// latest block, and that block; `NO_ROUTE` when no candidate path has liquidity.
+    /// latest block, and that block (for [`Self::gas_price_at`], so a request reads the head
+    /// once); `NO_ROUTE` when no candidate path has liquidity.
     pub async fn route(
         &self,
         gateway: &Gateway,
@@ -60,18 +64,17 @@ impl PoolCache {
         from: Address,
         to: Address,
         amount_in: U256,
-    ) -> ApiResult<(Route, u64)> {
+    ) -> ApiResult<(Route, Head)> {
         let paths = math::candidate_paths(from, to, market.wrapped_native, &market.bases);
         let wanted = math::pools_of(&paths);
         let head = evm::head(gateway, &market.chain).await?;
-        let block = head.0;
         let reserves = self.reserves(gateway, market, &wanted, &head).await?;
-        let route = math::best_route(amount_in, &paths, &reserves).ok_or_else(|| ApiError::SwapRefused {
+        let route = math::best_route(amount_in, &paths, &reserves).ok_or_else(|| ApiError::Refused {
             code: "NO_ROUTE",
             field: "to",
             description: "No route: no pool on this network holds enough liquidity for this pair and amount".into(),
         })?;
-        Ok((route, block))
+        Ok((route, head))
     }
 
     /// Reserves of the `wanted` pools at `head`: from memory when this block was read already.
@@ -80,7 +83,7 @@ impl PoolCache {
         gateway: &Gateway,
         market: &Market,
         wanted: &[(Address, Address)],
-        head: &(u64, String),
+        head: &Head,
     ) -> ApiResult<HashMap<(Address, Address), Reserves>> {
         let pools = self.pools(gateway, market, wanted).await?;
         let missing: Vec<((Address, Address), Address)> = {
@@ -160,30 +163,35 @@ impl PoolCache {
     /// The chain's gas price at its head (one read per block).
     pub async fn gas_price(&self, gateway: &Gateway, chain: &str) -> ApiResult<U256> {
         let head = evm::head(gateway, chain).await?;
+        self.gas_price_at(gateway, chain, &head).await
+    }
+
+    /// The chain's gas price at `head`, a head this request already read (one read per block).
+    pub async fn gas_price_at(&self, gateway: &Gateway, chain: &str, head: &Head) -> ApiResult<U256> {
         if let Some(price) = self
             .blocks
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(chain)
-            .filter(|v| v.is(&head))
+            .filter(|v| v.is(head))
             .and_then(|v| v.gas_price)
         {
             return Ok(price);
         }
         let price = evm::quantity(gateway, chain, "eth_gasPrice", json!([])).await?;
         let mut blocks = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
-        BlockView::at(&mut blocks, chain, &head).gas_price = Some(price);
+        BlockView::at(&mut blocks, chain, head).gas_price = Some(price);
         Ok(price)
     }
 }
 
 impl BlockView {
-    fn is(&self, (number, hash): &(u64, String)) -> bool {
+    fn is(&self, (number, hash): &Head) -> bool {
         self.block == *number && self.hash == *hash
     }
 
     /// `chain`'s view of `head`, started over when the head moved (or was reorganised).
-    fn at<'a>(blocks: &'a mut HashMap<String, BlockView>, chain: &str, head: &(u64, String)) -> &'a mut BlockView {
+    fn at<'a>(blocks: &'a mut HashMap<String, BlockView>, chain: &str, head: &Head) -> &'a mut BlockView {
         let view = blocks.entry(chain.to_owned()).or_default();
         if !view.is(head) {
             *view = BlockView {

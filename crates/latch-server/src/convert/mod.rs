@@ -72,7 +72,7 @@ impl Convert {
         if self.is_swap_network(id) {
             Ok(format!("eip155:{id}"))
         } else {
-            Err(ApiError::SwapRefused {
+            Err(ApiError::Refused {
                 code: "UNSUPPORTED_SWAP_NETWORK",
                 field,
                 description: UNSUPPORTED.into(),
@@ -83,7 +83,7 @@ impl Convert {
     /// The market quotes and builds go through on `pair`'s chain.
     fn market(&self, pair: &SwapPair) -> ApiResult<&Market> {
         let chain = self.network(pair.chain_id, "from")?;
-        self.markets.get(&chain).ok_or_else(|| ApiError::SwapRefused {
+        self.markets.get(&chain).ok_or_else(|| ApiError::Refused {
             code: "NO_ROUTE",
             field: "from",
             description: format!("No route: this server has no swap market configured for {chain}"),

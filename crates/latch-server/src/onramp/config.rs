@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Secret, DEV_CHAIN};
 
 /// Anvil's account #9 (the published test mnemonic): funded on the devnet and
-/// used by no e2e test, so the `--dev` sandbox can pay from it.
-pub const DEV_SANDBOX_KEY: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
+/// used by no e2e test, so the `--dev` sandbox can pay from it (the `--dev` CCIP-Read
+/// gateway signs with the same published key).
+pub const DEV_SANDBOX_KEY: &str = crate::config::DEV_CCIP_SIGNING_KEY;
 
 /// The on-ramp providers and their keys.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -127,7 +128,8 @@ impl OnrampConfig {
             if digits.len() != 64 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return Err("onramp.sandbox.private_key: expected 32 bytes of hex".into());
             }
-            if !dev && key.0 == DEV_SANDBOX_KEY {
+            // Compared as digits: `0x` or upper case must not let the published key through.
+            if !dev && digits.eq_ignore_ascii_case(DEV_SANDBOX_KEY.trim_start_matches("0x")) {
                 return Err("onramp.sandbox.private_key is a published test key: choose another outside --dev".into());
             }
             for chain in &sandbox.chains {
@@ -211,6 +213,19 @@ mod tests {
             .validate(false, &[DEV_CHAIN.into()])
             .unwrap_err()
             .contains("published"));
+        for disguised in [
+            DEV_SANDBOX_KEY.trim_start_matches("0x").to_owned(),
+            DEV_SANDBOX_KEY.to_ascii_uppercase().replacen("0X", "0x", 1),
+        ] {
+            published.sandbox.private_key = Some(Secret(disguised.clone()));
+            assert!(
+                published
+                    .validate(false, &[DEV_CHAIN.into()])
+                    .unwrap_err()
+                    .contains("published"),
+                "{disguised}"
+            );
+        }
         let mut keyless = OnrampConfig {
             sandbox: SandboxConfig {
                 enabled: Some(true),

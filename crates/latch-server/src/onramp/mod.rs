@@ -86,7 +86,7 @@ impl Onramp {
     /// The provider named `id`, or the default when `id` is empty.
     fn provider(&self, id: Option<&str>) -> ApiResult<&Arc<dyn Provider>> {
         match id.filter(|id| !id.is_empty()) {
-            None => self.providers.first().ok_or_else(|| ApiError::OnrampRefused {
+            None => self.providers.first().ok_or_else(|| ApiError::Refused {
                 code: "ONRAMP_DISABLED",
                 field: "provider",
                 description: "no on-ramp provider is configured on this server".into(),
@@ -95,7 +95,7 @@ impl Onramp {
                 .providers
                 .iter()
                 .find(|p| p.id() == id)
-                .ok_or_else(|| ApiError::OnrampRefused {
+                .ok_or_else(|| ApiError::Refused {
                     code: "UNKNOWN_PROVIDER",
                     field: "provider",
                     description: format!("provider {id} is not configured here"),
@@ -148,7 +148,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn refused(error: LimitError, field: &'static str) -> ApiError {
-    ApiError::OnrampRefused {
+    ApiError::Refused {
         code: error.code(),
         field,
         description: error.to_string(),
@@ -265,7 +265,7 @@ fn network_of<'a>(asset: &'a core::PurchaseCurrency, network: &str) -> ApiResult
             .iter()
             .find(|n| n.name == network || n.chain_id == network)
     };
-    found.ok_or_else(|| ApiError::OnrampRefused {
+    found.ok_or_else(|| ApiError::Refused {
         code: "UNSUPPORTED_NETWORK",
         field: "network",
         description: format!("{} cannot be bought on {network}", asset.symbol),
@@ -307,7 +307,7 @@ pub async fn quote(State(state): State<AppState>, _caller: Caller, body: Bytes) 
         .purchase_currencies
         .iter()
         .find(|c| c.id.eq_ignore_ascii_case(&purchase) || c.symbol.eq_ignore_ascii_case(&purchase))
-        .ok_or_else(|| ApiError::OnrampRefused {
+        .ok_or_else(|| ApiError::Refused {
             code: "UNSUPPORTED_ASSET",
             field: "purchaseCurrency",
             description: format!("{purchase} cannot be bought here"),
@@ -358,7 +358,7 @@ pub async fn quote(State(state): State<AppState>, _caller: Caller, body: Bytes) 
 
 /// The §8 estimate; without a price the purchase amount is left empty (unknown), never guessed.
 fn estimate(ask: &QuoteAsk, price: Option<&str>) -> ApiResult<OnrampQuote> {
-    let refuse = |e: latch_core::Error| ApiError::OnrampRefused {
+    let refuse = |e: latch_core::Error| ApiError::Refused {
         code: "INVALID_AMOUNT",
         field: "amount",
         description: e.to_string(),
@@ -387,24 +387,35 @@ fn estimate(ask: &QuoteAsk, price: Option<&str>) -> ApiResult<OnrampQuote> {
     }
 }
 
+/// The price (decimal text) of `symbol`, the native coin (`token` `None`) or a token of `chain`,
+/// where this server reads one: 1 for USD stablecoins, else the chain's market when the chain
+/// is served. Prices are in USD; other fiat currencies are not converted (estimates and the
+/// sandbox only).
+pub(crate) async fn price_text(
+    chain_data: &crate::chaindata::ChainData,
+    symbol: &str,
+    chain: &str,
+    token: Option<alloy_primitives::Address>,
+) -> Option<String> {
+    if matches!(symbol, "USDC" | "USDT" | "DAI" | "PYUSD") {
+        return Some("1".into());
+    }
+    let prices = chain_data.prices(chain).await.ok()?;
+    let price = prices.get(&token).copied().filter(|p| p.is_finite() && *p > 0.0)?;
+    let text = format!("{price:.8}");
+    Some(text.trim_end_matches('0').trim_end_matches('.').to_owned())
+}
+
 impl AppState {
-    /// The asset's price (decimal text) where this server reads one: the chain's
-    /// market when the chain is served, 1 for USD stablecoins. Prices are in USD;
-    /// other fiat currencies are not converted (estimates and the sandbox only).
+    /// The asked asset's price ([`price_text`]).
     pub(crate) async fn onramp_price(&self, ask: &QuoteAsk) -> Option<String> {
-        if matches!(ask.purchase_currency.as_str(), "USDC" | "USDT" | "DAI" | "PYUSD") {
-            return Some("1".into());
-        }
-        let chain = format!("eip155:{}", ask.chain_id);
-        let prices = self.chain_data.prices(&chain).await.ok()?;
-        let key = if ask.contract.is_empty() {
+        let token = if ask.contract.is_empty() {
             None
         } else {
-            ask.contract.parse().ok()
+            Some(ask.contract.parse().ok()?)
         };
-        let price = prices.get(&key).copied().filter(|p| p.is_finite() && *p > 0.0)?;
-        let text = format!("{price:.8}");
-        Some(text.trim_end_matches('0').trim_end_matches('.').to_owned())
+        let chain = format!("eip155:{}", ask.chain_id);
+        price_text(&self.chain_data, &ask.purchase_currency, &chain, token).await
     }
 }
 

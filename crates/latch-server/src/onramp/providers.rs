@@ -28,10 +28,6 @@ pub trait Provider: Send + Sync {
     async fn url(&self, ask: &UrlAsk) -> ApiResult<String>;
 }
 
-fn client(timeout: Duration) -> reqwest::Client {
-    reqwest::Client::builder().timeout(timeout).build().unwrap_or_default()
-}
-
 /// Coinbase Onramp: URLs need a one-time session token from its API, signed
 /// with the operator's CDP key (an Ed25519 JWT).
 pub struct Coinbase {
@@ -44,7 +40,7 @@ impl Coinbase {
     pub fn new(config: CoinbaseConfig, timeout: Duration) -> Self {
         Self {
             config,
-            http: client(timeout),
+            http: crate::outbound::configured_client(timeout),
         }
     }
 
@@ -149,7 +145,7 @@ impl MoonPay {
     pub fn new(config: MoonPayConfig, timeout: Duration) -> Self {
         Self {
             config,
-            http: client(timeout),
+            http: crate::outbound::configured_client(timeout),
         }
     }
 }

@@ -23,12 +23,12 @@ use serde_json::{json, Value};
 use super::providers::Provider;
 use super::{QuoteAsk, UrlAsk};
 use crate::chaindata::balances::native_currency;
+use crate::chaindata::evm;
 use crate::chaindata::ChainData;
 use crate::config::Config;
 use crate::error::{ApiError, ApiQuery, ApiResult};
 use crate::gateway::Gateway;
-use crate::project::ClientIp;
-use crate::ratelimit::IpKey;
+use crate::project::Visitor;
 use crate::AppState;
 
 /// Sessions open at once (older ones are dropped past this).
@@ -158,23 +158,8 @@ impl Sandbox {
         options
     }
 
-    /// The asset's price (decimal text): 1 for USD stablecoins, else the chain's market.
-    async fn price(&self, asset: &Asset) -> Option<String> {
-        if matches!(asset.symbol.as_str(), "USDC" | "USDT" | "DAI") {
-            return Some("1".into());
-        }
-        let prices = self.chain_data.prices(&asset.chain).await.ok()?;
-        let price = prices
-            .get(&asset.token)
-            .copied()
-            .filter(|p| p.is_finite() && *p > 0.0)?;
-        let text = format!("{price:.8}");
-        Some(text.trim_end_matches('0').trim_end_matches('.').to_owned())
-    }
-
     async fn quote_for(&self, asset: &Asset, cents: u64, currency: &str) -> anyhow::Result<OnrampQuote> {
-        let price = self
-            .price(asset)
+        let price = super::price_text(&self.chain_data, &asset.symbol, &asset.chain, asset.token)
             .await
             .ok_or_else(|| anyhow!("no price for {}", asset.symbol))?;
         Ok(core::compute_quote(&core::QuoteInput {
@@ -189,7 +174,7 @@ impl Sandbox {
         })?)
     }
 
-    /// One JSON-RPC call through the gateway; its result.
+    /// One JSON-RPC call through the gateway; its result (of any type, unlike [`evm::hex_result`]).
     async fn rpc(&self, chain: &str, method: &str, params: Value) -> anyhow::Result<Value> {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
         let reply = self
@@ -219,18 +204,16 @@ impl Sandbox {
                 (token, U256::ZERO, hex::decode(data.trim_start_matches("0x"))?, 100_000)
             }
         };
-        let quantity = |v: &Value| -> anyhow::Result<U256> {
-            let text = v.as_str().context("a quantity")?;
-            Ok(U256::from_str_radix(text.trim_start_matches("0x"), 16)?)
-        };
         let _turn = self.sending.lock().await;
         let from = format!("{:#x}", self.from);
-        let nonce = quantity(
-            &self
-                .rpc(&asset.chain, "eth_getTransactionCount", json!([from, "pending"]))
-                .await?,
-        )?;
-        let gas_price = quantity(&self.rpc(&asset.chain, "eth_gasPrice", json!([])).await?)?;
+        let nonce = evm::quantity(
+            &self.gateway,
+            &asset.chain,
+            "eth_getTransactionCount",
+            json!([from, "pending"]),
+        )
+        .await?;
+        let gas_price = evm::quantity(&self.gateway, &asset.chain, "eth_gasPrice", json!([])).await?;
         let tx = LegacyTx {
             nonce: u64::try_from(nonce).context("nonce")?,
             // Headroom over the node's price so a busy devnet block still takes it.
@@ -293,13 +276,11 @@ impl Provider for Sandbox {
         let address: Address = latch_core::address::parse_evm_address(&ask.address)
             .map_err(|_| ApiError::bad("destinationWallets", "the sandbox delivers to EVM addresses only"))?;
         let symbol = ask.assets.first().map_or("", String::as_str);
-        let asset = self
-            .asset(&ask.network, symbol)
-            .ok_or_else(|| ApiError::OnrampRefused {
-                code: "UNSUPPORTED_ASSET",
-                field: "destinationWallets",
-                description: format!("the sandbox does not deliver {symbol} on {}", ask.network),
-            })?;
+        let asset = self.asset(&ask.network, symbol).ok_or_else(|| ApiError::Refused {
+            code: "UNSUPPORTED_ASSET",
+            field: "destinationWallets",
+            description: format!("the sandbox does not deliver {symbol} on {}", ask.network),
+        })?;
         let mut id = [0u8; 16];
         getrandom::getrandom(&mut id).map_err(|e| ApiError::Internal(anyhow!("no randomness: {e}")))?;
         let id = hex::encode(id);
@@ -369,23 +350,16 @@ fn refused(status: StatusCode, message: &str) -> Response {
     )
 }
 
-async fn limited(state: &AppState, ip: ClientIp) -> Result<(), ApiError> {
-    state
-        .ip_limiter
-        .check(&IpKey::of(ip.0))
-        .await
-        .map_err(ApiError::RateLimited)
-}
-
 fn sandbox_of(state: &AppState) -> Result<&Arc<Sandbox>, ApiError> {
     state.onramp.sandbox.as_ref().ok_or(ApiError::NotFound)
 }
 
 /// `GET /onramp/sandbox?session=…`: the checkout page.
-pub async fn checkout(State(state): State<AppState>, ip: ClientIp, ApiQuery(query): ApiQuery<PageQuery>) -> Response {
-    if let Err(refusal) = limited(&state, ip).await {
-        return refusal.into_response();
-    }
+pub async fn checkout(
+    State(state): State<AppState>,
+    _visitor: Visitor,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> Response {
     let sandbox = match sandbox_of(&state) {
         Ok(sandbox) => sandbox,
         Err(refusal) => return refusal.into_response(),
@@ -425,10 +399,7 @@ pub async fn checkout(State(state): State<AppState>, ip: ClientIp, ApiQuery(quer
 
 /// `POST /onramp/sandbox/confirm` (the page's form): checks the amount, uses the
 /// session up, sends the asset and shows the result.
-pub async fn confirm(State(state): State<AppState>, ip: ClientIp, body: Bytes) -> Response {
-    if let Err(refusal) = limited(&state, ip).await {
-        return refusal.into_response();
-    }
+pub async fn confirm(State(state): State<AppState>, _visitor: Visitor, body: Bytes) -> Response {
     let sandbox = match sandbox_of(&state) {
         Ok(sandbox) => sandbox,
         Err(refusal) => return refusal.into_response(),
