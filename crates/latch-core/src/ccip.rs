@@ -124,7 +124,8 @@ pub fn encode_dns_name(name: &str) -> Result<Vec<u8>> {
 /// One 32-byte ABI word at `word` (counted in words) of `data`.
 fn word(data: &[u8], word: usize) -> Result<&[u8]> {
     let start = word.checked_mul(32).ok_or_else(|| bad("an offset overflows"))?;
-    data.get(start..start + 32)
+    let end = start.checked_add(32).ok_or_else(|| bad("an offset overflows"))?;
+    data.get(start..end)
         .ok_or_else(|| bad("the call data is shorter than its head"))
 }
 
@@ -134,7 +135,9 @@ fn small(data: &[u8], at: usize) -> Result<usize> {
     if w[..24].iter().any(|b| *b != 0) {
         return Err(bad("an offset or length is out of range"));
     }
-    Ok(u64::from_be_bytes(w[24..].try_into().expect("8 bytes")) as usize)
+    // `try_from`, not `as`: on a 32-bit target (wasm) a cast would wrap a huge value to a small one.
+    usize::try_from(u64::from_be_bytes(w[24..].try_into().expect("8 bytes")))
+        .map_err(|_| bad("an offset or length is out of range"))
 }
 
 /// The dynamic `bytes`/`string` whose head word is `head` in the tuple `data`.
@@ -144,7 +147,7 @@ fn dynamic(data: &[u8], head: usize) -> Result<&[u8]> {
         return Err(bad("an offset is not word-aligned"));
     }
     let len = small(data, offset / 32)?;
-    let start = offset + 32;
+    let start = offset.checked_add(32).ok_or_else(|| bad("an offset overflows"))?;
     let end = start.checked_add(len).ok_or_else(|| bad("a length overflows"))?;
     data.get(start..end)
         .ok_or_else(|| bad("a value runs past the call data"))

@@ -157,3 +157,24 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn offsets_near_the_top_of_the_address_space_are_refused() {
+    // A head word holding a huge, word-aligned offset or length: refused, never an overflow.
+    let huge = {
+        let mut w = [0u8; 32];
+        w[24..].copy_from_slice(&(u64::MAX - 31).to_be_bytes());
+        w
+    };
+    let mut call = RESOLVE_SELECTOR.to_vec();
+    call.extend_from_slice(&huge);
+    call.extend_from_slice(&[0u8; 32]);
+    assert!(parse_resolve_request(&call).is_err());
+    let mut call = vector("text");
+    // The name's length word (after the two head words).
+    call[4 + 64..4 + 96].copy_from_slice(&huge);
+    assert!(parse_resolve_request(&call).is_err());
+    let mut response = huge.to_vec();
+    response.extend_from_slice(&[0u8; 64]);
+    assert!(verify_response(RESOLVER, &[], &response).is_err());
+}
