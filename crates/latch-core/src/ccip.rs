@@ -15,6 +15,7 @@ use alloy_primitives::{keccak256, Address, Signature, B256, U256};
 use k256::ecdsa::SigningKey;
 
 use crate::ens::namehash;
+use crate::validate::{coin_type_to_evm_chain_id, ETHEREUM_COIN_TYPE};
 use crate::{Error, Result};
 
 /// `resolve(bytes,bytes)` of the gateway's interface (`IResolverService`).
@@ -25,10 +26,6 @@ pub const ADDR_SELECTOR: [u8; 4] = [0x3b, 0x3b, 0x57, 0xde];
 pub const ADDR_COIN_SELECTOR: [u8; 4] = [0xf1, 0xcb, 0x7e, 0x06];
 /// `text(bytes32,string)`: a text record (`avatar`, …).
 pub const TEXT_SELECTOR: [u8; 4] = [0x59, 0xd1, 0xd4, 0x3c];
-/// ENSIP-9's coin type of Ethereum.
-pub const ETHEREUM_COIN_TYPE: u64 = 60;
-/// ENSIP-11: EVM chains are `0x80000000 | chainId`; `0x80000000` itself is ENSIP-19's default.
-pub const EVM_COIN_TYPE_BASE: u64 = 0x8000_0000;
 /// Longest DNS-encoded name (RFC 1035: 255 octets).
 pub const MAX_DNS_NAME: usize = 255;
 
@@ -209,7 +206,8 @@ fn address_word(address: Address) -> [u8; 32] {
 /// The EVM address of a name for `coin_type`: its own record, else (ENSIP-19) any EVM record,
 /// as an EVM account is the same on every EVM chain; Ethereum's 60 counts as EVM.
 fn evm_address(records: &NameRecords, coin_type: u64) -> Option<Address> {
-    let is_evm = |c: u64| c == ETHEREUM_COIN_TYPE || (EVM_COIN_TYPE_BASE..=u64::from(u32::MAX)).contains(&c);
+    // ENSIP-11's rule (`0x80000000 | chainId`, and `0x80000000` itself, ENSIP-19's default).
+    let is_evm = |c: u64| u32::try_from(c).is_ok_and(|c| coin_type_to_evm_chain_id(c).is_ok());
     records.addresses.get(&coin_type).copied().or_else(|| {
         is_evm(coin_type)
             .then(|| records.addresses.iter().find(|(c, _)| is_evm(**c)).map(|(_, a)| *a))
@@ -224,7 +222,7 @@ pub fn query_result(query: &ResolverQuery, records: Option<&NameRecords>) -> Vec
     match query {
         ResolverQuery::Addr => {
             let address = records
-                .and_then(|r| evm_address(r, ETHEREUM_COIN_TYPE))
+                .and_then(|r| evm_address(r, u64::from(ETHEREUM_COIN_TYPE)))
                 .unwrap_or(Address::ZERO);
             address_word(address).to_vec()
         }
