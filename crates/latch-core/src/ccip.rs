@@ -11,24 +11,33 @@
 
 use std::collections::BTreeMap;
 
-use alloy_primitives::{keccak256, Address, Signature, B256, U256};
+use alloy_primitives::{keccak256, Address, Bytes, Signature, B256, U256};
+use alloy_sol_types::{SolCall, SolValue};
 use k256::ecdsa::SigningKey;
 
 use crate::ens::namehash;
+use crate::validate::{coin_type_to_evm_chain_id, ETHEREUM_COIN_TYPE};
 use crate::{Error, Result};
 
+// Private: the module's functions are the interface, not the generated call types.
+#[allow(unreachable_pub)]
+mod sol {
+    alloy_sol_types::sol! {
+        function resolve(bytes name, bytes data) returns (bytes);
+        function addr(bytes32 node) returns (address);
+        function addr(bytes32 node, uint256 coinType) returns (bytes);
+        function text(bytes32 node, string key) returns (string);
+    }
+}
+
 /// `resolve(bytes,bytes)` of the gateway's interface (`IResolverService`).
-pub const RESOLVE_SELECTOR: [u8; 4] = [0x90, 0x61, 0xb9, 0x23];
+pub const RESOLVE_SELECTOR: [u8; 4] = sol::resolveCall::SELECTOR;
 /// `addr(bytes32)`: the Ethereum address (coin type 60).
-pub const ADDR_SELECTOR: [u8; 4] = [0x3b, 0x3b, 0x57, 0xde];
+pub const ADDR_SELECTOR: [u8; 4] = sol::addr_0Call::SELECTOR;
 /// `addr(bytes32,uint256)`: the address of an ENSIP-9/11 coin type, as bytes.
-pub const ADDR_COIN_SELECTOR: [u8; 4] = [0xf1, 0xcb, 0x7e, 0x06];
+pub const ADDR_COIN_SELECTOR: [u8; 4] = sol::addr_1Call::SELECTOR;
 /// `text(bytes32,string)`: a text record (`avatar`, …).
-pub const TEXT_SELECTOR: [u8; 4] = [0x59, 0xd1, 0xd4, 0x3c];
-/// ENSIP-9's coin type of Ethereum.
-pub const ETHEREUM_COIN_TYPE: u64 = 60;
-/// ENSIP-11: EVM chains are `0x80000000 | chainId`; `0x80000000` itself is ENSIP-19's default.
-pub const EVM_COIN_TYPE_BASE: u64 = 0x8000_0000;
+pub const TEXT_SELECTOR: [u8; 4] = sol::textCall::SELECTOR;
 /// Longest DNS-encoded name (RFC 1035: 255 octets).
 pub const MAX_DNS_NAME: usize = 255;
 
@@ -124,7 +133,8 @@ pub fn encode_dns_name(name: &str) -> Result<Vec<u8>> {
 /// One 32-byte ABI word at `word` (counted in words) of `data`.
 fn word(data: &[u8], word: usize) -> Result<&[u8]> {
     let start = word.checked_mul(32).ok_or_else(|| bad("an offset overflows"))?;
-    data.get(start..start + 32)
+    let end = start.checked_add(32).ok_or_else(|| bad("an offset overflows"))?;
+    data.get(start..end)
         .ok_or_else(|| bad("the call data is shorter than its head"))
 }
 
@@ -134,7 +144,9 @@ fn small(data: &[u8], at: usize) -> Result<usize> {
     if w[..24].iter().any(|b| *b != 0) {
         return Err(bad("an offset or length is out of range"));
     }
-    Ok(u64::from_be_bytes(w[24..].try_into().expect("8 bytes")) as usize)
+    // `try_from`, not `as`: on a 32-bit target (wasm) a cast would wrap a huge value to a small one.
+    usize::try_from(u64::from_be_bytes(w[24..].try_into().expect("8 bytes")))
+        .map_err(|_| bad("an offset or length is out of range"))
 }
 
 /// The dynamic `bytes`/`string` whose head word is `head` in the tuple `data`.
@@ -144,7 +156,7 @@ fn dynamic(data: &[u8], head: usize) -> Result<&[u8]> {
         return Err(bad("an offset is not word-aligned"));
     }
     let len = small(data, offset / 32)?;
-    let start = offset + 32;
+    let start = offset.checked_add(32).ok_or_else(|| bad("an offset overflows"))?;
     let end = start.checked_add(len).ok_or_else(|| bad("a length overflows"))?;
     data.get(start..end)
         .ok_or_else(|| bad("a value runs past the call data"))
@@ -177,36 +189,11 @@ pub fn parse_resolve_request(call_data: &[u8]) -> Result<ResolveRequest> {
     Ok(ResolveRequest { name, query })
 }
 
-/// `abi.encode` of dynamic values given as (bytes) tails, after `heads` static words.
-fn encode_tuple(statics: &[[u8; 32]], dynamics: &[(usize, &[u8])]) -> Vec<u8> {
-    // `dynamics`: (position among the heads, value); statics fill the other head slots in order.
-    let count = statics.len() + dynamics.len();
-    let mut heads = vec![[0u8; 32]; count];
-    let mut tails = Vec::new();
-    let mut statics = statics.iter();
-    for (slot, head) in heads.iter_mut().enumerate() {
-        if let Some((_, value)) = dynamics.iter().find(|(at, _)| *at == slot) {
-            *head = U256::from(count * 32 + tails.len()).to_be_bytes();
-            tails.extend_from_slice(&U256::from(value.len()).to_be_bytes::<32>());
-            tails.extend_from_slice(value);
-            tails.resize(tails.len().div_ceil(32) * 32, 0);
-        } else if let Some(value) = statics.next() {
-            *head = *value;
-        }
-    }
-    heads.concat().into_iter().chain(tails).collect()
-}
-
-fn address_word(address: Address) -> [u8; 32] {
-    let mut w = [0u8; 32];
-    w[12..].copy_from_slice(address.as_slice());
-    w
-}
-
 /// The EVM address of a name for `coin_type`: its own record, else (ENSIP-19) any EVM record,
 /// as an EVM account is the same on every EVM chain; Ethereum's 60 counts as EVM.
 fn evm_address(records: &NameRecords, coin_type: u64) -> Option<Address> {
-    let is_evm = |c: u64| c == ETHEREUM_COIN_TYPE || (EVM_COIN_TYPE_BASE..=u64::from(u32::MAX)).contains(&c);
+    // ENSIP-11's rule (`0x80000000 | chainId`, and `0x80000000` itself, ENSIP-19's default).
+    let is_evm = |c: u64| u32::try_from(c).is_ok_and(|c| coin_type_to_evm_chain_id(c).is_ok());
     records.addresses.get(&coin_type).copied().or_else(|| {
         is_evm(coin_type)
             .then(|| records.addresses.iter().find(|(c, _)| is_evm(**c)).map(|(_, a)| *a))
@@ -221,20 +208,20 @@ pub fn query_result(query: &ResolverQuery, records: Option<&NameRecords>) -> Vec
     match query {
         ResolverQuery::Addr => {
             let address = records
-                .and_then(|r| evm_address(r, ETHEREUM_COIN_TYPE))
+                .and_then(|r| evm_address(r, u64::from(ETHEREUM_COIN_TYPE)))
                 .unwrap_or(Address::ZERO);
-            address_word(address).to_vec()
+            sol::addr_0Call::abi_encode_returns(&address)
         }
         ResolverQuery::AddrCoin(coin_type) => {
             let address = u64::try_from(*coin_type)
                 .ok()
                 .and_then(|c| records.and_then(|r| evm_address(r, c)));
             let bytes = address.map(|a| a.to_vec()).unwrap_or_default();
-            encode_tuple(&[], &[(0, &bytes)])
+            sol::addr_1Call::abi_encode_returns(&bytes.into())
         }
         ResolverQuery::Text(key) => {
-            let text = records.and_then(|r| r.texts.get(key)).map(String::as_str).unwrap_or("");
-            encode_tuple(&[], &[(0, text.as_bytes())])
+            let text = records.and_then(|r| r.texts.get(key)).cloned().unwrap_or_default();
+            sol::textCall::abi_encode_returns(&text)
         }
     }
 }
@@ -266,9 +253,7 @@ pub fn sign_response(
         .map_err(|_| bad("the digest could not be signed"))?;
     let signature: Signature = (signature, recovery).into();
     let sig = signature.as_bytes();
-    let mut expires_word = [0u8; 32];
-    expires_word[24..].copy_from_slice(&expires.to_be_bytes());
-    Ok(encode_tuple(&[expires_word], &[(0, result), (2, &sig)]))
+    Ok((Bytes::copy_from_slice(result), expires, Bytes::copy_from_slice(&sig)).abi_encode_params())
 }
 
 /// The address of a secp256k1 secret key (the signer the resolver contract trusts).
@@ -295,26 +280,18 @@ pub fn verify_response(resolver: Address, call_data: &[u8], response: &[u8]) -> 
 
 /// The `resolve(name, data)` call data for `name` and an inner resolver call (tests, devnet).
 pub fn encode_resolve_request(name: &str, query: &ResolverQuery) -> Result<Vec<u8>> {
-    let node = namehash(name);
-    let inner: Vec<u8> = match query {
-        ResolverQuery::Addr => ADDR_SELECTOR.iter().chain(node.iter()).copied().collect(),
-        ResolverQuery::AddrCoin(coin) => ADDR_COIN_SELECTOR
-            .iter()
-            .chain(encode_tuple(&[node, coin.to_be_bytes()], &[]).iter())
-            .copied()
-            .collect(),
-        ResolverQuery::Text(key) => TEXT_SELECTOR
-            .iter()
-            .chain(encode_tuple(&[node], &[(1, key.as_bytes())]).iter())
-            .copied()
-            .collect(),
+    let node = B256::from(namehash(name));
+    let inner = match query {
+        ResolverQuery::Addr => sol::addr_0Call { node }.abi_encode(),
+        ResolverQuery::AddrCoin(coin) => sol::addr_1Call { node, coinType: *coin }.abi_encode(),
+        ResolverQuery::Text(key) => sol::textCall { node, key: key.clone() }.abi_encode(),
     };
-    let dns = encode_dns_name(name)?;
-    Ok(RESOLVE_SELECTOR
-        .iter()
-        .copied()
-        .chain(encode_tuple(&[], &[(0, &dns), (1, &inner)]))
-        .collect())
+    let name = encode_dns_name(name)?;
+    Ok(sol::resolveCall {
+        name: name.into(),
+        data: inner.into(),
+    }
+    .abi_encode())
 }
 
 #[cfg(test)]

@@ -98,6 +98,8 @@ impl LegacyTx {
 
 #[cfg(test)]
 mod tests {
+    use alloy_primitives::hex::encode as hex;
+
     use super::*;
 
     /// The worked example of EIP-155 itself.
@@ -148,9 +150,5 @@ mod tests {
         assert!(hex(&payload).contains(&format!("b844{}", "ab".repeat(68))));
         assert_eq!(payload[0], 0xf8);
         assert_eq!(usize::from(payload[1]), payload.len() - 2);
-    }
-
-    fn hex(bytes: &[u8]) -> String {
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
 }

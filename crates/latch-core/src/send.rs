@@ -56,7 +56,8 @@ fn split(amount: &Decimal) -> (String, String) {
     }
 }
 
-fn base_units(int: &str, frac: &str, decimals: u8) -> Result<U256> {
+/// Integer and fraction digits (at most `decimals` of them) as base units.
+pub(crate) fn base_units(int: &str, frac: &str, decimals: u8) -> Result<U256> {
     let digits = format!("{int}{frac:0<width$}", width = usize::from(decimals));
     U256::from_str_radix(&digits, 10).map_err(|_| Error::InvalidAmount {
         reason: "larger than 2^256 - 1",

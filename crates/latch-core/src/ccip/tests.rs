@@ -1,4 +1,5 @@
 use super::*;
+use alloy_sol_types::SolValue;
 use proptest::prelude::*;
 
 /// viem's encodings and signature of the same requests (`gen-vectors.mjs`).
@@ -69,29 +70,28 @@ fn signs_as_viem_signs_and_the_signer_recovers() {
 #[test]
 fn answers_addresses_and_texts_and_not_found() {
     let known = records();
-    let word = |a: Address| address_word(a).to_vec();
+    let word = |a: Address| a.abi_encode();
+    // `abi.encode(bytes)`: what `addr(node, coinType)` and `text` return.
+    let encode_bytes = |b: &[u8]| Bytes::copy_from_slice(b).abi_encode();
     // addr(node): Ethereum's record, else (ENSIP-19) the EVM record the name has.
     assert_eq!(query_result(&ResolverQuery::Addr, Some(&known)), word(SIGNER));
     let coin = |c: u64, r: Option<&NameRecords>| query_result(&ResolverQuery::AddrCoin(U256::from(c)), r);
-    assert_eq!(
-        coin(DEVNET_COIN, Some(&known)),
-        encode_tuple(&[], &[(0, SIGNER.as_slice())])
-    );
-    assert_eq!(coin(60, Some(&known)), encode_tuple(&[], &[(0, SIGNER.as_slice())]));
+    assert_eq!(coin(DEVNET_COIN, Some(&known)), encode_bytes(SIGNER.as_slice()));
+    assert_eq!(coin(60, Some(&known)), encode_bytes(SIGNER.as_slice()));
     // Bitcoin's coin type 0 is not EVM: no address.
-    assert_eq!(coin(0, Some(&known)), encode_tuple(&[], &[(0, &[])]));
+    assert_eq!(coin(0, Some(&known)), encode_bytes(&[]));
     let huge = query_result(&ResolverQuery::AddrCoin(U256::MAX), Some(&known));
-    assert_eq!(huge, encode_tuple(&[], &[(0, &[])]));
+    assert_eq!(huge, encode_bytes(&[]));
     assert_eq!(
         query_result(&ResolverQuery::Text("bio".into()), Some(&known)),
-        encode_tuple(&[], &[(0, b"")])
+        encode_bytes(b"")
     );
     // An unknown name: the zero address, empty bytes, the empty string.
     assert_eq!(query_result(&ResolverQuery::Addr, None), vec![0u8; 32]);
-    assert_eq!(coin(DEVNET_COIN, None), encode_tuple(&[], &[(0, &[])]));
+    assert_eq!(coin(DEVNET_COIN, None), encode_bytes(&[]));
     assert_eq!(
         query_result(&ResolverQuery::Text("avatar".into()), None),
-        encode_tuple(&[], &[(0, b"")])
+        encode_bytes(b"")
     );
 }
 
@@ -156,4 +156,25 @@ proptest! {
             prop_assert_eq!(parse_resolve_request(&data).unwrap(), ResolveRequest { name: name.clone(), query });
         }
     }
+}
+
+#[test]
+fn offsets_near_the_top_of_the_address_space_are_refused() {
+    // A head word holding a huge, word-aligned offset or length: refused, never an overflow.
+    let huge = {
+        let mut w = [0u8; 32];
+        w[24..].copy_from_slice(&(u64::MAX - 31).to_be_bytes());
+        w
+    };
+    let mut call = RESOLVE_SELECTOR.to_vec();
+    call.extend_from_slice(&huge);
+    call.extend_from_slice(&[0u8; 32]);
+    assert!(parse_resolve_request(&call).is_err());
+    let mut call = vector("text");
+    // The name's length word (after the two head words).
+    call[4 + 64..4 + 96].copy_from_slice(&huge);
+    assert!(parse_resolve_request(&call).is_err());
+    let mut response = huge.to_vec();
+    response.extend_from_slice(&[0u8; 64]);
+    assert!(verify_response(RESOLVER, &[], &response).is_err());
 }

@@ -13,6 +13,7 @@ use alloy_primitives::U256;
 use serde::{Deserialize, Serialize};
 
 use crate::format::format_units;
+use crate::send::base_units;
 use crate::{Error, Result};
 
 /// Largest fiat amount accepted, in cents (one billion in any currency): no
@@ -33,34 +34,28 @@ pub const METHOD_ACH: &str = "ACH_BANK_ACCOUNT";
 /// amounts above [`MAX_FIAT_CENTS`].
 pub fn parse_fiat(text: &str) -> Result<u64> {
     let invalid = |reason| Err(Error::InvalidAmount { reason });
-    let text = text.trim();
-    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-    if int.is_empty() && frac.is_empty() {
+    let Some((int, frac)) = plain_decimal(text.trim()) else {
         return invalid("expected a fiat amount such as 25.00");
-    }
-    if !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return invalid("expected a fiat amount such as 25.00");
-    }
+    };
     if frac.len() > 2 {
         return invalid("a fiat amount has at most two decimal places");
     }
-    let int = int.trim_start_matches('0');
-    if int.len() > 12 {
+    // Twelve digits bound the work on hostile text; MAX_FIAT_CENTS is the real limit.
+    if int.trim_start_matches('0').len() > 12 {
         return invalid("the amount is too large");
     }
-    let whole: u64 = if int.is_empty() {
-        0
-    } else {
-        int.parse().map_err(|_| Error::InvalidAmount {
-            reason: "the amount is too large",
-        })?
-    };
-    let cents: u64 = format!("{frac:0<2}").parse().unwrap_or(0);
-    let total = whole.checked_mul(100).and_then(|w| w.checked_add(cents));
-    match total {
-        Some(total) if total <= MAX_FIAT_CENTS => Ok(total),
+    match u64::try_from(base_units(int, frac, 2)?) {
+        Ok(total) if total <= MAX_FIAT_CENTS => Ok(total),
         _ => invalid("the amount is too large"),
     }
+}
+
+/// Plain unsigned decimal text (`12`, `12.5`, `.5`, `5.`; no sign, exponent or
+/// separator) as its integer and fraction digits; `None` for anything else.
+fn plain_decimal(text: &str) -> Option<(&str, &str)> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    (!(int.is_empty() && frac.is_empty()) && digits(int) && digits(frac)).then_some((int, frac))
 }
 
 /// Cents written with exactly two decimals (`1050` → `10.50`).
@@ -429,16 +424,13 @@ const PRICE_SCALE: u8 = 8;
 /// A positive price with at most [`PRICE_SCALE`] fraction digits, scaled to an integer.
 pub fn parse_price(text: &str) -> Result<U256> {
     let bad = |reason| Error::InvalidAmount { reason };
-    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-    let digits_ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if (int.is_empty() && frac.is_empty()) || !digits_ok(int) || !digits_ok(frac) || int.len() > 30 {
-        return Err(bad("expected a price such as 2000.50"));
-    }
+    let (int, frac) = plain_decimal(text)
+        .filter(|(int, _)| int.len() <= 30)
+        .ok_or(bad("expected a price such as 2000.50"))?;
     if frac.len() > usize::from(PRICE_SCALE) {
         return Err(bad("a price has at most 8 decimal places"));
     }
-    let digits = format!("{int}{frac:0<width$}", width = usize::from(PRICE_SCALE));
-    let value = U256::from_str_radix(&digits, 10).map_err(|_| bad("expected a price such as 2000.50"))?;
+    let value = base_units(int, frac, PRICE_SCALE)?;
     if value.is_zero() {
         return Err(bad("a price must be above zero"));
     }
