@@ -50,13 +50,13 @@ export function RegisterAccountNameView() {
           {latch.t('registerNameOwned', { names: state.owned.join(', ') })}
         </p>
       ) : null}
-      <div className="latch-register-field">
-        <label className="latch-register-label" htmlFor={ids.input}>
+      <div className="latch-form-field">
+        <label className="latch-form-label" htmlFor={ids.input}>
           {latch.t('registerNameLabel')}
         </label>
         <input
           id={ids.input}
-          className="latch-register-input"
+          className="latch-form-input"
           data-testid="register-name-input"
           autoComplete="off"
           autoCapitalize="none"
@@ -67,7 +67,7 @@ export function RegisterAccountNameView() {
           disabled={state.submitting}
           onChange={(event) => names.setInput(event.target.value)}
         />
-        <span className="latch-register-hint" id={ids.hint}>
+        <span className="latch-form-label" id={ids.hint}>
           {latch.t('registerNameHint')}
         </span>
       </div>
@@ -80,8 +80,8 @@ export function RegisterAccountNameView() {
         </p>
       ) : null}
       {state.suggestions.length > 0 ? (
-        <div className="latch-register-field">
-          <span className="latch-register-label">{latch.t('registerNameSuggestions')}</span>
+        <div className="latch-form-field">
+          <span className="latch-form-label">{latch.t('registerNameSuggestions')}</span>
           <ul className="latch-register-suggestions" aria-label={latch.t('registerNameSuggestions')}>
             {state.suggestions.map(({ name, registered }) => (
               <li key={name}>

@@ -68,7 +68,7 @@ export function SendView() {
       <div className="latch-view" data-testid="send-view">
         <style>{sendViewStyles}</style>
         <h3 className="latch-message">{latch.t('sendReviewHeading')}</h3>
-        <dl className="latch-send-summary" data-testid="send-preview">
+        <dl className="latch-form-summary latch-send-summary" data-testid="send-preview">
           <dt>{latch.t('sendReviewAmount')}</dt>
           <dd>
             {state.amount} {token.symbol}
@@ -99,13 +99,13 @@ export function SendView() {
       <style>{sendViewStyles}</style>
       {pendingNote}
       {tokens.length === 0 ? <p className="latch-message">{latch.t('sendNoTokens')}</p> : null}
-      <div className="latch-send-field">
-        <label className="latch-send-label" htmlFor={ids.token}>
+      <div className="latch-form-field">
+        <label className="latch-form-label" htmlFor={ids.token}>
           {latch.t('sendToken')}
         </label>
         <select
           id={ids.token}
-          className="latch-send-input"
+          className="latch-form-input"
           data-testid="send-token"
           value={token ? tokenKey(token) : ''}
           onChange={(event) => {
@@ -120,19 +120,19 @@ export function SendView() {
           ))}
         </select>
         {token ? (
-          <span className="latch-send-label" data-testid="send-balance">
+          <span className="latch-form-label" data-testid="send-balance">
             {latch.t('sendBalance', { amount: formatBalance(token.quantity.numeric, token.symbol) })}
           </span>
         ) : null}
       </div>
-      <div className="latch-send-field">
-        <label className="latch-send-label" htmlFor={ids.amount}>
+      <div className="latch-form-field">
+        <label className="latch-form-label" htmlFor={ids.amount}>
           {latch.t('sendAmount')}
         </label>
-        <div className="latch-send-row">
+        <div className="latch-form-row">
           <input
             id={ids.amount}
-            className="latch-send-input"
+            className="latch-form-input"
             data-testid="send-amount"
             inputMode="decimal"
             autoComplete="off"
@@ -146,13 +146,13 @@ export function SendView() {
           </Button>
         </div>
       </div>
-      <div className="latch-send-field">
-        <label className="latch-send-label" htmlFor={ids.receiver}>
+      <div className="latch-form-field">
+        <label className="latch-form-label" htmlFor={ids.receiver}>
           {latch.t('sendReceiver')}
         </label>
         <input
           id={ids.receiver}
-          className="latch-send-input"
+          className="latch-form-input"
           data-testid="send-receiver"
           autoComplete="off"
           spellCheck={false}
@@ -163,7 +163,7 @@ export function SendView() {
           onBlur={() => void send.resolveReceiver()}
         />
         {state.resolving ? (
-          <span className="latch-send-label" role="status">
+          <span className="latch-form-label" role="status">
             {latch.t('sendResolving')}
           </span>
         ) : (

@@ -53,13 +53,13 @@ export function SwapView() {
     <form className="latch-view" data-testid="swap-view" onSubmit={onSubmit} noValidate>
       <style>{swapViewStyles}</style>
       {state.tokens.length === 0 && !state.error ? <p className="latch-message">{latch.t('swapNoTokens')}</p> : null}
-      <div className="latch-swap-field">
-        <label className="latch-swap-label" htmlFor={ids.search}>
+      <div className="latch-form-field">
+        <label className="latch-form-label" htmlFor={ids.search}>
           {latch.t('swapSearch')}
         </label>
         <input
           id={ids.search}
-          className="latch-swap-input"
+          className="latch-form-input"
           data-testid="swap-search"
           type="search"
           autoComplete="off"
@@ -68,19 +68,19 @@ export function SwapView() {
           onChange={(event) => setQuery(event.target.value)}
         />
         {query && shown.length === 0 ? (
-          <span className="latch-swap-label" role="status">
+          <span className="latch-form-label" role="status">
             {latch.t('swapNoMatch')}
           </span>
         ) : null}
       </div>
-      <div className="latch-swap-field">
-        <label className="latch-swap-label" htmlFor={ids.from}>
+      <div className="latch-form-field">
+        <label className="latch-form-label" htmlFor={ids.from}>
           {latch.t('swapFrom')}
         </label>
-        <div className="latch-swap-row">
+        <div className="latch-form-row">
           <select
             id={ids.from}
-            className="latch-swap-input"
+            className="latch-form-input"
             data-testid="swap-from-token"
             value={from?.address ?? ''}
             disabled={busy}
@@ -93,19 +93,19 @@ export function SwapView() {
           </Button>
         </div>
         {from ? (
-          <span className="latch-swap-label" data-testid="swap-from-balance">
+          <span className="latch-form-label" data-testid="swap-from-balance">
             {latch.t('swapBalance', { amount: formatBalance(from.balance, from.symbol) })}
           </span>
         ) : null}
       </div>
-      <div className="latch-swap-field">
-        <label className="latch-swap-label" htmlFor={ids.amount}>
+      <div className="latch-form-field">
+        <label className="latch-form-label" htmlFor={ids.amount}>
           {latch.t('swapAmount')}
         </label>
-        <div className="latch-swap-row">
+        <div className="latch-form-row">
           <input
             id={ids.amount}
-            className="latch-swap-input"
+            className="latch-form-input"
             data-testid="swap-amount"
             inputMode="decimal"
             autoComplete="off"
@@ -120,13 +120,13 @@ export function SwapView() {
           </Button>
         </div>
       </div>
-      <div className="latch-swap-field">
-        <label className="latch-swap-label" htmlFor={ids.to}>
+      <div className="latch-form-field">
+        <label className="latch-form-label" htmlFor={ids.to}>
           {latch.t('swapTo')}
         </label>
         <select
           id={ids.to}
-          className="latch-swap-input"
+          className="latch-form-input"
           data-testid="swap-to-token"
           value={to?.address ?? ''}
           disabled={busy}
@@ -135,7 +135,7 @@ export function SwapView() {
           {options(to)}
         </select>
         {to ? (
-          <span className="latch-swap-label" data-testid="swap-to-balance">
+          <span className="latch-form-label" data-testid="swap-to-balance">
             {latch.t('swapBalance', { amount: formatBalance(to.balance, to.symbol) })}
           </span>
         ) : null}
@@ -146,7 +146,7 @@ export function SwapView() {
         </p>
       ) : null}
       {quote && to && !state.quoting ? (
-        <dl className="latch-swap-quote" data-testid="swap-quote" aria-live="polite">
+        <dl className="latch-form-summary latch-swap-quote" data-testid="swap-quote" aria-live="polite">
           <dt>{latch.t('swapTo')}</dt>
           <dd data-testid="swap-quote-amount">{latch.t('swapReceiveValue', { amount: units(quote.toAmount, to), symbol: to.symbol })}</dd>
           <dt>{latch.t('swapMinReceived')}</dt>
