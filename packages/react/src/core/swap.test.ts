@@ -152,4 +152,18 @@ describe('swap store', () => {
     runTimers();
     expect(heads()).toBe(3);
   });
+
+  it('drops a quote under way when the account changes', async () => {
+    let answer: (response: Response) => void = () => {};
+    const { swap, latch } = await connected({
+      answer: { '/v1/convert/quotes': () => new Promise<Response>((resolve) => (answer = resolve)) as unknown as Response },
+    });
+    swap.setAmount('1');
+    const quoting = swap.refreshQuote();
+    await until(() => swap.store.getState().quoting);
+    latch.account.setState({ caipAddress: 'eip155:31337:0x0000000000000000000000000000000000000001' });
+    answer(Response.json({ quotes: [quoteFor(NATIVE, USDC, '1000000000000000000')] }));
+    await quoting;
+    expect(swap.store.getState()).toMatchObject({ quote: undefined, quoting: false, amount: '', tokens: [] });
+  });
 });

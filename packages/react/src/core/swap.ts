@@ -246,8 +246,7 @@ export function createSwap({
       });
     } catch (error) {
       if (request !== quoteRequest) return;
-      const { code } = (error ?? {}) as { code?: string };
-      store.setState({ quote: undefined, quoting: false, error: code === 'INVALID_AMOUNT' ? 'swapInvalidAmount' : messageOf(error) });
+      store.setState({ quote: undefined, quoting: false, error: messageOf(error) });
     }
   }
 
@@ -389,18 +388,27 @@ export function createSwap({
       toasts.show({ variant: 'success', message: 'sendStarted' });
     },
     reset() {
-      if (debounce !== undefined) clearTimer(debounce);
-      debounce = undefined;
-      quoteRequest++;
+      clearDraft();
       store.setState(({ tokens }) => ({ ...EMPTY, tokens }));
     },
   };
 
-  // Another account or network: the draft and the token list no longer apply.
+  /** Stops the pending debounce and makes an answer under way stale. */
+  function clearDraft() {
+    if (debounce !== undefined) clearTimer(debounce);
+    debounce = undefined;
+    quoteRequest++;
+  }
+
+  // Another account or network: the draft and the token list no longer apply, nor a quote the
+  // previous account asked for.
   let last = `${account.getState().caipAddress}`;
   account.subscribe(() => {
     const now = `${account.getState().caipAddress}`;
-    if (now !== last) store.setState(EMPTY);
+    if (now !== last) {
+      clearDraft();
+      store.setState(EMPTY);
+    }
     last = now;
   });
   return controller;
