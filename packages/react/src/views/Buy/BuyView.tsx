@@ -3,6 +3,7 @@ import { useEffect, useId, type FormEvent } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
+import { FormField } from '../Form.js';
 import { buyControllerFor } from './buyController.js';
 
 /** Buy (spec §3): amount, fiat currency, method, asset and network, a live quote, then the provider. */
@@ -35,16 +36,14 @@ export function BuyView() {
     <form className="latch-view" data-testid="buy-view" onSubmit={onSubmit} noValidate aria-busy={state.status === 'loading'}>
       {state.status === 'loading' ? <p className="latch-message">{latch.t('viewLoading')}</p> : null}
       {options && options.providers.length > 1 ? (
-        <div className="latch-form-field">
-          <label className="latch-form-label" htmlFor={ids.provider}>{latch.t('buyProvider')}</label>
+        <FormField id={ids.provider} label={latch.t('buyProvider')}>
           <select id={ids.provider} className="latch-form-input" data-testid="buy-provider" value={state.provider} onChange={(e) => void buy.load(e.target.value)}>
             {options.providers.map((p) => <option key={p} value={p}>{p}</option>)}
           </select>
-        </div>
+        </FormField>
       ) : null}
       <div className="latch-form-row">
-        <div className="latch-form-field">
-          <label className="latch-form-label" htmlFor={ids.amount}>{latch.t('buyAmount')}</label>
+        <FormField id={ids.amount} label={latch.t('buyAmount')}>
           <input
             id={ids.amount}
             className="latch-form-input"
@@ -57,35 +56,31 @@ export function BuyView() {
             aria-describedby={state.error ? ids.error : undefined}
             onChange={(e) => buy.set({ amount: e.target.value })}
           />
-        </div>
-        <div className="latch-form-field">
-          <label className="latch-form-label" htmlFor={ids.currency}>{latch.t('buyCurrency')}</label>
+        </FormField>
+        <FormField id={ids.currency} label={latch.t('buyCurrency')}>
           <select id={ids.currency} className="latch-form-input" data-testid="buy-currency" value={state.currency} onChange={(e) => buy.set({ currency: e.target.value })}>
             {options?.paymentCurrencies.map((c) => <option key={c.id} value={c.id}>{c.id}</option>)}
           </select>
-        </div>
+        </FormField>
       </div>
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.method}>{latch.t('buyMethod')}</label>
+      <FormField id={ids.method} label={latch.t('buyMethod')}>
         <select id={ids.method} className="latch-form-input" data-testid="buy-method" value={state.method} onChange={(e) => buy.set({ method: e.target.value })}>
           {currency?.payment_method_limits.map((l) => (
             <option key={l.id} value={l.id}>{latch.t(l.id === 'CARD' ? 'buyMethodCard' : l.id === 'ACH_BANK_ACCOUNT' ? 'buyMethodBank' : 'buyMethodOther')}</option>
           ))}
         </select>
-      </div>
+      </FormField>
       <div className="latch-form-row">
-        <div className="latch-form-field">
-          <label className="latch-form-label" htmlFor={ids.asset}>{latch.t('buyAsset')}</label>
+        <FormField id={ids.asset} label={latch.t('buyAsset')}>
           <select id={ids.asset} className="latch-form-input" data-testid="buy-asset" value={state.asset} onChange={(e) => buy.set({ asset: e.target.value })}>
             {options?.purchaseCurrencies.map((c) => <option key={c.id} value={c.symbol}>{c.symbol}</option>)}
           </select>
-        </div>
-        <div className="latch-form-field">
-          <label className="latch-form-label" htmlFor={ids.network}>{latch.t('buyNetwork')}</label>
+        </FormField>
+        <FormField id={ids.network} label={latch.t('buyNetwork')}>
           <select id={ids.network} className="latch-form-input" data-testid="buy-network" value={state.network} onChange={(e) => buy.set({ network: e.target.value })}>
             {asset?.networks.map((n) => <option key={n.name} value={n.name}>{n.display_name}</option>)}
           </select>
-        </div>
+        </FormField>
       </div>
       <div data-testid="buy-quote" aria-live="polite" aria-busy={state.quoting}>
         {q ? (

@@ -2,6 +2,7 @@ import { useEffect, useId, type FormEvent } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
+import { FormField } from '../Form.js';
 import { registerNameControllerFor } from './registerNameController.js';
 import { registerNameViewStyles } from './RegisterAccountNameView.styles.js';
 
@@ -50,10 +51,7 @@ export function RegisterAccountNameView() {
           {latch.t('registerNameOwned', { names: state.owned.join(', ') })}
         </p>
       ) : null}
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.input}>
-          {latch.t('registerNameLabel')}
-        </label>
+      <FormField id={ids.input} label={latch.t('registerNameLabel')}>
         <input
           id={ids.input}
           className="latch-form-input"
@@ -70,7 +68,7 @@ export function RegisterAccountNameView() {
         <span className="latch-form-label" id={ids.hint}>
           {latch.t('registerNameHint')}
         </span>
-      </div>
+      </FormField>
       <p className="latch-message" role="status" id={ids.status} data-testid="register-name-status">
         {status}
       </p>

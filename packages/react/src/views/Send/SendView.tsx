@@ -4,6 +4,7 @@ import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import type { TokenBalance } from '../../core/api.js';
 import { useStore } from '../../hooks/useStore.js';
+import { AmountInput, FormField } from '../Form.js';
 import { sendControllerFor } from './sendController.js';
 import { sendViewStyles } from './SendView.styles.js';
 
@@ -99,10 +100,7 @@ export function SendView() {
       <style>{sendViewStyles}</style>
       {pendingNote}
       {tokens.length === 0 ? <p className="latch-message">{latch.t('sendNoTokens')}</p> : null}
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.token}>
-          {latch.t('sendToken')}
-        </label>
+      <FormField id={ids.token} label={latch.t('sendToken')}>
         <select
           id={ids.token}
           className="latch-form-input"
@@ -124,32 +122,20 @@ export function SendView() {
             {latch.t('sendBalance', { amount: formatBalance(token.quantity.numeric, token.symbol) })}
           </span>
         ) : null}
-      </div>
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.amount}>
-          {latch.t('sendAmount')}
-        </label>
-        <div className="latch-form-row">
-          <input
-            id={ids.amount}
-            className="latch-form-input"
-            data-testid="send-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.0"
-            value={state.amount}
-            aria-describedby={state.error ? ids.error : undefined}
-            onChange={(event) => send.setAmount(event.target.value)}
-          />
-          <Button data-testid="send-max" onClick={() => void send.setMax()}>
-            {latch.t('sendMax')}
-          </Button>
-        </div>
-      </div>
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.receiver}>
-          {latch.t('sendReceiver')}
-        </label>
+      </FormField>
+      <FormField id={ids.amount} label={latch.t('sendAmount')}>
+        <AmountInput
+          id={ids.amount}
+          testId="send-amount"
+          value={state.amount}
+          aria-describedby={state.error ? ids.error : undefined}
+          onChange={(event) => send.setAmount(event.target.value)}
+          maxLabel={latch.t('sendMax')}
+          maxTestId="send-max"
+          onMax={() => void send.setMax()}
+        />
+      </FormField>
+      <FormField id={ids.receiver} label={latch.t('sendReceiver')}>
         <input
           id={ids.receiver}
           className="latch-form-input"
@@ -169,7 +155,7 @@ export function SendView() {
         ) : (
           receiverShown
         )}
-      </div>
+      </FormField>
       <p className="latch-message" data-testid="send-fee">
         {latch.t('sendNetworkFee')}: {fee}
       </p>

@@ -4,6 +4,7 @@ import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { HIGH_PRICE_IMPACT, SWAP_SLIPPAGE, type SwapTokenOption } from '../../core/swap.js';
 import { useStore } from '../../hooks/useStore.js';
+import { AmountInput, FormField } from '../Form.js';
 import { swapControllerFor } from './swapController.js';
 import { swapViewStyles } from './SwapView.styles.js';
 
@@ -53,10 +54,7 @@ export function SwapView() {
     <form className="latch-view" data-testid="swap-view" onSubmit={onSubmit} noValidate>
       <style>{swapViewStyles}</style>
       {state.tokens.length === 0 && !state.error ? <p className="latch-message">{latch.t('swapNoTokens')}</p> : null}
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.search}>
-          {latch.t('swapSearch')}
-        </label>
+      <FormField id={ids.search} label={latch.t('swapSearch')}>
         <input
           id={ids.search}
           className="latch-form-input"
@@ -72,11 +70,8 @@ export function SwapView() {
             {latch.t('swapNoMatch')}
           </span>
         ) : null}
-      </div>
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.from}>
-          {latch.t('swapFrom')}
-        </label>
+      </FormField>
+      <FormField id={ids.from} label={latch.t('swapFrom')}>
         <div className="latch-form-row">
           <select
             id={ids.from}
@@ -97,33 +92,22 @@ export function SwapView() {
             {latch.t('swapBalance', { amount: formatBalance(from.balance, from.symbol) })}
           </span>
         ) : null}
-      </div>
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.amount}>
-          {latch.t('swapAmount')}
-        </label>
-        <div className="latch-form-row">
-          <input
-            id={ids.amount}
-            className="latch-form-input"
-            data-testid="swap-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.0"
-            value={state.amount}
-            disabled={busy}
-            aria-describedby={state.error ? ids.error : undefined}
-            onChange={(event) => swap.setAmount(event.target.value)}
-          />
-          <Button data-testid="swap-max" disabled={busy || !from} onClick={() => void swap.setMax()}>
-            {latch.t('swapMax')}
-          </Button>
-        </div>
-      </div>
-      <div className="latch-form-field">
-        <label className="latch-form-label" htmlFor={ids.to}>
-          {latch.t('swapTo')}
-        </label>
+      </FormField>
+      <FormField id={ids.amount} label={latch.t('swapAmount')}>
+        <AmountInput
+          id={ids.amount}
+          testId="swap-amount"
+          value={state.amount}
+          disabled={busy}
+          aria-describedby={state.error ? ids.error : undefined}
+          onChange={(event) => swap.setAmount(event.target.value)}
+          maxLabel={latch.t('swapMax')}
+          maxTestId="swap-max"
+          maxDisabled={busy || !from}
+          onMax={() => void swap.setMax()}
+        />
+      </FormField>
+      <FormField id={ids.to} label={latch.t('swapTo')}>
         <select
           id={ids.to}
           className="latch-form-input"
@@ -139,7 +123,7 @@ export function SwapView() {
             {latch.t('swapBalance', { amount: formatBalance(to.balance, to.symbol) })}
           </span>
         ) : null}
-      </div>
+      </FormField>
       {state.quoting ? (
         <p className="latch-message" role="status">
           {latch.t('swapQuoting')}
