@@ -12,7 +12,7 @@ describe('onramp store', () => {
     vi.unstubAllGlobals();
   });
 
-  function make(open: (url: string) => Window | null = () => null) {
+  function make(open: (url: string) => Window | null = () => null, followMs?: number) {
     const account = createStore<{ address?: string; caipNetworkId?: `${string}:${string}` }>({
       address: '0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae',
       caipNetworkId: 'eip155:31337',
@@ -28,6 +28,7 @@ describe('onramp store', () => {
       open,
       debounceMs: 500,
       pollMs: 100,
+      followMs,
     });
     return { onramp, refresh, toasts };
   }
@@ -91,5 +92,33 @@ describe('onramp store', () => {
     popup.closed = true;
     await vi.waitFor(() => expect(onramp.store.getState().following).toBe(false));
     expect(toasts.store.getState().current?.message).toBe('buyFollowDone');
+  });
+
+  it('follows a purchase without a window to watch for a bounded time, one read at a time', async () => {
+    stubOnrampServer();
+    const opened = vi.fn(() => null);
+    vi.stubGlobal('open', opened);
+    const { onramp, refresh } = make(() => null, 1000);
+    await onramp.load();
+    onramp.set({ amount: '25' });
+    await vi.waitFor(() => expect(onramp.store.getState().quote).toBeDefined(), { timeout: 2000 });
+    let finish = () => {};
+    refresh.mockImplementation(() => new Promise<undefined>((resolve) => (finish = () => resolve(undefined))));
+    vi.useFakeTimers();
+    await onramp.submit();
+    expect(opened).toHaveBeenCalledWith('http://127.0.0.1:8787/onramp/sandbox?session=ab', '_blank', 'noopener');
+    expect(onramp.store.getState().following).toBe(true);
+    await vi.advanceTimersByTimeAsync(350);
+    // The first read is still under way: the later ticks do not start another.
+    expect(refresh).toHaveBeenCalledTimes(1);
+    finish();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(refresh).toHaveBeenCalledTimes(2);
+    finish();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(onramp.store.getState().following).toBe(false);
+    const reads = refresh.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(refresh).toHaveBeenCalledTimes(reads);
   });
 });

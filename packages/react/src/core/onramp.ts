@@ -39,9 +39,7 @@ export interface OnrampState {
   network: string;
   quote?: OnrampQuote;
   quoting: boolean;
-  /** A message key, with the server's own words in `errorDetail` when it gave them. */
   error?: MessageKey;
-  errorDetail?: string;
   /** True while the provider's window is open (balances and Activity are polled). */
   following: boolean;
 }
@@ -57,6 +55,8 @@ export interface OnrampDeps {
   open?: (url: string) => Window | null;
   debounceMs?: number;
   pollMs?: number;
+  /** How long a purchase is followed at most (the window may stay open, or be out of reach). */
+  followMs?: number;
 }
 
 export interface OnrampController {
@@ -77,15 +77,8 @@ const CODES: Record<string, MessageKey> = {
   UNSUPPORTED_NETWORK: 'buyErrorUnavailable',
 };
 
-/** The error body's code and description, when the server refused with one. */
-async function refusal(response: Response): Promise<{ code?: string; description?: string }> {
-  try {
-    const body = (await response.json()) as { code?: string; reasons?: { description?: string }[] };
-    return { code: body.code, description: body.reasons?.[0]?.description };
-  } catch {
-    return {};
-  }
-}
+/** A purchase is followed for 15 minutes at most: a checkout takes a few. */
+const FOLLOW_MAX_MS = 15 * 60_000;
 
 export function createOnramp(deps: OnrampDeps): OnrampController {
   const store = createStore<OnrampState>({
@@ -93,36 +86,28 @@ export function createOnramp(deps: OnrampDeps): OnrampController {
   });
   const debounceMs = deps.debounceMs ?? 500;
   const pollMs = deps.pollMs ?? 2000;
+  const followMs = deps.followMs ?? FOLLOW_MAX_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let poll: ReturnType<typeof setInterval> | undefined;
   let asked = 0;
   const url = (path: string, query?: Record<string, string | undefined>) => serverUrl(deps.server, path, query);
 
-  async function post<T>(path: string, body: unknown): Promise<T> {
-    const response = await fetch(url(path), {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000),
-    });
-    if (!response.ok) {
-      const { code, description } = await refusal(response);
-      throw Object.assign(new HttpError(response.status, description), { code });
-    }
-    return (await response.json()) as T;
-  }
+  const post = <T>(path: string, body: unknown) =>
+    fetchJson<T>(url(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   function failed(error: unknown): Partial<OnrampState> {
-    const code = (error as { code?: string }).code;
-    const detail = error instanceof HttpError ? error.detail : undefined;
-    return { error: (code && CODES[code]) || 'buyErrorFailed', errorDetail: code && CODES[code] ? detail : undefined };
+    const code = error instanceof HttpError ? error.code : undefined;
+    return { error: (code && CODES[code]) || 'buyErrorFailed' };
   }
 
   async function quote() {
     const { amount, currency, method, asset, network, provider } = store.getState();
     const ask = ++asked;
-    if (!amount.trim()) return store.setState({ quote: undefined, quoting: false, error: undefined, errorDetail: undefined });
+    if (!amount.trim()) return store.setState({ quote: undefined, quoting: false, error: undefined });
     try {
       const body = { purchaseCurrency: asset, paymentCurrency: currency, amount: amount.trim(), network, paymentMethod: method, provider };
       const answer = await post<OnrampQuote>('/v1/onramp/quote', body);
-      if (ask === asked) store.setState({ quote: answer, quoting: false, error: undefined, errorDetail: undefined });
+      if (ask === asked) store.setState({ quote: answer, quoting: false, error: undefined });
     } catch (error) {
       if (ask === asked) store.setState({ quote: undefined, quoting: false, ...failed(error) });
     }
@@ -190,14 +175,25 @@ export function createOnramp(deps: OnrampDeps): OnrampController {
         else globalThis.open(checkout, '_blank', 'noopener');
         store.setState({ following: true, error: undefined });
         clearInterval(poll);
-        // Real providers report nothing back: follow the purchase by reading balances and Activity.
+        // Real providers report nothing back: follow the purchase by reading balances and Activity,
+        // until the window closes or, without a window to watch, for a bounded time. A read still
+        // under way is not started again.
+        const until = Date.now() + followMs;
+        let reading: Promise<unknown> | undefined;
+        const read = () => {
+          reading ??= deps
+            .refresh()
+            .catch(() => undefined)
+            .finally(() => (reading = undefined));
+        };
         poll = setInterval(() => {
-          void deps.refresh();
           if (popup?.closed) {
             stopFollowing();
             void deps.refresh();
             deps.toasts.show({ variant: 'success', message: 'buyFollowDone' });
-          }
+          } else if (Date.now() >= until) {
+            stopFollowing();
+          } else read();
         }, pollMs);
       } catch (error) {
         popup?.close();

@@ -81,16 +81,15 @@ describe('swap store', () => {
     swap.setAmount('100');
     await swap.refreshQuote();
     expect(swap.store.getState()).toMatchObject({ needsApproval: true, allowance: '5' });
+    // Once mined, the chain answers the approved amount: approve reads it again itself.
+    state.allowance = '100000000';
     await swap.approve();
     const approve = convert.find(({ path }) => path === '/v1/convert/build-approve');
     expect(approve?.query).toMatchObject({ amount: '100000000', from: USDC, to: LTK });
     const sent = provider.request.mock.calls.filter(([{ method }]) => method === 'eth_sendTransaction');
     expect(sent[0]?.[0].params).toMatchObject([{ data: '0x095ea7b3' }]);
+    expect(swap.store.getState()).toMatchObject({ needsApproval: false, allowance: '100000000', step: 'form' });
     latch.modal.push('Swap');
-    // The allowance now covers it (the chain would answer the approved amount).
-    state.allowance = '100000000';
-    await swap.refreshQuote();
-    expect(swap.store.getState().needsApproval).toBe(false);
     await swap.swap();
     const build = convert.find(({ path }) => path === '/v1/convert/build-transaction');
     expect(build?.body).toMatchObject({ amount: '100000000', from: USDC, to: LTK, eip155: { slippage: 1 }, toAmountMin: '2931859362' });
@@ -151,5 +150,47 @@ describe('swap store', () => {
     stop();
     runTimers();
     expect(heads()).toBe(3);
+  });
+
+  it('reads no head while there is no quote, and keeps the allowance on a new block', async () => {
+    let head = 7;
+    const { swap, convert, runTimers, runWhenSet, calls } = await connected({ allowance: '5', rpc: { eth_blockNumber: () => `0x${head.toString(16)}` } });
+    const heads = () => calls.filter(({ method }) => method === 'eth_blockNumber').length;
+    const asked = (path: string) => convert.filter((call) => call.path === path).length;
+    const stop = swap.watchBlocks();
+    runTimers();
+    await runWhenSet();
+    expect(heads()).toBe(0);
+    swap.selectFrom(USDC);
+    swap.selectTo(LTK);
+    swap.setAmount('100');
+    // The debounce and the next tick, then the tick that reads the base head.
+    runTimers();
+    await until(() => swap.store.getState().quote !== undefined);
+    expect(heads()).toBe(0);
+    expect(asked('/v1/convert/allowance')).toBe(1);
+    await runWhenSet();
+    await until(() => heads() === 1);
+    head = 8;
+    await runWhenSet();
+    await until(() => asked('/v1/convert/quotes') === 2);
+    await until(() => !swap.store.getState().quoting);
+    expect(asked('/v1/convert/allowance')).toBe(1);
+    expect(swap.store.getState()).toMatchObject({ needsApproval: true, allowance: '5' });
+    stop();
+  });
+
+  it('drops a quote under way when the account changes', async () => {
+    let answer: (response: Response) => void = () => {};
+    const { swap, latch } = await connected({
+      answer: { '/v1/convert/quotes': () => new Promise<Response>((resolve) => (answer = resolve)) as unknown as Response },
+    });
+    swap.setAmount('1');
+    const quoting = swap.refreshQuote();
+    await until(() => swap.store.getState().quoting);
+    latch.account.setState({ caipAddress: 'eip155:31337:0x0000000000000000000000000000000000000001' });
+    answer(Response.json({ quotes: [quoteFor(NATIVE, USDC, '1000000000000000000')] }));
+    await quoting;
+    expect(swap.store.getState()).toMatchObject({ quote: undefined, quoting: false, amount: '', tokens: [] });
   });
 });

@@ -130,7 +130,7 @@ export interface SwapController {
   setMax(): Promise<void>;
   /** Quotes the form now (the debounce and new blocks call it). */
   refreshQuote(): Promise<void>;
-  /** Re-quotes on every new block until the returned function is called. */
+  /** Re-quotes a shown quote on every new block until the returned function is called. */
   watchBlocks(): () => void;
   /** Approves the router for the amount, waits for it to be mined, reads the allowance again. */
   approve(): Promise<void>;
@@ -218,8 +218,12 @@ export function createSwap({
     }, QUOTE_DEBOUNCE_MS);
   }
 
-  async function refreshQuote() {
-    const { from, to, amount } = store.getState();
+  /**
+   * `keepAllowance`: a new block's re-quote keeps the allowance read for this form (only the
+   * approve step changes it, and that re-reads it); every other quote reads it.
+   */
+  async function refreshQuote(keepAllowance = false) {
+    const { from, to, amount, allowance: known } = store.getState();
     const { address } = account.getState();
     if (!from || !to || !address || !amount.trim()) return clearQuote();
     const request = ++quoteRequest;
@@ -229,7 +233,7 @@ export function createSwap({
       const read = swapAmount({ amount: amount.trim(), decimals: from.decimals, balance: from.balance });
       const [quote, allowance] = await Promise.all([
         api.quote({ amount: read.units, from: from.address, to: to.address, userAddress: address }),
-        isNative(from) ? Promise.resolve(undefined) : api.allowance(from.address, address),
+        isNative(from) ? undefined : ((keepAllowance ? known : undefined) ?? api.allowance(from.address, address)),
       ]);
       if (request !== quoteRequest) return;
       const checked = swapAmount({ amount: amount.trim(), decimals: from.decimals, balance: from.balance, allowance });
@@ -246,8 +250,7 @@ export function createSwap({
       });
     } catch (error) {
       if (request !== quoteRequest) return;
-      const { code } = (error ?? {}) as { code?: string };
-      store.setState({ quote: undefined, quoting: false, error: code === 'INVALID_AMOUNT' ? 'swapInvalidAmount' : messageOf(error) });
+      store.setState({ quote: undefined, quoting: false, error: messageOf(error) });
     }
   }
 
@@ -323,20 +326,24 @@ export function createSwap({
       store.setState({ amount });
       await refreshQuote();
     },
-    refreshQuote,
+    refreshQuote: () => refreshQuote(),
     watchBlocks() {
       let last: string | undefined;
       let stopped = false;
       const tick = async () => {
         const { caipNetworkId } = account.getState();
         if (stopped || !caipNetworkId) return;
-        try {
-          const head = (await gateway.request(caipNetworkId, 'eth_blockNumber', [])) as string;
-          const { quote, quoting, step } = store.getState();
-          if (last !== undefined && head !== last && quote && !quoting && step === 'form') await refreshQuote();
-          last = head;
-        } catch {
-          // The next tick tries again.
+        // No head is read while there is no quote to re-read; the first one after it is the base.
+        if (!store.getState().quote) last = undefined;
+        else {
+          try {
+            const head = (await gateway.request(caipNetworkId, 'eth_blockNumber', [])) as string;
+            const { quote, quoting, step } = store.getState();
+            if (last !== undefined && head !== last && quote && !quoting && step === 'form') await refreshQuote(true);
+            last = head;
+          } catch {
+            // The next tick tries again.
+          }
         }
         if (!stopped) timer = setTimer(() => void tick(), BLOCK_POLL_MS);
       };
@@ -389,18 +396,27 @@ export function createSwap({
       toasts.show({ variant: 'success', message: 'sendStarted' });
     },
     reset() {
-      if (debounce !== undefined) clearTimer(debounce);
-      debounce = undefined;
-      quoteRequest++;
+      clearDraft();
       store.setState(({ tokens }) => ({ ...EMPTY, tokens }));
     },
   };
 
-  // Another account or network: the draft and the token list no longer apply.
+  /** Stops the pending debounce and makes an answer under way stale. */
+  function clearDraft() {
+    if (debounce !== undefined) clearTimer(debounce);
+    debounce = undefined;
+    quoteRequest++;
+  }
+
+  // Another account or network: the draft and the token list no longer apply, nor a quote the
+  // previous account asked for.
   let last = `${account.getState().caipAddress}`;
   account.subscribe(() => {
     const now = `${account.getState().caipAddress}`;
-    if (now !== last) store.setState(EMPTY);
+    if (now !== last) {
+      clearDraft();
+      store.setState(EMPTY);
+    }
     last = now;
   });
   return controller;

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { useLatchInstance } from '../context.js';
+import type { Latch } from '../core/createLatch.js';
 import { onceUntilFailure } from '../core/onceUntilFailure.js';
 
 /** A view whose code is a chunk of its own (spec §2: optional parts load only when used). */
@@ -35,4 +36,17 @@ function ViewLoading() {
       {latch.t('viewLoading')}
     </p>
   );
+}
+
+/**
+ * A lazy view's store: one per Latch, made when the view first opens so the page's first load does
+ * not carry it, and kept while the Latch lives.
+ */
+export function perLatch<T>(create: (latch: Latch) => T): (latch: Latch) => T {
+  const made = new WeakMap<Latch, T>();
+  return (latch) => {
+    let value = made.get(latch);
+    if (value === undefined) made.set(latch, (value = create(latch)));
+    return value;
+  };
 }

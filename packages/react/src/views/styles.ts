@@ -10,6 +10,7 @@ import { pairingQrStyles } from '../components/PairingQr/PairingQr.styles.js';
 import { connectingWalletConnectViewStyles } from './ConnectingWalletConnect/ConnectingWalletConnectView.styles.js';
 import { downloadsViewStyles } from './Downloads/DownloadsView.styles.js';
 import { networksViewStyles } from './Networks/NetworksView.styles.js';
+import { formStyles } from './Form.js';
 import { siwxSignMessageViewStyles } from './SIWXSignMessage/SIWXSignMessageView.styles.js';
 
 /** The CSS of the modal and its views, rendered by `Modal` (in the modal's lazily loaded chunk). */
@@ -27,4 +28,5 @@ export const modalViewStyles = [
   downloadsViewStyles,
   pairingQrStyles,
   connectingWalletConnectViewStyles,
+  formStyles,
 ].join('');

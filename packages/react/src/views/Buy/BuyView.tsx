@@ -3,8 +3,8 @@ import { useEffect, useId, type FormEvent } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
+import { FormField } from '../Form.js';
 import { buyControllerFor } from './buyController.js';
-import { buyViewStyles } from './BuyView.styles.js';
 
 /** Buy (spec §3): amount, fiat currency, method, asset and network, a live quote, then the provider. */
 export function BuyView() {
@@ -34,22 +34,19 @@ export function BuyView() {
 
   return (
     <form className="latch-view" data-testid="buy-view" onSubmit={onSubmit} noValidate aria-busy={state.status === 'loading'}>
-      <style>{buyViewStyles}</style>
       {state.status === 'loading' ? <p className="latch-message">{latch.t('viewLoading')}</p> : null}
       {options && options.providers.length > 1 ? (
-        <div className="latch-buy-field">
-          <label className="latch-buy-label" htmlFor={ids.provider}>{latch.t('buyProvider')}</label>
-          <select id={ids.provider} className="latch-buy-input" data-testid="buy-provider" value={state.provider} onChange={(e) => void buy.load(e.target.value)}>
+        <FormField id={ids.provider} label={latch.t('buyProvider')}>
+          <select id={ids.provider} className="latch-form-input" data-testid="buy-provider" value={state.provider} onChange={(e) => void buy.load(e.target.value)}>
             {options.providers.map((p) => <option key={p} value={p}>{p}</option>)}
           </select>
-        </div>
+        </FormField>
       ) : null}
-      <div className="latch-buy-row">
-        <div className="latch-buy-field">
-          <label className="latch-buy-label" htmlFor={ids.amount}>{latch.t('buyAmount')}</label>
+      <div className="latch-form-row">
+        <FormField id={ids.amount} label={latch.t('buyAmount')}>
           <input
             id={ids.amount}
-            className="latch-buy-input"
+            className="latch-form-input"
             data-testid="buy-amount"
             inputMode="decimal"
             autoComplete="off"
@@ -59,39 +56,35 @@ export function BuyView() {
             aria-describedby={state.error ? ids.error : undefined}
             onChange={(e) => buy.set({ amount: e.target.value })}
           />
-        </div>
-        <div className="latch-buy-field">
-          <label className="latch-buy-label" htmlFor={ids.currency}>{latch.t('buyCurrency')}</label>
-          <select id={ids.currency} className="latch-buy-input" data-testid="buy-currency" value={state.currency} onChange={(e) => buy.set({ currency: e.target.value })}>
+        </FormField>
+        <FormField id={ids.currency} label={latch.t('buyCurrency')}>
+          <select id={ids.currency} className="latch-form-input" data-testid="buy-currency" value={state.currency} onChange={(e) => buy.set({ currency: e.target.value })}>
             {options?.paymentCurrencies.map((c) => <option key={c.id} value={c.id}>{c.id}</option>)}
           </select>
-        </div>
+        </FormField>
       </div>
-      <div className="latch-buy-field">
-        <label className="latch-buy-label" htmlFor={ids.method}>{latch.t('buyMethod')}</label>
-        <select id={ids.method} className="latch-buy-input" data-testid="buy-method" value={state.method} onChange={(e) => buy.set({ method: e.target.value })}>
+      <FormField id={ids.method} label={latch.t('buyMethod')}>
+        <select id={ids.method} className="latch-form-input" data-testid="buy-method" value={state.method} onChange={(e) => buy.set({ method: e.target.value })}>
           {currency?.payment_method_limits.map((l) => (
             <option key={l.id} value={l.id}>{latch.t(l.id === 'CARD' ? 'buyMethodCard' : l.id === 'ACH_BANK_ACCOUNT' ? 'buyMethodBank' : 'buyMethodOther')}</option>
           ))}
         </select>
-      </div>
-      <div className="latch-buy-row">
-        <div className="latch-buy-field">
-          <label className="latch-buy-label" htmlFor={ids.asset}>{latch.t('buyAsset')}</label>
-          <select id={ids.asset} className="latch-buy-input" data-testid="buy-asset" value={state.asset} onChange={(e) => buy.set({ asset: e.target.value })}>
+      </FormField>
+      <div className="latch-form-row">
+        <FormField id={ids.asset} label={latch.t('buyAsset')}>
+          <select id={ids.asset} className="latch-form-input" data-testid="buy-asset" value={state.asset} onChange={(e) => buy.set({ asset: e.target.value })}>
             {options?.purchaseCurrencies.map((c) => <option key={c.id} value={c.symbol}>{c.symbol}</option>)}
           </select>
-        </div>
-        <div className="latch-buy-field">
-          <label className="latch-buy-label" htmlFor={ids.network}>{latch.t('buyNetwork')}</label>
-          <select id={ids.network} className="latch-buy-input" data-testid="buy-network" value={state.network} onChange={(e) => buy.set({ network: e.target.value })}>
+        </FormField>
+        <FormField id={ids.network} label={latch.t('buyNetwork')}>
+          <select id={ids.network} className="latch-form-input" data-testid="buy-network" value={state.network} onChange={(e) => buy.set({ network: e.target.value })}>
             {asset?.networks.map((n) => <option key={n.name} value={n.name}>{n.display_name}</option>)}
           </select>
-        </div>
+        </FormField>
       </div>
       <div data-testid="buy-quote" aria-live="polite" aria-busy={state.quoting}>
         {q ? (
-          <dl className="latch-buy-quote">
+          <dl className="latch-form-summary">
             <dt>{latch.t('buyQuoteReceive')}</dt>
             <dd data-testid="buy-quote-amount">{q.purchaseAmount.amount ? `${q.purchaseAmount.amount} ${q.purchaseAmount.currency}` : latch.t('buyQuoteUnknown')}</dd>
             <dt>{latch.t('buyQuoteFee')}</dt>

@@ -2,6 +2,7 @@ import { useEffect, useId, type FormEvent } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
+import { FormField } from '../Form.js';
 import { registerNameControllerFor } from './registerNameController.js';
 import { registerNameViewStyles } from './RegisterAccountNameView.styles.js';
 
@@ -50,13 +51,10 @@ export function RegisterAccountNameView() {
           {latch.t('registerNameOwned', { names: state.owned.join(', ') })}
         </p>
       ) : null}
-      <div className="latch-register-field">
-        <label className="latch-register-label" htmlFor={ids.input}>
-          {latch.t('registerNameLabel')}
-        </label>
+      <FormField id={ids.input} label={latch.t('registerNameLabel')}>
         <input
           id={ids.input}
-          className="latch-register-input"
+          className="latch-form-input"
           data-testid="register-name-input"
           autoComplete="off"
           autoCapitalize="none"
@@ -67,10 +65,10 @@ export function RegisterAccountNameView() {
           disabled={state.submitting}
           onChange={(event) => names.setInput(event.target.value)}
         />
-        <span className="latch-register-hint" id={ids.hint}>
+        <span className="latch-form-label" id={ids.hint}>
           {latch.t('registerNameHint')}
         </span>
-      </div>
+      </FormField>
       <p className="latch-message" role="status" id={ids.status} data-testid="register-name-status">
         {status}
       </p>
@@ -80,8 +78,8 @@ export function RegisterAccountNameView() {
         </p>
       ) : null}
       {state.suggestions.length > 0 ? (
-        <div className="latch-register-field">
-          <span className="latch-register-label">{latch.t('registerNameSuggestions')}</span>
+        <div className="latch-form-field">
+          <span className="latch-form-label">{latch.t('registerNameSuggestions')}</span>
           <ul className="latch-register-suggestions" aria-label={latch.t('registerNameSuggestions')}>
             {state.suggestions.map(({ name, registered }) => (
               <li key={name}>

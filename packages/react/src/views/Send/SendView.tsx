@@ -4,6 +4,7 @@ import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import type { TokenBalance } from '../../core/api.js';
 import { useStore } from '../../hooks/useStore.js';
+import { AmountInput, FormField } from '../Form.js';
 import { sendControllerFor } from './sendController.js';
 import { sendViewStyles } from './SendView.styles.js';
 
@@ -68,7 +69,7 @@ export function SendView() {
       <div className="latch-view" data-testid="send-view">
         <style>{sendViewStyles}</style>
         <h3 className="latch-message">{latch.t('sendReviewHeading')}</h3>
-        <dl className="latch-send-summary" data-testid="send-preview">
+        <dl className="latch-form-summary latch-send-summary" data-testid="send-preview">
           <dt>{latch.t('sendReviewAmount')}</dt>
           <dd>
             {state.amount} {token.symbol}
@@ -99,13 +100,10 @@ export function SendView() {
       <style>{sendViewStyles}</style>
       {pendingNote}
       {tokens.length === 0 ? <p className="latch-message">{latch.t('sendNoTokens')}</p> : null}
-      <div className="latch-send-field">
-        <label className="latch-send-label" htmlFor={ids.token}>
-          {latch.t('sendToken')}
-        </label>
+      <FormField id={ids.token} label={latch.t('sendToken')}>
         <select
           id={ids.token}
-          className="latch-send-input"
+          className="latch-form-input"
           data-testid="send-token"
           value={token ? tokenKey(token) : ''}
           onChange={(event) => {
@@ -120,39 +118,27 @@ export function SendView() {
           ))}
         </select>
         {token ? (
-          <span className="latch-send-label" data-testid="send-balance">
+          <span className="latch-form-label" data-testid="send-balance">
             {latch.t('sendBalance', { amount: formatBalance(token.quantity.numeric, token.symbol) })}
           </span>
         ) : null}
-      </div>
-      <div className="latch-send-field">
-        <label className="latch-send-label" htmlFor={ids.amount}>
-          {latch.t('sendAmount')}
-        </label>
-        <div className="latch-send-row">
-          <input
-            id={ids.amount}
-            className="latch-send-input"
-            data-testid="send-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.0"
-            value={state.amount}
-            aria-describedby={state.error ? ids.error : undefined}
-            onChange={(event) => send.setAmount(event.target.value)}
-          />
-          <Button data-testid="send-max" onClick={() => void send.setMax()}>
-            {latch.t('sendMax')}
-          </Button>
-        </div>
-      </div>
-      <div className="latch-send-field">
-        <label className="latch-send-label" htmlFor={ids.receiver}>
-          {latch.t('sendReceiver')}
-        </label>
+      </FormField>
+      <FormField id={ids.amount} label={latch.t('sendAmount')}>
+        <AmountInput
+          id={ids.amount}
+          testId="send-amount"
+          value={state.amount}
+          aria-describedby={state.error ? ids.error : undefined}
+          onChange={(event) => send.setAmount(event.target.value)}
+          maxLabel={latch.t('sendMax')}
+          maxTestId="send-max"
+          onMax={() => void send.setMax()}
+        />
+      </FormField>
+      <FormField id={ids.receiver} label={latch.t('sendReceiver')}>
         <input
           id={ids.receiver}
-          className="latch-send-input"
+          className="latch-form-input"
           data-testid="send-receiver"
           autoComplete="off"
           spellCheck={false}
@@ -163,13 +149,13 @@ export function SendView() {
           onBlur={() => void send.resolveReceiver()}
         />
         {state.resolving ? (
-          <span className="latch-send-label" role="status">
+          <span className="latch-form-label" role="status">
             {latch.t('sendResolving')}
           </span>
         ) : (
           receiverShown
         )}
-      </div>
+      </FormField>
       <p className="latch-message" data-testid="send-fee">
         {latch.t('sendNetworkFee')}: {fee}
       </p>

@@ -8,29 +8,23 @@ import {
 } from '../../core/solanaTransfer.js';
 import { WalletRequestError } from '../../core/transactions.js';
 import type { CaipNetworkId } from '../../core/types.js';
-
-// One send draft per Latch, made when Send first opens so the page's first load does not carry it.
-const controllers = new WeakMap<Latch, SendController>();
+import { perLatch } from '../lazyView.js';
 
 /** The send store of `latch`; a Solana account's send goes through the Wallet Standard. */
-export function sendControllerFor(latch: Latch): SendController {
-  let controller = controllers.get(latch);
-  if (!controller) {
-    controller = createSend({
-      account: latch.account,
-      accountData: latch.accountData,
-      networks: latch.networks,
-      gateway: latch.gateway,
-      transactions: latch.transactions,
-      toasts: latch.toasts,
-      modal: latch.modal,
-      transactionStack: latch.transactionStack,
-    });
-    controller.sendSolana = solanaSender(latch);
-    controllers.set(latch, controller);
-  }
+export const sendControllerFor = perLatch((latch): SendController => {
+  const controller = createSend({
+    account: latch.account,
+    accountData: latch.accountData,
+    networks: latch.networks,
+    gateway: latch.gateway,
+    transactions: latch.transactions,
+    toasts: latch.toasts,
+    modal: latch.modal,
+    transactionStack: latch.transactionStack,
+  });
+  controller.sendSolana = solanaSender(latch);
   return controller;
-}
+});
 
 /** A Solana draft sent with the connected Wallet Standard wallet, then the balances read again. */
 function solanaSender(latch: Latch): SendSolana {

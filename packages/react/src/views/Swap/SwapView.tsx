@@ -4,6 +4,7 @@ import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { HIGH_PRICE_IMPACT, SWAP_SLIPPAGE, type SwapTokenOption } from '../../core/swap.js';
 import { useStore } from '../../hooks/useStore.js';
+import { AmountInput, FormField } from '../Form.js';
 import { swapControllerFor } from './swapController.js';
 import { swapViewStyles } from './SwapView.styles.js';
 
@@ -53,13 +54,10 @@ export function SwapView() {
     <form className="latch-view" data-testid="swap-view" onSubmit={onSubmit} noValidate>
       <style>{swapViewStyles}</style>
       {state.tokens.length === 0 && !state.error ? <p className="latch-message">{latch.t('swapNoTokens')}</p> : null}
-      <div className="latch-swap-field">
-        <label className="latch-swap-label" htmlFor={ids.search}>
-          {latch.t('swapSearch')}
-        </label>
+      <FormField id={ids.search} label={latch.t('swapSearch')}>
         <input
           id={ids.search}
-          className="latch-swap-input"
+          className="latch-form-input"
           data-testid="swap-search"
           type="search"
           autoComplete="off"
@@ -68,19 +66,16 @@ export function SwapView() {
           onChange={(event) => setQuery(event.target.value)}
         />
         {query && shown.length === 0 ? (
-          <span className="latch-swap-label" role="status">
+          <span className="latch-form-label" role="status">
             {latch.t('swapNoMatch')}
           </span>
         ) : null}
-      </div>
-      <div className="latch-swap-field">
-        <label className="latch-swap-label" htmlFor={ids.from}>
-          {latch.t('swapFrom')}
-        </label>
-        <div className="latch-swap-row">
+      </FormField>
+      <FormField id={ids.from} label={latch.t('swapFrom')}>
+        <div className="latch-form-row">
           <select
             id={ids.from}
-            className="latch-swap-input"
+            className="latch-form-input"
             data-testid="swap-from-token"
             value={from?.address ?? ''}
             disabled={busy}
@@ -93,40 +88,29 @@ export function SwapView() {
           </Button>
         </div>
         {from ? (
-          <span className="latch-swap-label" data-testid="swap-from-balance">
+          <span className="latch-form-label" data-testid="swap-from-balance">
             {latch.t('swapBalance', { amount: formatBalance(from.balance, from.symbol) })}
           </span>
         ) : null}
-      </div>
-      <div className="latch-swap-field">
-        <label className="latch-swap-label" htmlFor={ids.amount}>
-          {latch.t('swapAmount')}
-        </label>
-        <div className="latch-swap-row">
-          <input
-            id={ids.amount}
-            className="latch-swap-input"
-            data-testid="swap-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.0"
-            value={state.amount}
-            disabled={busy}
-            aria-describedby={state.error ? ids.error : undefined}
-            onChange={(event) => swap.setAmount(event.target.value)}
-          />
-          <Button data-testid="swap-max" disabled={busy || !from} onClick={() => void swap.setMax()}>
-            {latch.t('swapMax')}
-          </Button>
-        </div>
-      </div>
-      <div className="latch-swap-field">
-        <label className="latch-swap-label" htmlFor={ids.to}>
-          {latch.t('swapTo')}
-        </label>
+      </FormField>
+      <FormField id={ids.amount} label={latch.t('swapAmount')}>
+        <AmountInput
+          id={ids.amount}
+          testId="swap-amount"
+          value={state.amount}
+          disabled={busy}
+          aria-describedby={state.error ? ids.error : undefined}
+          onChange={(event) => swap.setAmount(event.target.value)}
+          maxLabel={latch.t('swapMax')}
+          maxTestId="swap-max"
+          maxDisabled={busy || !from}
+          onMax={() => void swap.setMax()}
+        />
+      </FormField>
+      <FormField id={ids.to} label={latch.t('swapTo')}>
         <select
           id={ids.to}
-          className="latch-swap-input"
+          className="latch-form-input"
           data-testid="swap-to-token"
           value={to?.address ?? ''}
           disabled={busy}
@@ -135,18 +119,18 @@ export function SwapView() {
           {options(to)}
         </select>
         {to ? (
-          <span className="latch-swap-label" data-testid="swap-to-balance">
+          <span className="latch-form-label" data-testid="swap-to-balance">
             {latch.t('swapBalance', { amount: formatBalance(to.balance, to.symbol) })}
           </span>
         ) : null}
-      </div>
+      </FormField>
       {state.quoting ? (
         <p className="latch-message" role="status">
           {latch.t('swapQuoting')}
         </p>
       ) : null}
       {quote && to && !state.quoting ? (
-        <dl className="latch-swap-quote" data-testid="swap-quote" aria-live="polite">
+        <dl className="latch-form-summary latch-swap-quote" data-testid="swap-quote" aria-live="polite">
           <dt>{latch.t('swapTo')}</dt>
           <dd data-testid="swap-quote-amount">{latch.t('swapReceiveValue', { amount: units(quote.toAmount, to), symbol: to.symbol })}</dd>
           <dt>{latch.t('swapMinReceived')}</dt>
