@@ -1,7 +1,7 @@
 // Swap end to end: the modal's Swap view with the injected test wallet, against the real devnet
 // pools and `latch` (quotes from the chain, approvals and swaps built by /v1/convert/*). Each test
-// swaps from a fresh account funded here. Swaps move the devnet's pools: this file runs after the
-// specs that assert exact prices (account.spec.ts), and keeps its amounts small.
+// swaps from a fresh account funded here. Swaps move the devnet's pools, whose prices other specs
+// assert (account.spec.ts): the devnet goes back to its state before this file when it is done.
 import { expect, test, type Page } from '@playwright/test';
 import { erc20Abi, parseEther, parseUnits, type Hex } from 'viem';
 import { axeViolations } from '../fixtures/axe.js';
@@ -30,6 +30,14 @@ const routerQuote = async (amount: bigint, path: Hex[]) =>
   (await anvil.readContract({ address: router, abi: routerAbi, functionName: 'getAmountsOut', args: [amount, path] })).at(-1)!;
 /** The integer part as the modal writes it (`1,478`), for amounts whose decimals it rounds. */
 const whole = (amount: bigint, decimals: number) => (amount / 10n ** BigInt(decimals)).toLocaleString('en-US');
+
+let beforeSwaps: Hex;
+test.beforeAll(async () => {
+  beforeSwaps = await anvil.snapshot();
+});
+test.afterAll(async () => {
+  await anvil.revert({ id: beforeSwaps });
+});
 
 async function openSwap(page: Page, privateKey: Hex) {
   await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL });
