@@ -3,19 +3,14 @@
 // `ethers5`) sign — signatures checked here with viem — and send on the real devnet, with the
 // injected test wallet and with the official WalletConnect wallet client over the Latch relay.
 import { expect, test, type Page } from '@playwright/test';
-import { createTestClient, http, parseEther, publicActions, verifyMessage, type Hex } from 'viem';
+import { parseEther, verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { axeViolations } from '../fixtures/axe.js';
+import { anvil, freshAccount } from '../fixtures/devnet.js';
 import { E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 import { OfficialWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 
-const anvil = createTestClient({
-  chain: { ...foundry, rpcUrls: { default: { http: [E2E_RPC_URL] } } },
-  mode: 'anvil',
-  transport: http(E2E_RPC_URL),
-}).extend(publicActions);
 const RELAY_URL = `${E2E_SERVER_URL.replace('http', 'ws')}/relay`;
 const PATH = '/ethers-example/';
 const MESSAGE = 'Hello from ethers';
@@ -46,9 +41,7 @@ async function sendWithBoth(page: Page, from: Hex) {
 }
 
 test('injected: ethers v6 and v5 sign and send through the Latch connection, and follow disconnect', async ({ page }) => {
-  const privateKey = generatePrivateKey();
-  const { address } = privateKeyToAccount(privateKey);
-  await anvil.setBalance({ address, value: parseEther('1') });
+  const { privateKey, address } = await freshAccount('1');
   await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL });
   await page.goto(PATH);
   await expect(page.getByTestId('ethers-status')).toHaveText('Not connected');

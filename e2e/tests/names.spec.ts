@@ -4,25 +4,16 @@
 // signature and keeps the name) and the devnet. The injected-wallet tests register from fresh
 // accounts; the WalletConnect one names account 1, which no other spec expects to be nameless.
 import { expect, test, type Page } from '@playwright/test';
-import { createTestClient, http, parseEther, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
+import { type Hex } from 'viem';
 import { axeViolations } from '../fixtures/axe.js';
+import { freshAccount } from '../fixtures/devnet.js';
 import { E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 import { OfficialWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 
-const anvil = createTestClient({ chain: { ...foundry, rpcUrls: { default: { http: [E2E_RPC_URL] } } }, mode: 'anvil', transport: http(E2E_RPC_URL) });
 const ZONE = 'latch.id';
 /** A label no earlier run of this database holds (the database is fresh per run; tests share it). */
 const freshLabel = (prefix: string) => `${prefix}${Math.random().toString(36).slice(2, 8)}`;
-
-async function freshAccount() {
-  const privateKey = generatePrivateKey();
-  const { address } = privateKeyToAccount(privateKey);
-  await anvil.setBalance({ address, value: parseEther('1') });
-  return { privateKey, address };
-}
 
 async function connect(page: Page, privateKey: Hex) {
   await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL });
@@ -46,7 +37,7 @@ async function register(page: Page, label: string) {
 }
 
 test('registers a name with the injected wallet; Account shows it, also after a reload', async ({ page }) => {
-  const account = await freshAccount();
+  const account = await freshAccount('1');
   const label = freshLabel('alice');
   await connect(page, account.privateKey);
   await expect(page.getByTestId('account-name')).toHaveCount(0);
@@ -69,14 +60,14 @@ test('registers a name with the injected wallet; Account shows it, also after a 
 });
 
 test('a taken name and an invalid one give their messages; a suggestion is free; Send takes the name', async ({ browser, page: firstPage }) => {
-  const first = await freshAccount();
+  const first = await freshAccount('1');
   const label = freshLabel('bob');
   await connect(firstPage, first.privateKey);
   await openRegister(firstPage);
   await register(firstPage, label);
 
   // A second visitor, in a browser context of their own, wants the same name.
-  const second = await freshAccount();
+  const second = await freshAccount('1');
   const context = await browser.newContext();
   const page = await context.newPage();
   await connect(page, second.privateKey);
@@ -110,7 +101,7 @@ test('a taken name and an invalid one give their messages; a suggestion is free;
 });
 
 test('a refused signature returns to RegisterAccountName with "Error registering name {name}"', async ({ page }) => {
-  const account = await freshAccount();
+  const account = await freshAccount('1');
   const label = freshLabel('carol');
   await installTestWallet(page, { privateKey: account.privateKey, rpcUrl: E2E_RPC_URL, rejectSign: true });
   await page.goto('/');

@@ -3,35 +3,14 @@
 // Each test sends from a fresh account funded here, so the fixture accounts other specs read
 // stay as they are.
 import { expect, test, type Page } from '@playwright/test';
-import { createTestClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, publicActions, type Hex } from 'viem';
+import { parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { axeViolations } from '../fixtures/axe.js';
+import { anvil, freshAccount, usdcOf } from '../fixtures/devnet.js';
 import { E2E_RPC_URL, readDevnet } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS, type TestWalletOptions } from '../fixtures/test-wallet.js';
 
-const chain = { ...foundry, rpcUrls: { default: { http: [E2E_RPC_URL] } } };
-const anvil = createTestClient({ chain, mode: 'anvil', transport: http(E2E_RPC_URL) }).extend(publicActions);
 const devnet = readDevnet();
-const usdc = (devnet.contracts.usdc as { address: Hex }).address;
-const mintAbi = [
-  { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [] },
-] as const;
-
-/** A new account holding `eth` ETH and `usdcAmount` USDC (minted by the deployer, the token's minter). */
-async function freshAccount(eth: string, usdcAmount: string) {
-  const privateKey = generatePrivateKey();
-  const { address } = privateKeyToAccount(privateKey);
-  await anvil.setBalance({ address, value: parseEther(eth) });
-  if (usdcAmount !== '0') {
-    const minter = createWalletClient({ account: privateKeyToAccount(devnet.accounts[0]!.privateKey), chain, transport: http(E2E_RPC_URL) });
-    const hash = await minter.writeContract({ address: usdc, abi: mintAbi, functionName: 'mint', args: [address, parseUnits(usdcAmount, 6)] });
-    await anvil.waitForTransactionReceipt({ hash });
-  }
-  return { privateKey, address };
-}
-
-const usdcOf = (address: Hex) => anvil.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
 const freshReceiver = () => privateKeyToAccount(generatePrivateKey()).address;
 
 async function openSend(page: Page, privateKey: Hex, options: Partial<TestWalletOptions> = {}) {

@@ -1,18 +1,26 @@
 // Swap through WalletConnect: the modal pairs with the dev wallet (apps/devwallet) in a second tab
 // over the real `latch serve` relay; the Swap view's transaction is approved there and lands on
-// the devnet. Swaps move the devnet's pools: this file runs after account.spec.ts (exact prices).
+// the devnet. Swaps move the devnet's pools, whose prices other specs assert (account.spec.ts):
+// the devnet goes back to its state before this file when it is done.
 import { expect, test } from '@playwright/test';
-import { createPublicClient, erc20Abi, http, parseEther, type Hex } from 'viem';
-import { E2E_RPC_URL, E2E_SERVER_URL, readDevnet } from '../fixtures/stack.js';
+import { parseEther, type Hex } from 'viem';
+import { anvil, usdcAddress, usdcOf } from '../fixtures/devnet.js';
+import { E2E_SERVER_URL, readDevnet } from '../fixtures/stack.js';
 
-const devnet = createPublicClient({ transport: http(E2E_RPC_URL) });
 const contracts = readDevnet().contracts as Record<string, unknown>;
-const usdc = (contracts.usdc as { address: Hex }).address;
 const weth = contracts.weth as Hex;
 const router = contracts.uniswapV2Router as Hex;
 const routerAbi = [
   { type: 'function', name: 'getAmountsOut', stateMutability: 'view', inputs: [{ type: 'uint256' }, { type: 'address[]' }], outputs: [{ type: 'uint256[]' }] },
 ] as const;
+
+let beforeSwap: Hex;
+test.beforeAll(async () => {
+  beforeSwap = await anvil.snapshot();
+});
+test.afterAll(async () => {
+  await anvil.revert({ id: beforeSwap });
+});
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -34,19 +42,17 @@ test('swaps ETH for USDC from the Swap view through the dev wallet in a second t
   await devWallet.getByRole('article', { name: 'Connection request from Latch demo' }).getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByTestId('account-address')).toHaveAttribute('title', trader);
 
-  const before = await devnet.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [trader] });
+  const before = await usdcOf(trader);
   await page.getByTestId('account-action-swap').click();
   await expect(page.getByTestId('swap-from-token')).not.toHaveValue('');
   await page.getByTestId('swap-to-token').selectOption({ label: 'USDC' });
   await page.getByTestId('swap-amount').fill('0.1');
   await expect(page.getByTestId('swap-quote')).toBeVisible();
-  const [, expected] = await devnet.readContract({ address: router, abi: routerAbi, functionName: 'getAmountsOut', args: [parseEther('0.1'), [weth, usdc]] });
+  const [, expected] = await anvil.readContract({ address: router, abi: routerAbi, functionName: 'getAmountsOut', args: [parseEther('0.1'), [weth, usdcAddress()]] });
   await page.getByTestId('swap-submit').click();
 
   // The request waits in the dev wallet until its user approves it there.
   await devWallet.getByRole('article', { name: 'eth_sendTransaction request from Latch demo' }).getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Transaction started')).toBeVisible();
-  await expect
-    .poll(() => devnet.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [trader] }))
-    .toBe(before + expected!);
+  await expect.poll(() => usdcOf(trader)).toBe(before + expected!);
 });

@@ -1,26 +1,19 @@
 // Swap end to end: the modal's Swap view with the injected test wallet, against the real devnet
 // pools and `latch` (quotes from the chain, approvals and swaps built by /v1/convert/*). Each test
-// swaps from a fresh account funded here. Swaps move the devnet's pools: this file runs after the
-// specs that assert exact prices (account.spec.ts), and keeps its amounts small.
+// swaps from a fresh account funded here. Swaps move the devnet's pools, whose prices other specs
+// assert (account.spec.ts): the devnet goes back to its state before this file when it is done.
 import { expect, test, type Page } from '@playwright/test';
-import { createTestClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, publicActions, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
+import { erc20Abi, parseEther, parseUnits, type Hex } from 'viem';
 import { axeViolations } from '../fixtures/axe.js';
+import { anvil, freshAccount, usdcAddress } from '../fixtures/devnet.js';
 import { E2E_RPC_URL, readDevnet } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 
-const chain = { ...foundry, rpcUrls: { default: { http: [E2E_RPC_URL] } } };
-const anvil = createTestClient({ chain, mode: 'anvil', transport: http(E2E_RPC_URL) }).extend(publicActions);
-const devnet = readDevnet();
-const contracts = devnet.contracts as Record<string, unknown>;
-const usdc = (contracts.usdc as { address: Hex }).address;
+const contracts = readDevnet().contracts as Record<string, unknown>;
+const usdc = usdcAddress();
 const ltk = (contracts.ltk as { address: Hex }).address;
 const weth = contracts.weth as Hex;
 const router = contracts.uniswapV2Router as Hex;
-const mintAbi = [
-  { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [] },
-] as const;
 const routerAbi = [
   {
     type: 'function',
@@ -31,24 +24,20 @@ const routerAbi = [
   },
 ] as const;
 
-async function freshAccount(eth: string, usdcAmount: string) {
-  const privateKey = generatePrivateKey();
-  const { address } = privateKeyToAccount(privateKey);
-  await anvil.setBalance({ address, value: parseEther(eth) });
-  if (usdcAmount !== '0') {
-    const minter = createWalletClient({ account: privateKeyToAccount(devnet.accounts[0]!.privateKey), chain, transport: http(E2E_RPC_URL) });
-    const hash = await minter.writeContract({ address: usdc, abi: mintAbi, functionName: 'mint', args: [address, parseUnits(usdcAmount, 6)] });
-    await anvil.waitForTransactionReceipt({ hash });
-  }
-  return { privateKey, address };
-}
-
 const balanceOf = (token: Hex, owner: Hex) => anvil.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
 /** What the router itself says `amount` buys along `path` now. */
 const routerQuote = async (amount: bigint, path: Hex[]) =>
   (await anvil.readContract({ address: router, abi: routerAbi, functionName: 'getAmountsOut', args: [amount, path] })).at(-1)!;
 /** The integer part as the modal writes it (`1,478`), for amounts whose decimals it rounds. */
 const whole = (amount: bigint, decimals: number) => (amount / 10n ** BigInt(decimals)).toLocaleString('en-US');
+
+let beforeSwaps: Hex;
+test.beforeAll(async () => {
+  beforeSwaps = await anvil.snapshot();
+});
+test.afterAll(async () => {
+  await anvil.revert({ id: beforeSwaps });
+});
 
 async function openSwap(page: Page, privateKey: Hex) {
   await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL });

@@ -3,42 +3,16 @@
 // own wagmi hooks then sign, send ETH and call USDC `transfer` on the real devnet (receipts read
 // from anvil here), switch chains, and disconnect — with Latch and wagmi following each other.
 import { expect, test, type Page } from '@playwright/test';
-import {
-  createTestClient,
-  createWalletClient,
-  erc20Abi,
-  http,
-  parseEther,
-  parseUnits,
-  publicActions,
-  verifyMessage,
-  type Hex,
-} from 'viem';
+import { parseEther, parseUnits, verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { axeViolations } from '../fixtures/axe.js';
+import { anvil, freshAccount, usdcAddress, usdcOf } from '../fixtures/devnet.js';
 import { E2E_RPC_URL, E2E_SECOND_RPC_URL, readDevnet } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 
-const chain = { ...foundry, rpcUrls: { default: { http: [E2E_RPC_URL] } } };
-const anvil = createTestClient({ chain, mode: 'anvil', transport: http(E2E_RPC_URL) }).extend(publicActions);
 const devnet = readDevnet();
-const usdc = (devnet.contracts.usdc as { address: Hex }).address;
-const mintAbi = [
-  { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [] },
-] as const;
+const usdc = usdcAddress();
 const HASH = /^0x[0-9a-f]{64}$/;
-
-/** A new account holding 2 ETH and 100 USDC, so the fixture accounts other specs read stay as they are. */
-async function freshAccount() {
-  const privateKey = generatePrivateKey();
-  const { address } = privateKeyToAccount(privateKey);
-  await anvil.setBalance({ address, value: parseEther('2') });
-  const minter = createWalletClient({ account: privateKeyToAccount(devnet.accounts[0]!.privateKey), chain, transport: http(E2E_RPC_URL) });
-  const hash = await minter.writeContract({ address: usdc, abi: mintAbi, functionName: 'mint', args: [address, parseUnits('100', 6)] });
-  await anvil.waitForTransactionReceipt({ hash });
-  return { privateKey, address };
-}
 
 const VARIANTS = [
   { major: 2, path: '/wagmi-example/', version: /^2\./ },
@@ -47,7 +21,8 @@ const VARIANTS = [
 
 /** Opens the example with the test wallet installed and connects through the Latch modal. */
 async function connectThroughLatch(page: Page, path: string) {
-  const account = await freshAccount();
+  // 2 ETH and 100 USDC, so the fixture accounts other specs read stay as they are.
+  const account = await freshAccount('2', '100');
   const wallet = await installTestWallet(page, {
     privateKey: account.privateKey,
     rpcUrl: E2E_RPC_URL,
@@ -96,9 +71,7 @@ for (const { major, path, version } of VARIANTS) {
       const usdcHash = (await page.getByTestId('wagmi-usdc-hash').textContent()) as Hex;
       const usdcReceipt = await anvil.waitForTransactionReceipt({ hash: usdcHash });
       expect(usdcReceipt).toMatchObject({ status: 'success', to: usdc.toLowerCase() });
-      expect(await anvil.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [receiver] })).toBe(
-        parseUnits('12.5', 6),
-      );
+      expect(await usdcOf(receiver)).toBe(parseUnits('12.5', 6));
     });
 
     test('switching chain in wagmi moves the wallet and Latch, and switching in the modal moves wagmi', async ({ page }) => {

@@ -3,7 +3,7 @@ import { providers as ethers5Providers } from 'ethers5';
 import { describe, expect, it } from 'vitest';
 import { getLatchBrowserProvider, getLatchSigner, LatchNotConnectedError, watchLatchSigner } from './index.js';
 import { getLatchWeb3Provider, watchLatchWeb3Provider } from './v5.js';
-import { ADDRESS_A, ADDRESS_B, fakeLatch } from './test/fakeLatch.js';
+import { ADDRESS_A, ADDRESS_B, fakeLatch } from '../../adapters-test/fakeLatch.mjs';
 
 // ethers batches requests for 10 ms before sending them.
 const settle = () => new Promise((resolve) => setTimeout(resolve, 60));

@@ -1,7 +1,7 @@
 import { connect, createConfig, disconnect, getAccount, getConnectorClient, switchChain } from '@wagmi/core';
 import { describe, expect, it } from 'vitest';
 import { latchConnector, latchTransports, latchWagmiChains } from './index.js';
-import { ADDRESS_A, ADDRESS_B, fakeLatch } from './test/fakeLatch.js';
+import { ADDRESS_A, ADDRESS_B, fakeLatch } from '../../adapters-test/fakeLatch.mjs';
 
 function setup(options: Parameters<typeof fakeLatch>[0] = {}) {
   const fake = fakeLatch(options);

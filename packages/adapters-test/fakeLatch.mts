@@ -32,10 +32,18 @@ export const ADDRESS_B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 /**
  * The parts of a Latch instance the adapters read, driven by the test as the modal and the
  * wallet would drive the real one. `calls` records what the adapter asked Latch to do.
+ * @latch/wagmi's and @latch/ethers' tests share this file; outside both packages' `src`, no build
+ * emits it (`.mts`: an ES module without a package.json of its own).
  */
 export function fakeLatch({ switchFails }: { switchFails?: 'rejected' | 'failed' } = {}) {
+  // Answers as a wallet on the account's chain would: what ethers and viem ask before signing.
   const provider: Eip1193Provider = {
-    request: async () => null,
+    request: async ({ method }) => {
+      const { address, caipNetworkId } = account.getState();
+      if (method === 'eth_chainId') return `0x${Number(caipNetworkId?.split(':')[1] ?? 1).toString(16)}`;
+      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return address ? [address] : [];
+      throw new Error(`unexpected ${method}`);
+    },
     on: () => undefined,
     removeListener: () => undefined,
   };
