@@ -115,7 +115,7 @@ mod tests {
             chain_id: 1,
         };
         assert_eq!(
-            hex(&tx.signing_payload()),
+            hex(tx.signing_payload()),
             "ec098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a764000080018080"
         );
         assert_eq!(
@@ -129,7 +129,7 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(
-            hex(&tx.encode_signed(r, s, false)),
+            hex(tx.encode_signed(r, s, false)),
             "f86c098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a76400008025a028ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276a067cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83"
         );
     }
