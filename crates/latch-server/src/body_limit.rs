@@ -21,6 +21,8 @@ pub fn limit_for(config: &Config, path: &str) -> usize {
         "/e" => limits.event,
         "/batch" => limits.event_batch,
         _ if path.starts_with("/v1/siwx/") => limits.sign_in,
+        // Login requests and a wallet's shares and envelopes (2 KiB each): a few KiB.
+        _ if path.starts_with("/v1/embedded/") => 16 * 1024,
         // On-ramp bodies are a few fields: a checkout form or a quote question.
         _ if path.starts_with("/v1/onramp/") || path == "/v1/generators/onrampurl" || path.starts_with("/onramp/") => {
             config.max_body_bytes.min(16 * 1024)

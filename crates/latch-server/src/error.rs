@@ -88,6 +88,23 @@ pub enum ApiError {
         /// What was wrong, for a person.
         description: String,
     },
+    /// An embedded-wallet login request refused (`crate::embedded`), with its status and stable
+    /// code: `INVALID_INPUT`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_ATTEMPTS_EXCEEDED`, `DAILY_LIMIT`,
+    /// `SESSION_INVALID`, `WALLET_EXISTS`, `NO_WALLET`, `EMAIL_TAKEN`, `EMAIL_NOT_CONFIGURED`, …
+    #[error("{description}")]
+    EmbeddedRefused {
+        /// The HTTP status.
+        status: StatusCode,
+        /// Stable machine code.
+        code: &'static str,
+        /// Which input is concerned.
+        field: &'static str,
+        /// What was wrong, for a person.
+        description: String,
+    },
+    /// An e-mail code asked for again within the §9 cooldown (429); the text is §8's.
+    #[error("Please try again after {0} seconds")]
+    EmailCooldown(u64),
     /// No route (404).
     #[error("not found")]
     NotFound,
@@ -163,6 +180,10 @@ impl ApiError {
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
             ApiError::SwapRefused { code, field, .. } => (StatusCode::BAD_REQUEST, code, field),
+            ApiError::EmbeddedRefused {
+                status, code, field, ..
+            } => (*status, code, field),
+            ApiError::EmailCooldown(_) => (StatusCode::TOO_MANY_REQUESTS, "EMAIL_COOLDOWN", "email"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "method"),
             ApiError::RpcMethodNotAllowed(_) => (StatusCode::FORBIDDEN, "RPC_METHOD_NOT_ALLOWED", "method"),
@@ -192,6 +213,7 @@ impl IntoResponse for ApiError {
         let retry_after = match &self {
             ApiError::RateLimited(wait) => Some(retry_after_seconds(*wait)),
             ApiError::UpstreamUnavailable(_) => Some(1),
+            ApiError::EmailCooldown(seconds) => Some((*seconds).max(1)),
             _ => None,
         };
         if let Some(seconds) = retry_after {

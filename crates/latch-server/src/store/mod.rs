@@ -1,6 +1,7 @@
 //! Storage behind one trait in domain terms, so SQLite (embedded default) and
 //! Postgres (when scaled out) are interchangeable; chosen once from the URL scheme.
 
+pub mod embedded;
 pub mod journal;
 mod postgres;
 mod sql;
@@ -262,7 +263,7 @@ pub enum SiwxRefresh {
 
 /// Everything `latch` persists.
 #[async_trait]
-pub trait Store: RelayMailbox + Send + Sync + 'static {
+pub trait Store: RelayMailbox + embedded::EmbeddedStore + Send + Sync + 'static {
     /// Inserts or replaces a project.
     async fn put_project(&self, project: &Project) -> StoreResult<()>;
     /// The project with this id, if any.
