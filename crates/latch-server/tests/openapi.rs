@@ -33,6 +33,16 @@ async fn documents_every_json_endpoint() {
         ("/v1/onramp/options", "get"),
         ("/v1/onramp/quote", "post"),
         ("/v1/generators/onrampurl", "post"),
+        ("/v1/embedded/email/start", "post"),
+        ("/v1/embedded/email/verify", "post"),
+        ("/v1/embedded/device/approve", "get"),
+        ("/v1/embedded/dev/outbox", "get"),
+        ("/v1/embedded/user", "get"),
+        ("/v1/embedded/signout", "post"),
+        ("/v1/embedded/wallet", "get"),
+        ("/v1/embedded/wallet", "put"),
+        ("/v1/embedded/email/update", "post"),
+        ("/v1/embedded/email/update/verify", "post"),
     ] {
         assert!(
             paths.get(path).and_then(|p| p.get(method)).is_some(),

@@ -512,3 +512,179 @@ macro_rules! impl_embedded_store {
 }
 
 pub(super) use impl_embedded_store;
+
+/// What every backend must do (run by `store::contract` on SQLite and Postgres).
+#[cfg(test)]
+pub(super) async fn contract(store: &dyn super::Store) {
+    let user = EmbeddedUser {
+        id: "u1".into(),
+        project_id: "p".into(),
+        email: "Ann@example.com".into(),
+        email_key: "ann@example.com".into(),
+        user_name: None,
+        created_at: 1,
+    };
+    assert_eq!(store.embedded_add_user(&user).await.unwrap(), user);
+    // A concurrent sign-up with the same address gets the first user.
+    let twin = EmbeddedUser {
+        id: "u2".into(),
+        ..user.clone()
+    };
+    assert_eq!(store.embedded_add_user(&twin).await.unwrap(), user);
+    assert_eq!(
+        store.embedded_user_by_email("p", "ann@example.com").await.unwrap(),
+        Some(user.clone())
+    );
+    assert_eq!(
+        store.embedded_user("q", "u1").await.unwrap(),
+        None,
+        "users are per project"
+    );
+    let bob = EmbeddedUser {
+        id: "u3".into(),
+        email: "bob@example.com".into(),
+        email_key: "bob@example.com".into(),
+        ..user.clone()
+    };
+    store.embedded_add_user(&bob).await.unwrap();
+    assert!(!store
+        .embedded_set_email("p", "u3", "ann@example.com", "ann@example.com")
+        .await
+        .unwrap());
+    assert!(store
+        .embedded_set_email("p", "u3", "Rob@example.com", "rob@example.com")
+        .await
+        .unwrap());
+    assert_eq!(
+        store.embedded_user("p", "u3").await.unwrap().unwrap().email,
+        "Rob@example.com"
+    );
+
+    assert!(!store.embedded_device_known("u1", "d").await.unwrap());
+    store.embedded_add_device("u1", "d", 5).await.unwrap();
+    store.embedded_add_device("u1", "d", 6).await.unwrap();
+    assert!(store.embedded_device_known("u1", "d").await.unwrap());
+
+    let code = EmbeddedCode {
+        project_id: "p".into(),
+        email_key: "ann@example.com".into(),
+        purpose: "login".into(),
+        code_hash: "h1".into(),
+        device_hash: Some("d".into()),
+        payload: None,
+        attempts: 0,
+        sent_at: 10,
+        expires_at: 100,
+    };
+    store.embedded_put_code(&code).await.unwrap();
+    assert_eq!(
+        store
+            .embedded_count_attempt("p", "ann@example.com", "login")
+            .await
+            .unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        store
+            .embedded_count_attempt("p", "ann@example.com", "login")
+            .await
+            .unwrap(),
+        Some(2)
+    );
+    assert_eq!(
+        store
+            .embedded_count_attempt("p", "x@example.com", "login")
+            .await
+            .unwrap(),
+        None
+    );
+    // A new code replaces the pending one, attempts and all.
+    let resent = EmbeddedCode {
+        code_hash: "h2".into(),
+        sent_at: 20,
+        ..code.clone()
+    };
+    store.embedded_put_code(&resent).await.unwrap();
+    assert_eq!(
+        store.embedded_code("p", "ann@example.com", "login").await.unwrap(),
+        Some(resent.clone())
+    );
+    assert!(!store
+        .embedded_take_code("p", "ann@example.com", "login", "h1")
+        .await
+        .unwrap());
+    assert!(store
+        .embedded_take_code("p", "ann@example.com", "login", "h2")
+        .await
+        .unwrap());
+    assert!(
+        !store
+            .embedded_take_code("p", "ann@example.com", "login", "h2")
+            .await
+            .unwrap(),
+        "single use"
+    );
+
+    let link = EmbeddedCode {
+        purpose: "device".into(),
+        code_hash: "link".into(),
+        ..code.clone()
+    };
+    store.embedded_put_code(&link).await.unwrap();
+    assert_eq!(store.embedded_take_link("link").await.unwrap(), Some(link));
+    assert_eq!(store.embedded_take_link("link").await.unwrap(), None);
+    store.embedded_put_code(&code).await.unwrap();
+    store.embedded_drop_code("p", "ann@example.com", "login").await.unwrap();
+    assert_eq!(
+        store.embedded_code("p", "ann@example.com", "login").await.unwrap(),
+        None
+    );
+
+    assert_eq!(store.embedded_count("email:a", 3).await.unwrap(), 1);
+    assert_eq!(store.embedded_count("email:a", 3).await.unwrap(), 2);
+    assert_eq!(store.embedded_count("email:a", 4).await.unwrap(), 1);
+
+    let session = EmbeddedSession {
+        token_hash: "t".into(),
+        project_id: "p".into(),
+        user_id: "u1".into(),
+        created_at: 1,
+        expires_at: 50,
+    };
+    store.embedded_add_session(&session).await.unwrap();
+    assert_eq!(store.embedded_session("t", 49).await.unwrap(), Some(session.clone()));
+    assert_eq!(store.embedded_session("t", 50).await.unwrap(), None, "expired");
+    store.embedded_extend_session("t", 80).await.unwrap();
+    store.embedded_extend_session("t", 70).await.unwrap();
+    assert_eq!(store.embedded_session("t", 60).await.unwrap().unwrap().expires_at, 80);
+    assert!(store.embedded_remove_session("t").await.unwrap());
+    assert!(!store.embedded_remove_session("t").await.unwrap());
+    assert_eq!(store.embedded_session("t", 60).await.unwrap(), None);
+
+    let wallet = EmbeddedWallet {
+        user_id: "u1".into(),
+        auth_share: format!("0x02{}", "a".repeat(64)),
+        envelopes: "[]".into(),
+        evm_address: Some("0x0000000000000000000000000000000000000001".into()),
+        solana_address: None,
+        created_at: 7,
+    };
+    assert!(store.embedded_put_wallet(&wallet).await.unwrap());
+    assert!(!store.embedded_put_wallet(&wallet).await.unwrap(), "once per user");
+    assert_eq!(store.embedded_wallet("u1").await.unwrap(), Some(wallet));
+
+    store.embedded_put_code(&code).await.unwrap();
+    store
+        .embedded_add_session(&EmbeddedSession {
+            token_hash: "t2".into(),
+            ..session
+        })
+        .await
+        .unwrap();
+    // Code (expires 100) and session (50) gone at 100, and day-3 and day-4 counters on day 5.
+    assert_eq!(store.embedded_prune(5 * 86_400_000).await.unwrap(), 4);
+    assert_eq!(
+        store.embedded_code("p", "ann@example.com", "login").await.unwrap(),
+        None
+    );
+}

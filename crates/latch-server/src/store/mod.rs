@@ -612,6 +612,7 @@ mod contract {
         relay_mailbox(store.as_ref()).await;
         siwx(store.as_ref()).await;
         siwx_nonce_race(store.clone()).await;
+        super::embedded::contract(store.as_ref()).await;
     }
 
     /// Many takers of one nonce at once (as several nodes would be): exactly one gets it.
