@@ -43,6 +43,9 @@ async fn documents_every_json_endpoint() {
         ("/v1/embedded/wallet", "put"),
         ("/v1/embedded/email/update", "post"),
         ("/v1/embedded/email/update/verify", "post"),
+        ("/v1/embedded/social/{provider}/start", "get"),
+        ("/v1/embedded/social/callback", "get"),
+        ("/v1/embedded/social/finish", "post"),
     ] {
         assert!(
             paths.get(path).and_then(|p| p.get(method)).is_some(),

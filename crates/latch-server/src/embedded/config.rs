@@ -30,6 +30,8 @@ pub struct EmbeddedConfig {
     pub daily_per_ip: i64,
     /// Mails the `--dev` outbox keeps (the oldest go first).
     pub outbox_size: usize,
+    /// Social login providers (`[[embedded.social]]`), see [`super::social`].
+    pub social: Vec<super::social::SocialProvider>,
 }
 
 impl Default for EmbeddedConfig {
@@ -43,6 +45,7 @@ impl Default for EmbeddedConfig {
             daily_per_email: 20,
             daily_per_ip: 100,
             outbox_size: 100,
+            social: Vec::new(),
         }
     }
 }
@@ -88,12 +91,25 @@ impl EmbeddedConfig {
                 "embedded: daily_per_email and daily_per_ip must be positive, outbox_size 1 to 10000".into(),
             ));
         }
+        for provider in &mut self.social {
+            provider.validate()?;
+        }
+        let mut ids: Vec<&str> = self.social.iter().map(|p| p.id.as_str()).collect();
+        ids.sort_unstable();
+        if ids.windows(2).any(|w| w[0] == w[1]) {
+            return Err(ConfigError::Invalid("embedded.social: each id once".into()));
+        }
+        if !self.social.is_empty() && self.vault_origin.is_none() {
+            return Err(ConfigError::Invalid(
+                "embedded.social needs embedded.vault_origin (the login ends on the frame)".into(),
+            ));
+        }
         Ok(())
     }
 }
 
 /// `http(s)://host[:port]` and nothing else.
-fn is_plain_origin(origin: &str) -> bool {
+pub(crate) fn is_plain_origin(origin: &str) -> bool {
     let Some(rest) = origin
         .strip_prefix("https://")
         .or_else(|| origin.strip_prefix("http://"))

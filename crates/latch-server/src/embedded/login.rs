@@ -435,7 +435,7 @@ pub async fn approve_device(
     }
     let Some(link) = state
         .store
-        .embedded_take_link(&crate::siwx::token_hash(&query.token))
+        .embedded_take_by_hash(DEVICE, &crate::siwx::token_hash(&query.token))
         .await
         .map_err(internal)?
     else {

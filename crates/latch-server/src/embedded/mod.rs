@@ -23,6 +23,7 @@ pub mod account;
 pub mod config;
 pub mod login;
 pub mod mail;
+pub mod social;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -46,6 +47,8 @@ const MAX_TOKEN_BYTES: usize = 128;
 pub struct Embedded {
     /// Where login mails go.
     pub mailer: mail::Mailer,
+    /// Social login's HTTP client and discovered endpoints.
+    pub social: social::Social,
 }
 
 impl Embedded {
@@ -53,6 +56,7 @@ impl Embedded {
     pub fn new(config: &crate::config::Config) -> anyhow::Result<Self> {
         Ok(Self {
             mailer: mail::Mailer::new(&config.embedded, config.dev)?,
+            social: social::Social::new()?,
         })
     }
 }
@@ -68,7 +72,13 @@ pub fn routes(dev: bool) -> Router<AppState> {
         .route("/v1/embedded/signout", post(account::sign_out))
         .route("/v1/embedded/wallet", get(account::wallet).put(account::put_wallet))
         .route("/v1/embedded/email/update", post(account::update_email))
-        .route("/v1/embedded/email/update/verify", post(account::verify_update));
+        .route("/v1/embedded/email/update/verify", post(account::verify_update))
+        .route("/v1/embedded/social/{provider}/start", get(social::start))
+        .route(
+            "/v1/embedded/social/callback",
+            get(social::callback).post(social::callback_form),
+        )
+        .route("/v1/embedded/social/finish", post(social::finish));
     let router = if dev {
         router.route("/v1/embedded/dev/outbox", get(login::outbox))
     } else {

@@ -123,8 +123,9 @@ pub trait EmbeddedStore: Send + Sync {
     ) -> StoreResult<bool>;
     /// Deletes the pending code of `purpose` for the address.
     async fn embedded_drop_code(&self, project_id: &str, email_key: &str, purpose: &str) -> StoreResult<()>;
-    /// Takes (deletes and answers) the device link whose token hash is `code_hash`.
-    async fn embedded_take_link(&self, code_hash: &str) -> StoreResult<Option<EmbeddedCode>>;
+    /// Takes (deletes and answers) the pending row of `purpose` whose hash is `code_hash`
+    /// (device links, social login states and login codes, found by their token alone).
+    async fn embedded_take_by_hash(&self, purpose: &str, code_hash: &str) -> StoreResult<Option<EmbeddedCode>>;
     /// Adds one to the counter `key` of `day`, answering the new count.
     async fn embedded_count(&self, key: &str, day: i64) -> StoreResult<i64>;
     /// Adds a session.
@@ -396,8 +397,9 @@ macro_rules! impl_embedded_store {
                     Ok(())
                 }
 
-                async fn embedded_take_link(&self, code_hash: &str) -> StoreResult<Option<EmbeddedCode>> {
-                    let row = sqlx::query("DELETE FROM embedded_codes WHERE purpose = 'device' AND code_hash = $1 RETURNING *")
+                async fn embedded_take_by_hash(&self, purpose: &str, code_hash: &str) -> StoreResult<Option<EmbeddedCode>> {
+                    let row = sqlx::query("DELETE FROM embedded_codes WHERE purpose = $1 AND code_hash = $2 RETURNING *")
+                        .bind(purpose)
                         .bind(code_hash)
                         .fetch_optional(&self.pool)
                         .await?;
@@ -631,8 +633,9 @@ pub(super) async fn contract(store: &dyn super::Store) {
         ..code.clone()
     };
     store.embedded_put_code(&link).await.unwrap();
-    assert_eq!(store.embedded_take_link("link").await.unwrap(), Some(link));
-    assert_eq!(store.embedded_take_link("link").await.unwrap(), None);
+    assert_eq!(store.embedded_take_by_hash("login", "link").await.unwrap(), None);
+    assert_eq!(store.embedded_take_by_hash("device", "link").await.unwrap(), Some(link));
+    assert_eq!(store.embedded_take_by_hash("device", "link").await.unwrap(), None);
     store.embedded_put_code(&code).await.unwrap();
     store.embedded_drop_code("p", "ann@example.com", "login").await.unwrap();
     assert_eq!(
