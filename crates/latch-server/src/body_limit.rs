@@ -34,6 +34,8 @@ pub fn limit_for(config: &Config, path: &str) -> usize {
         "/e" => limits.event,
         "/batch" => limits.event_batch,
         _ if path.starts_with("/v1/siwx/") => limits.sign_in,
+        // Login requests and a wallet's shares and envelopes (2 KiB each): a few KiB.
+        _ if path.starts_with("/v1/embedded/") => FEW_FIELDS_BYTES,
         _ if takes_few_fields(path) => config.max_body_bytes.min(FEW_FIELDS_BYTES),
         _ => config.max_body_bytes,
     }

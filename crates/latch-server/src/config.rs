@@ -130,6 +130,8 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Buying crypto: providers, their keys and the built-in sandbox (`crate::onramp`).
     pub onramp: crate::onramp::config::OnrampConfig,
+    /// Embedded-wallet sign-up and login (`crate::embedded`): the frame's origin, mail, sessions.
+    pub embedded: crate::embedded::config::EmbeddedConfig,
 }
 
 /// Settings of the relay (`crate::relay`).
@@ -487,6 +489,7 @@ impl Default for Config {
             nft_metadata_private_hosts: false,
             public_url: None,
             onramp: Default::default(),
+            embedded: Default::default(),
         }
     }
 }
@@ -569,6 +572,7 @@ impl Config {
                 "siwx: prune_every_secs must be positive and prune_grace_secs at most 2592000 (30 days)".into(),
             ));
         }
+        self.embedded.validate(self.dev, self.port)?;
         let relay = &self.relay;
         if relay.min_ttl_secs == 0 || relay.min_ttl_secs > relay.max_ttl_secs {
             return Err(ConfigError::Invalid(

@@ -79,6 +79,23 @@ pub enum ApiError {
     /// Too many requests for the project or the client (429); retry after the duration.
     #[error("rate limit exceeded, retry in {} s", retry_after_seconds(*.0))]
     RateLimited(std::time::Duration),
+    /// An embedded-wallet login request refused (`crate::embedded`), with its status and stable
+    /// code: `INVALID_INPUT`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_ATTEMPTS_EXCEEDED`, `DAILY_LIMIT`,
+    /// `SESSION_INVALID`, `WALLET_EXISTS`, `NO_WALLET`, `EMAIL_TAKEN`, `EMAIL_NOT_CONFIGURED`, …
+    #[error("{description}")]
+    EmbeddedRefused {
+        /// The HTTP status.
+        status: StatusCode,
+        /// Stable machine code.
+        code: &'static str,
+        /// Which input is concerned.
+        field: &'static str,
+        /// What was wrong, for a person.
+        description: String,
+    },
+    /// An e-mail code asked for again within the §9 cooldown (429); the text is §8's.
+    #[error("Please try again after {0} seconds")]
+    EmailCooldown(u64),
     /// No route (404).
     #[error("not found")]
     NotFound,
@@ -153,6 +170,10 @@ impl ApiError {
             ApiError::SignInTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "MESSAGE_TOO_LARGE", "message"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
+            ApiError::EmbeddedRefused {
+                status, code, field, ..
+            } => (*status, code, field),
+            ApiError::EmailCooldown(_) => (StatusCode::TOO_MANY_REQUESTS, "EMAIL_COOLDOWN", "email"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "method"),
             ApiError::RpcMethodNotAllowed(_) => (StatusCode::FORBIDDEN, "RPC_METHOD_NOT_ALLOWED", "method"),
@@ -182,6 +203,7 @@ impl IntoResponse for ApiError {
         let retry_after = match &self {
             ApiError::RateLimited(wait) => Some(retry_after_seconds(*wait)),
             ApiError::UpstreamUnavailable(_) => Some(1),
+            ApiError::EmailCooldown(seconds) => Some((*seconds).max(1)),
             _ => None,
         };
         if let Some(seconds) = retry_after {

@@ -13,6 +13,7 @@ pub mod config;
 pub mod convert;
 pub mod cors;
 pub mod dashboard;
+pub mod embedded;
 pub mod error;
 pub mod gateway;
 pub mod images;
@@ -101,6 +102,8 @@ pub struct Services {
     pub onramp: Arc<onramp::Onramp>,
     /// Swap markets and their caches (`/v1/convert/*`).
     pub convert: Arc<convert::Convert>,
+    /// Embedded-wallet login: its mailer (`/v1/embedded/*`).
+    pub embedded: Arc<embedded::Embedded>,
 }
 
 /// Request ids: a per-process prefix (start time) and a counter, so ids are
@@ -178,6 +181,8 @@ impl AppState {
         );
         let onramp = Arc::new(onramp::Onramp::new(&config, gateway.clone(), chain_data.clone())?);
         siwx::spawn_pruning(store.clone(), config.siwx.clone());
+        embedded::spawn_pruning(store.clone());
+        let embedded = Arc::new(embedded::Embedded::new(&config)?);
         Ok(Self(Arc::new(Services {
             config: Arc::new(config),
             store,
@@ -192,6 +197,7 @@ impl AppState {
             relay,
             onramp,
             convert,
+            embedded,
         })))
     }
 }
@@ -225,6 +231,7 @@ pub fn app(state: AppState) -> Router {
         .route("/onramp/sandbox", get(onramp::sandbox::checkout))
         .route("/onramp/sandbox/confirm", post(onramp::sandbox::confirm))
         .merge(siwx::routes())
+        .merge(embedded::routes(state.config.dev))
         .route("/relay", get(relay::upgrade))
         .merge(metrics_on_api(&state))
         .route("/openapi.json", get(openapi::serve))

@@ -204,6 +204,14 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        Caller::of(parts, state, None).await
+    }
+}
+
+impl Caller {
+    /// The caller of a request, whose `Origin` may be the project's or `also_allowed`
+    /// (the embedded wallet's frame, which serves every project from its own origin).
+    pub(crate) async fn of(parts: &mut Parts, state: &AppState, also_allowed: Option<&str>) -> Result<Self, ApiError> {
         // The client's budget first: a client over it is stopped before it
         // costs a lookup or charges the project's budget, whatever id it names.
         let Visitor { ip } = Visitor::from_request_parts(parts, state).await?;
@@ -218,7 +226,7 @@ impl FromRequestParts<AppState> for Caller {
             .await
             .map_err(ApiError::RateLimited)?;
         if let Some(origin) = header_str(&parts.headers, header::ORIGIN.as_str()) {
-            if !origin_allowed(&project.allowed_origins, origin) {
+            if !origin_allowed(&project.allowed_origins, origin) && also_allowed != Some(origin) {
                 return Err(ApiError::OriginNotAllowed(origin.to_owned()));
             }
         }

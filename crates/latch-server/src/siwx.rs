@@ -110,13 +110,13 @@ pub fn spawn_pruning(store: std::sync::Arc<dyn Store>, config: crate::config::Si
 }
 
 /// `bytes` random bytes as hex, from the operating system's generator.
-fn random_hex(bytes: usize) -> ApiResult<String> {
+pub(crate) fn random_hex(bytes: usize) -> ApiResult<String> {
     let mut buffer = vec![0u8; bytes];
     getrandom::getrandom(&mut buffer).map_err(|e| ApiError::Internal(anyhow::anyhow!("no randomness: {e}")))?;
     Ok(hex::encode(buffer))
 }
 
-fn token_hash(token: &str) -> String {
+pub(crate) fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 

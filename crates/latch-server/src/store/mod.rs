@@ -1,6 +1,7 @@
 //! Storage behind one trait in domain terms, so SQLite (embedded default) and
 //! Postgres (when scaled out) are interchangeable; chosen once from the URL scheme.
 
+pub mod embedded;
 pub mod journal;
 mod postgres;
 mod sql;
@@ -262,7 +263,7 @@ pub enum SiwxRefresh {
 
 /// Everything `latch` persists.
 #[async_trait]
-pub trait Store: RelayMailbox + Send + Sync + 'static {
+pub trait Store: RelayMailbox + embedded::EmbeddedStore + Send + Sync + 'static {
     /// Inserts or replaces a project.
     async fn put_project(&self, project: &Project) -> StoreResult<()>;
     /// The project with this id, if any.
@@ -611,6 +612,7 @@ mod contract {
         relay_mailbox(store.as_ref()).await;
         siwx(store.as_ref()).await;
         siwx_nonce_race(store.clone()).await;
+        super::embedded::contract(store.as_ref()).await;
     }
 
     /// Many takers of one nonce at once (as several nodes would be): exactly one gets it.

@@ -2,6 +2,7 @@ use async_trait::async_trait;
 use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
 use sqlx::Row;
 
+use super::embedded::impl_embedded_store;
 use super::sql::impl_sql_store;
 use super::{
     AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxRefresh, SiwxRotation,
@@ -190,6 +191,8 @@ impl RelayMailbox for PostgresStore {
 }
 
 impl_sql_store!(PostgresStore, PgRow, sqlx::Postgres, postgres);
+// Paths from inside the module the macro makes.
+impl_embedded_store!(super::PostgresStore, sqlx::postgres::PgRow);
 
 #[cfg(test)]
 mod tests {

@@ -933,6 +933,14 @@ pub(super) const MIGRATIONS: &[Step] = &[
     // Pruning (crate::siwx) finds expired rows by these.
     Step::both("CREATE INDEX siwx_nonces_by_expiry ON siwx_nonces (expires_at)"),
     Step::both("CREATE INDEX siwx_sessions_by_expiry ON siwx_sessions (expires_at)"),
+    // Embedded-wallet login (crate::embedded; the tables are described in store::embedded).
+    Step::both(super::embedded::USERS),
+    Step::both(super::embedded::DEVICES),
+    Step::both(super::embedded::CODES),
+    Step::both(super::embedded::CODES_BY_HASH),
+    Step::both(super::embedded::COUNTERS),
+    Step::both(super::embedded::SESSIONS),
+    Step::both(super::embedded::WALLETS),
 ];
 
 /// One schema step in each backend's dialect (the same text for most).

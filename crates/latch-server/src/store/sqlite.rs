@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::Row;
 
+use super::embedded::impl_embedded_store;
 use super::journal::Journal;
 use super::sql::impl_sql_store;
 use super::{
@@ -181,6 +182,8 @@ impl RelayMailbox for SqliteStore {
 }
 
 impl_sql_store!(SqliteStore, sqlx::sqlite::SqliteRow, sqlx::Sqlite, sqlite);
+// Paths from inside the module the macro makes.
+impl_embedded_store!(super::SqliteStore, sqlx::sqlite::SqliteRow);
 
 #[cfg(test)]
 mod tests {
