@@ -107,8 +107,8 @@ clean:
 FUZZ_SECONDS ?= 60
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install --quiet cargo-fuzz
-	cd fuzz && for target in $$(cargo +nightly fuzz list); do \
-	  cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
+	for dir in fuzz crates/latch-vault/fuzz; do (cd $$dir && for target in $$(cargo +nightly fuzz list); do \
+	  cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done) || exit 1; done
 
 fuzz-api:
 	scripts/fuzz-api

@@ -1,9 +1,8 @@
 //! The EVM account's signatures for the not-safe methods (spec §6):
-//! `personal_sign` (EIP-191), `eth_signTypedData_v4` (EIP-712, through
-//! alloy-dyn-abi's resolver) and `eth_sendTransaction` (legacy EIP-155 and
+//! `personal_sign` (EIP-191), `eth_signTypedData_v4` (EIP-712, latch-core's
+//! `eip712`) and `eth_sendTransaction` (legacy EIP-155 and
 //! EIP-1559, encoded by latch-core's `evm_tx`).
 
-use alloy_dyn_abi::TypedData;
 use alloy_primitives::{eip191_hash_message, Address, B256, U256};
 use k256::ecdsa::SigningKey;
 use latch_core::evm_tx::{Eip1559Tx, LegacyTx};
@@ -59,9 +58,7 @@ pub fn personal_sign(key: &SigningKey, message: &[u8]) -> Result<[u8; 65], Error
 /// The EIP-712 digest of `eth_signTypedData_v4`'s JSON (domain, types,
 /// primaryType, message).
 pub fn typed_data_hash(json: &str) -> Result<B256, Error> {
-    let data: TypedData = serde_json::from_str(json).map_err(|e| Error::InvalidTypedData(e.to_string()))?;
-    data.eip712_signing_hash()
-        .map_err(|e| Error::InvalidTypedData(e.to_string()))
+    latch_core::eip712::signing_hash(json).map_err(|e| Error::InvalidTypedData(e.to_string()))
 }
 
 /// Signs `eth_signTypedData_v4`'s JSON.

@@ -84,8 +84,9 @@ pub enum Error {
     /// Sealing with an empty password.
     #[error("The password is empty")]
     EmptyPassword,
-    /// `eth_signTypedData_v4` input that EIP-712 cannot hash.
-    #[error("Invalid typed data: {0}")]
+    /// `eth_signTypedData_v4` input that EIP-712 cannot hash (the text is
+    /// latch-core's, which already starts "Invalid typed data").
+    #[error("{0}")]
     InvalidTypedData(String),
     /// `eth_sendTransaction` input that cannot be signed as given.
     #[error("Invalid transaction: {0}")]
@@ -96,6 +97,30 @@ pub enum Error {
     /// The signer refused (never seen with a valid key).
     #[error("Signing failed")]
     SigningFailed,
+}
+
+impl Error {
+    /// A stable code for the frame to branch on (and localize) without
+    /// matching message text.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidShare(_) => "INVALID_SHARE",
+            Error::WrongShare { .. } => "WRONG_SHARE",
+            Error::SameShareTwice => "SAME_SHARE_TWICE",
+            Error::InvalidDerivedKey => "INVALID_DERIVED_KEY",
+            Error::UnhardenedEd25519 => "UNHARDENED_ED25519",
+            Error::InvalidEnvelope(_) => "INVALID_ENVELOPE",
+            Error::Argon2CostOutOfBounds => "ARGON2_COST_OUT_OF_BOUNDS",
+            Error::WrongEnvelopeKind => "WRONG_ENVELOPE_KIND",
+            Error::DecryptionFailed => "DECRYPTION_FAILED",
+            Error::InvalidUserId => "INVALID_USER_ID",
+            Error::EmptyPassword => "EMPTY_PASSWORD",
+            Error::InvalidTypedData(_) => "INVALID_TYPED_DATA",
+            Error::InvalidTransaction(_) => "INVALID_TRANSACTION",
+            Error::InvalidSolanaTransaction(_) => "INVALID_SOLANA_TRANSACTION",
+            Error::SigningFailed => "SIGNING_FAILED",
+        }
+    }
 }
 
 /// The user's seed, wiped on drop.
