@@ -70,9 +70,11 @@ lint:
 test-rust:
 	scripts/with-postgres cargo $(NEXTEST) --workspace
 
-# The shared vectors against the built @latch/wasm in plain Node.
+# The shared vectors against the built @latch/wasm in plain Node; @latch/wasm-vault against
+# latch-vault's standard-tool vectors.
 test-wasm:
 	npx vitest run --config crates/latch-wasm/vitest.config.mjs
+	npx vitest run --config crates/latch-wasm-vault/vitest.config.mjs
 
 test-web:
 	npm test -w @latch/react
