@@ -12,7 +12,7 @@
 
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Nonce};
-use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use sha2::Sha256;
 use zeroize::Zeroizing;
 
@@ -94,24 +94,6 @@ pub struct Envelope {
     pub nonce: [u8; 12],
     /// The share's 32 bytes and the 16-byte tag.
     pub ciphertext: Vec<u8>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Wire {
-    v: u32,
-    kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    m: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    t: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    p: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    credential_id: Option<String>,
-    salt: String,
-    nonce: String,
-    ciphertext: String,
 }
 
 fn aad(user_id: &str, kind: &EnvelopeKind) -> Vec<u8> {
@@ -276,25 +258,26 @@ impl Envelope {
         self.open(&passkey_key(prf_output, &self.salt), user_id)
     }
 
-    /// The JSON text.
+    /// The JSON text (written by hand: every field is a number, a hex
+    /// string or a base64url string, none needs escaping).
     pub fn to_json(&self) -> String {
-        let (kind, m, t, p, credential_id) = match &self.kind {
-            EnvelopeKind::Password(cost) => ("password", Some(cost.m), Some(cost.t), Some(cost.p), None),
-            EnvelopeKind::Passkey { credential_id } => ("passkey", None, None, None, Some(credential_id.clone())),
+        let head = match &self.kind {
+            EnvelopeKind::Password(cost) => {
+                format!(
+                    r#"{{"v":1,"kind":"password","m":{},"t":{},"p":{}"#,
+                    cost.m, cost.t, cost.p
+                )
+            }
+            EnvelopeKind::Passkey { credential_id } => {
+                format!(r#"{{"v":1,"kind":"passkey","credentialId":"{credential_id}""#)
+            }
         };
-        let wire = Wire {
-            v: 1,
-            kind: kind.to_owned(),
-            m,
-            t,
-            p,
-            credential_id,
-            salt: hex(&self.salt),
-            nonce: hex(&self.nonce),
-            ciphertext: hex(&self.ciphertext),
-        };
-        // A struct of strings and integers always serializes.
-        serde_json::to_string(&wire).unwrap_or_default()
+        format!(
+            r#"{head},"salt":"{}","nonce":"{}","ciphertext":"{}"}}"#,
+            hex(&self.salt),
+            hex(&self.nonce),
+            hex(&self.ciphertext)
+        )
     }
 
     /// Reads the JSON text, checking the version, every field's size and the
@@ -303,20 +286,44 @@ impl Envelope {
         if text.len() > MAX_ENVELOPE_LEN {
             return Err(Error::InvalidEnvelope("longer than 2048 bytes"));
         }
-        let wire: Wire = serde_json::from_str(text).map_err(|_| Error::InvalidEnvelope("not the envelope JSON"))?;
-        if wire.v != 1 {
+        let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(text) else {
+            return Err(Error::InvalidEnvelope("not the envelope JSON"));
+        };
+        const KNOWN: [&str; 9] = [
+            "v",
+            "kind",
+            "m",
+            "t",
+            "p",
+            "credentialId",
+            "salt",
+            "nonce",
+            "ciphertext",
+        ];
+        if fields.keys().any(|key| !KNOWN.contains(&key.as_str())) {
+            return Err(Error::InvalidEnvelope("unknown field"));
+        }
+        if fields.get("v").and_then(Value::as_u64) != Some(1) {
             return Err(Error::InvalidEnvelope("unknown version"));
         }
-        let salt = unhex(&wire.salt)?;
-        let nonce: [u8; 12] = unhex(&wire.nonce)?
+        let salt = unhex(text_field(&fields, "salt")?)?;
+        let nonce: [u8; 12] = unhex(text_field(&fields, "nonce")?)?
             .try_into()
             .map_err(|_| Error::InvalidEnvelope("the nonce is 12 bytes"))?;
-        let ciphertext = unhex(&wire.ciphertext)?;
+        let ciphertext = unhex(text_field(&fields, "ciphertext")?)?;
         if ciphertext.len() != SEED_LEN + 16 {
             return Err(Error::InvalidEnvelope("the ciphertext is 48 bytes"));
         }
-        let kind = match (wire.kind.as_str(), wire.m, wire.t, wire.p, wire.credential_id) {
-            ("password", Some(m), Some(t), Some(p), None) => {
+        let cost_field = |name| fields.get(name).map(|v| v.as_u64().and_then(|n| u32::try_from(n).ok()));
+        let credential_id = fields.get("credentialId").map(Value::as_str);
+        let kind = match (
+            text_field(&fields, "kind")?,
+            cost_field("m"),
+            cost_field("t"),
+            cost_field("p"),
+            credential_id,
+        ) {
+            ("password", Some(Some(m)), Some(Some(t)), Some(Some(p)), None) => {
                 if salt.len() != 16 {
                     return Err(Error::InvalidEnvelope("a password envelope's salt is 16 bytes"));
                 }
@@ -324,13 +331,16 @@ impl Envelope {
                 cost.check()?;
                 EnvelopeKind::Password(cost)
             }
-            ("passkey", None, None, None, Some(credential_id)) => {
+            ("passkey", None, None, None, Some(Some(credential_id))) => {
                 if salt.len() != 32 {
                     return Err(Error::InvalidEnvelope("a passkey envelope's salt is 32 bytes"));
                 }
-                check_credential_id(&credential_id)?;
-                EnvelopeKind::Passkey { credential_id }
+                check_credential_id(credential_id)?;
+                EnvelopeKind::Passkey {
+                    credential_id: credential_id.to_owned(),
+                }
             }
+            ("password", Some(_), Some(_), Some(_), None) => return Err(Error::Argon2CostOutOfBounds),
             _ => {
                 return Err(Error::InvalidEnvelope(
                     "kind is password (with m, t, p) or passkey (with credentialId)",
@@ -354,6 +364,13 @@ fn check_recovery(share: &Share) -> Result<(), Error> {
         });
     }
     Ok(())
+}
+
+fn text_field<'a>(fields: &'a Map<String, Value>, name: &'static str) -> Result<&'a str, Error> {
+    fields
+        .get(name)
+        .and_then(Value::as_str)
+        .ok_or(Error::InvalidEnvelope("salt, nonce, ciphertext and kind are strings"))
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -6,7 +6,7 @@
 use alloy_primitives::{eip191_hash_message, Address, B256, U256};
 use k256::ecdsa::SigningKey;
 use latch_core::evm_tx::{Eip1559Tx, LegacyTx};
-use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use crate::Error;
 
@@ -66,34 +66,83 @@ pub fn sign_typed_data(key: &SigningKey, json: &str) -> Result<[u8; 65], Error> 
     rsv(key, &typed_data_hash(json)?)
 }
 
-/// One entry of an EIP-2930 access list.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct AccessEntry {
-    address: Address,
-    storage_keys: Vec<B256>,
+fn tx_error(reason: impl Into<String>) -> Error {
+    Error::InvalidTransaction(reason.into())
 }
 
-/// `eth_sendTransaction`'s object once the frame has filled nonce, gas and
-/// fees (JSON-RPC form: hex quantities). `from` is checked against the
-/// account when present.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TxRequest {
-    #[serde(rename = "type")]
-    kind: Option<U256>,
-    chain_id: U256,
-    nonce: U256,
-    gas: U256,
-    from: Option<Address>,
-    to: Option<Address>,
-    value: Option<U256>,
-    data: Option<alloy_primitives::Bytes>,
-    input: Option<alloy_primitives::Bytes>,
-    gas_price: Option<U256>,
-    max_fee_per_gas: Option<U256>,
-    max_priority_fee_per_gas: Option<U256>,
-    access_list: Option<Vec<AccessEntry>>,
+/// A field, `null` read as absent.
+fn get<'a>(fields: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    fields.get(name).filter(|value| !value.is_null())
+}
+
+/// A JSON-RPC quantity: `0x` and hex digits (a JSON integer is taken too).
+fn quantity(fields: &Map<String, Value>, name: &'static str) -> Result<Option<U256>, Error> {
+    match get(fields, name) {
+        None => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .map(|n| Some(U256::from(n)))
+            .ok_or_else(|| tx_error(format!("{name} is not a quantity"))),
+        Some(Value::String(text)) => match text.strip_prefix("0x") {
+            Some(digits) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                U256::from_str_radix(digits, 16)
+                    .map(Some)
+                    .map_err(|_| tx_error(format!("{name} does not fit in 256 bits")))
+            }
+            _ => Err(tx_error(format!("{name} is not a quantity"))),
+        },
+        Some(_) => Err(tx_error(format!("{name} is not a quantity"))),
+    }
+}
+
+fn required(fields: &Map<String, Value>, name: &'static str) -> Result<U256, Error> {
+    quantity(fields, name)?.ok_or_else(|| tx_error(format!("{name} is required")))
+}
+
+fn text<'a>(value: &'a Value, name: &str) -> Result<&'a str, Error> {
+    value.as_str().ok_or_else(|| tx_error(format!("{name} is a string")))
+}
+
+fn address_field(value: &Value, name: &str) -> Result<Address, Error> {
+    text(value, name)?
+        .parse()
+        .map_err(|_| tx_error(format!("{name} is not an address")))
+}
+
+fn data(fields: &Map<String, Value>, name: &str) -> Result<Option<Vec<u8>>, Error> {
+    get(fields, name)
+        .map(|value| {
+            text(value, name)?
+                .strip_prefix("0x")
+                .and_then(|digits| alloy_primitives::hex::decode(digits).ok())
+                .ok_or_else(|| tx_error(format!("{name} is not 0x-hex bytes")))
+        })
+        .transpose()
+}
+
+fn access_list(value: &Value) -> Result<Vec<(Address, Vec<B256>)>, Error> {
+    let bad = || tx_error("accessList is a list of {address, storageKeys}");
+    let Value::Array(entries) = value else {
+        return Err(bad());
+    };
+    entries
+        .iter()
+        .map(|entry| {
+            let (Some(entry_address), Some(Value::Array(keys))) = (entry.get("address"), entry.get("storageKeys"))
+            else {
+                return Err(bad());
+            };
+            let keys = keys
+                .iter()
+                .map(|key| {
+                    text(key, "storageKeys")?
+                        .parse::<B256>()
+                        .map_err(|_| tx_error("a storage key is 32 bytes of 0x-hex"))
+                })
+                .collect::<Result<_, _>>()?;
+            Ok((address_field(entry_address, "accessList address")?, keys))
+        })
+        .collect()
 }
 
 fn small(value: U256, field: &'static str) -> Result<u64, Error> {
@@ -115,40 +164,41 @@ impl Transaction {
     /// creation), type 2 both fee caps; a missing `type` is read from which
     /// fees are given.
     pub fn parse(json: &str, account: Address) -> Result<Transaction, Error> {
-        let request: TxRequest = serde_json::from_str(json).map_err(|e| Error::InvalidTransaction(e.to_string()))?;
-        if let Some(from) = request.from {
-            if from != account {
-                return Err(Error::InvalidTransaction("from is not this account".to_owned()));
+        let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(json) else {
+            return Err(tx_error("a transaction is a JSON object"));
+        };
+        if let Some(from) = get(&fields, "from") {
+            if address_field(from, "from")? != account {
+                return Err(tx_error("from is not this account"));
             }
         }
-        let data = match (request.data, request.input) {
-            (Some(data), Some(input)) if data != input => {
-                return Err(Error::InvalidTransaction("data and input differ".to_owned()))
-            }
-            (data, input) => data.or(input).unwrap_or_default().to_vec(),
+        let data = match (data(&fields, "data")?, data(&fields, "input")?) {
+            (Some(data), Some(input)) if data != input => return Err(tx_error("data and input differ")),
+            (data, input) => data.or(input).unwrap_or_default(),
         };
-        let chain_id = small(request.chain_id, "chainId")?;
-        let nonce = small(request.nonce, "nonce")?;
-        let gas = small(request.gas, "gas")?;
-        let value = request.value.unwrap_or_default();
-        let kind = match request.kind {
+        let to = get(&fields, "to").map(|to| address_field(to, "to")).transpose()?;
+        let gas_price = quantity(&fields, "gasPrice")?;
+        let max_fee_per_gas = quantity(&fields, "maxFeePerGas")?;
+        let max_priority_fee_per_gas = quantity(&fields, "maxPriorityFeePerGas")?;
+        let access = get(&fields, "accessList").map(access_list).transpose()?;
+        let chain_id = small(required(&fields, "chainId")?, "chainId")?;
+        let nonce = small(required(&fields, "nonce")?, "nonce")?;
+        let gas = small(required(&fields, "gas")?, "gas")?;
+        let value = quantity(&fields, "value")?.unwrap_or_default();
+        let kind = match quantity(&fields, "type")? {
             Some(kind) => small(kind, "type")?,
-            None if request.gas_price.is_some() => 0,
+            None if gas_price.is_some() => 0,
             None => 2,
         };
         match kind {
             0 => {
-                if request.access_list.is_some() || request.max_fee_per_gas.is_some() {
+                if access.is_some() || max_fee_per_gas.is_some() {
                     return Err(Error::InvalidTransaction(
                         "a type 0 transaction has gasPrice only".to_owned(),
                     ));
                 }
-                let gas_price = request
-                    .gas_price
-                    .ok_or_else(|| Error::InvalidTransaction("gasPrice is required".to_owned()))?;
-                let to = request
-                    .to
-                    .ok_or_else(|| Error::InvalidTransaction("a type 0 transaction needs to".to_owned()))?;
+                let gas_price = gas_price.ok_or_else(|| tx_error("gasPrice is required"))?;
+                let to = to.ok_or_else(|| tx_error("a type 0 transaction needs to"))?;
                 Ok(Transaction::Legacy(LegacyTx {
                     nonce,
                     gas_price,
@@ -160,13 +210,13 @@ impl Transaction {
                 }))
             }
             2 => {
-                if request.gas_price.is_some() {
+                if gas_price.is_some() {
                     return Err(Error::InvalidTransaction(
                         "a type 2 transaction has no gasPrice".to_owned(),
                     ));
                 }
                 let (Some(max_fee_per_gas), Some(max_priority_fee_per_gas)) =
-                    (request.max_fee_per_gas, request.max_priority_fee_per_gas)
+                    (max_fee_per_gas, max_priority_fee_per_gas)
                 else {
                     return Err(Error::InvalidTransaction(
                         "maxFeePerGas and maxPriorityFeePerGas are required".to_owned(),
@@ -178,15 +228,10 @@ impl Transaction {
                     max_priority_fee_per_gas,
                     max_fee_per_gas,
                     gas,
-                    to: request.to,
+                    to,
                     value,
                     data,
-                    access_list: request
-                        .access_list
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|entry| (entry.address, entry.storage_keys))
-                        .collect(),
+                    access_list: access.unwrap_or_default(),
                 }))
             }
             _ => Err(Error::InvalidTransaction("type is 0x0 or 0x2".to_owned())),
