@@ -7,7 +7,7 @@ use hmac::{Hmac, Mac};
 use k256::elliptic_curve::sec1::ToEncodedPoint;
 use k256::{NonZeroScalar, Scalar};
 use sha2::Sha512;
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::Error;
 
@@ -66,10 +66,18 @@ pub fn bip32(seed: &[u8], path: &[u32]) -> Result<ExtendedKey, Error> {
             hmac_sha512(&node.chain_code[..], &[point.as_bytes(), &index.to_be_bytes()])
         };
         let tweak = scalar(&child.key)?;
-        let sum: Scalar = *tweak + *parent;
-        let sum = Option::<NonZeroScalar>::from(NonZeroScalar::new(sum)).ok_or(Error::InvalidDerivedKey)?;
+        // Scalars are secret too: wiped here, as the byte arrays are on drop.
+        let mut sum: Scalar = *tweak + *parent;
         let mut key = Zeroizing::new([0u8; 32]);
         key.copy_from_slice(&sum.to_bytes());
+        let zero = bool::from(sum.is_zero());
+        sum.zeroize();
+        let (mut tweak, mut parent) = (tweak, parent);
+        tweak.zeroize();
+        parent.zeroize();
+        if zero {
+            return Err(Error::InvalidDerivedKey);
+        }
         node = ExtendedKey {
             key,
             chain_code: child.chain_code,

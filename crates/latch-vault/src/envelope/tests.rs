@@ -156,3 +156,17 @@ proptest! {
         }
     }
 }
+
+/// Fields are public: an id that skipped the checks still writes valid JSON,
+/// which parse then refuses.
+#[test]
+fn to_json_escapes_an_unchecked_credential_id() {
+    let mut envelope = Envelope::seal_with_passkey(&recovery(2), "u", &[0; 32], "id", [0; 32], [0; 12]).unwrap();
+    envelope.kind = EnvelopeKind::Passkey {
+        credential_id: r#"x","v":2,"y":""#.to_owned(),
+    };
+    let text = envelope.to_json();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["v"], 1);
+    assert!(Envelope::parse(&text).is_err());
+}
