@@ -163,10 +163,11 @@ proptest! {
 fn to_json_escapes_an_unchecked_credential_id() {
     let mut envelope = Envelope::seal_with_passkey(&recovery(2), "u", &[0; 32], "id", [0; 32], [0; 12]).unwrap();
     envelope.kind = EnvelopeKind::Passkey {
-        credential_id: r#"x","v":2,"y":""#.to_owned(),
+        credential_id: "x\",\"v\":2,\"y\":\"\\\n".to_owned(),
     };
     let text = envelope.to_json();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(value["v"], 1);
+    assert_eq!(value["credentialId"], "x\",\"v\":2,\"y\":\"\\\n");
     assert!(Envelope::parse(&text).is_err());
 }
