@@ -6,7 +6,7 @@ import { whenIdle } from '../../core/idle.js';
 import { useStore } from '../../hooks/useStore.js';
 import { latchStyles } from '../../styles.js';
 import { Toast } from '../Toast/Toast.js';
-import { loadedModal, loadModal } from './lazyModal.js';
+import { loadedModal, loadedRehearsal, loadModal } from './lazyModal.js';
 
 export interface LatchProviderProps {
   latch: Latch;
@@ -26,11 +26,31 @@ function useIsClient(): boolean {
 
 /**
  * Fetches the modal's chunk when the browser is idle after the first render, so it is not in the
- * JavaScript a page needs to show, yet is usually there by the first click.
+ * JavaScript a page needs to show, yet is usually there by the first click; and, for a visitor
+ * not connected, what the Connect view opens with (the wallet lists and their first images, spec
+ * §2), so the first click waits on nothing. A connected visitor's modal opens on Account instead.
  */
 function preloadModalWhenIdle(target: Window, latch: Latch): () => void {
-  // The opening tries again after a failure.
-  return whenIdle(target, () => void Promise.all([loadModal(), latch.localeReady()]).catch(() => {}));
+  let cancelRehearsal = () => {};
+  const cancelPreload = whenIdle(target, () => {
+    const disconnected = () => latch.connection.getState().status === 'disconnected';
+    const lists = disconnected() ? latch.walletList.load() : undefined;
+    // The opening tries again after a failure.
+    Promise.all([loadModal(), latch.localeReady(), lists]).then(
+      () => {
+        // Once all is there, the Connect view is rendered once while the page is still idle.
+        cancelRehearsal = whenIdle(target, () => {
+          const rehearse = loadedRehearsal();
+          if (rehearse && disconnected() && !latch.modal.store.getState().open) rehearse(latch, target.document);
+        });
+      },
+      () => {},
+    );
+  });
+  return () => {
+    cancelPreload();
+    cancelRehearsal();
+  };
 }
 
 /** The modal, rendered as soon as its chunk is loaded (at once when it already is). */

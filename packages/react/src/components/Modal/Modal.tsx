@@ -1,6 +1,9 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import type { Latch } from '../../core/createLatch.js';
 import { currentView } from '../../core/modal.js';
-import { useLatchInstance } from '../../context.js';
+import { LatchContext, useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
 import { useThemeMode, useThemeStyle } from '../../hooks/useThemeStyle.js';
 import { views } from '../../views/index.js';
@@ -70,4 +73,29 @@ export function Modal({ embedded = false }: { embedded?: boolean }) {
       </div>
     </div>
   );
+}
+
+/**
+ * Renders the modal once into a hidden container of `document` and removes it again, in one task:
+ * the visitor's first click then runs compiled code against parsed styles and commits in a few
+ * milliseconds instead of tens (issue 30). As the embedded variant it neither takes nor moves
+ * focus, and nothing else can run (or see the copy) between its render and its removal.
+ */
+export function rehearse(latch: Latch, document: Document): void {
+  const container = document.createElement('div');
+  container.hidden = true;
+  document.body.append(container);
+  const root = createRoot(container);
+  try {
+    flushSync(() =>
+      root.render(
+        <LatchContext.Provider value={latch}>
+          <Modal embedded />
+        </LatchContext.Provider>,
+      ),
+    );
+  } finally {
+    root.unmount();
+    container.remove();
+  }
 }
