@@ -68,6 +68,17 @@ async fn dev_state(adjust: impl FnOnce(&mut latch_server::config::Config)) -> (A
 }
 
 /// The newest mail the outbox holds for `to`.
+/// Adds project `id`, allowing `origin`.
+async fn add_project(state: &AppState, id: &str, origin: &str) {
+    let project = Project {
+        id: id.into(),
+        allowed_origins: vec![origin.into()],
+        created_at: 0,
+        analytics_enabled: true,
+    };
+    state.store.put_project(&project).await.unwrap();
+}
+
 async fn last_mail(router: &axum::Router, to: &str) -> Value {
     let reply = call(router, request("GET", "/v1/embedded/dev/outbox", ORIGIN, None, None)).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
@@ -184,13 +195,7 @@ async fn inputs_are_checked_with_the_schema_messages() {
 #[tokio::test]
 async fn sign_up_session_wallet_and_sign_out() {
     let (state, _dir) = dev_state(|_| {}).await;
-    let other = Project {
-        id: "other".into(),
-        allowed_origins: vec!["http://127.0.0.1:*".into()],
-        created_at: 0,
-        analytics_enabled: true,
-    };
-    state.store.put_project(&other).await.unwrap();
+    add_project(&state, "other", "http://127.0.0.1:*").await;
     let router = app(state);
     let token = sign_up(&router, "Ann@Example.com").await;
 
@@ -498,13 +503,7 @@ async fn a_new_device_is_approved_by_mail_first() {
 #[tokio::test]
 async fn the_vault_origin_is_allowed_besides_the_projects() {
     let (state, _dir) = dev_state(|_| {}).await;
-    let strict = Project {
-        id: "strict".into(),
-        allowed_origins: vec!["https://app.example.com".into()],
-        created_at: 0,
-        analytics_enabled: true,
-    };
-    state.store.put_project(&strict).await.unwrap();
+    add_project(&state, "strict", "https://app.example.com").await;
     let router = app(state);
     let body = json!({"email": "gil@example.com", "deviceId": DEVICE});
     let evil = call(
