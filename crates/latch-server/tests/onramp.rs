@@ -16,10 +16,10 @@ use axum::routing::{get, post};
 use base64::Engine;
 use common::{dead_upstream, state_with, Devnet};
 use http_body_util::BodyExt;
-use latch_server::app;
 use latch_server::config::{Config, Secret};
 use latch_server::indexer::Indexer;
 use latch_server::onramp::config::{CoinbaseConfig, MoonPayConfig, SandboxConfig, TransakConfig};
+use latch_server::{app, AppState};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
@@ -377,6 +377,7 @@ async fn sandbox_purchase_on_anvil_is_delivered_marked_and_single_use() {
         "the key is redacted"
     );
     let indexer = Indexer::new(state.gateway.clone(), state.store.clone(), CHAIN.into(), 0, 200);
+    let config = (*state.config).clone();
     let router = app(state);
     let buyer = devnet.account(5);
 
@@ -510,6 +511,14 @@ async fn sandbox_purchase_on_anvil_is_delivered_marked_and_single_use() {
     )
     .await;
     assert_eq!(purchases["data"].as_array().unwrap().len(), 2, "only the two purchases");
+    // The marks are stored: a restarted server on the same data still shows them.
+    let restarted = app(AppState::new(config).await.unwrap());
+    let (_, again) = get_json(
+        &restarted,
+        &format!("/v1/account/{buyer}/history?chainId={CHAIN}&projectId=test&onramp=sandbox"),
+    )
+    .await;
+    assert_eq!(again["data"], purchases["data"], "the marks outlive the process");
     let (_, all) = get_json(
         &router,
         &format!(

@@ -226,9 +226,15 @@ pub async fn history(
     let mut prices: HashMap<String, HashMap<Option<Address>, f64>> = HashMap::new();
     let mut page = Vec::with_capacity(groups.len());
     let only_purchases = query.onramp.as_deref().is_some_and(|o| !o.is_empty());
+    let hashes: Vec<String> = groups.iter().map(|group| group[0].tx_hash.clone()).collect();
+    let purchases = state
+        .store
+        .purchases_among(&hashes)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
     for group in groups {
         let first = &group[0];
-        let purchase = state.onramp.purchase(&first.tx_hash);
+        let purchase = purchases.get(&first.tx_hash.to_ascii_lowercase());
         if only_purchases && purchase.is_none() {
             continue;
         }

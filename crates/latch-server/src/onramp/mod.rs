@@ -33,8 +33,6 @@ const OPTIONS_TTL: Duration = Duration::from_secs(300);
 const QUOTE_TTL: Duration = Duration::from_secs(15);
 /// Quotes kept at most (oldest dropped first).
 const QUOTE_CACHE: usize = 4_096;
-/// Purchases remembered for the history's marker.
-const PURCHASES: usize = 100_000;
 
 /// The on-ramp service: providers in the operator's order (the first is the default).
 pub struct Onramp {
@@ -44,7 +42,6 @@ pub struct Onramp {
     options_ttl: Duration,
     options: Mutex<HashMap<&'static str, (Instant, OnrampOptions, bool)>>,
     quotes: Mutex<HashMap<String, (Instant, OnrampQuote)>>,
-    purchases: Mutex<HashMap<String, &'static str>>,
 }
 
 impl Onramp {
@@ -79,7 +76,6 @@ impl Onramp {
             options_ttl: onramp.options_ttl_secs.map_or(OPTIONS_TTL, Duration::from_secs),
             options: Mutex::default(),
             quotes: Mutex::default(),
-            purchases: Mutex::default(),
         })
     }
 
@@ -126,20 +122,6 @@ impl Onramp {
         };
         lock(&self.options).insert(provider.id(), (at, options.clone(), fallback));
         (options, fallback)
-    }
-
-    /// Remembers that `hash` delivered a purchase through `provider` (history marks it).
-    pub fn record_purchase(&self, hash: &str, provider: &'static str) {
-        let mut purchases = lock(&self.purchases);
-        if purchases.len() >= PURCHASES {
-            purchases.clear();
-        }
-        purchases.insert(hash.to_ascii_lowercase(), provider);
-    }
-
-    /// The provider that delivered the transaction `hash`, if it was a purchase.
-    pub fn purchase(&self, hash: &str) -> Option<&'static str> {
-        lock(&self.purchases).get(&hash.to_ascii_lowercase()).copied()
     }
 }
 

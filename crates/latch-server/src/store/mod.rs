@@ -7,6 +7,7 @@ mod postgres;
 mod sql;
 mod sqlite;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -348,6 +349,11 @@ pub trait Store: RelayMailbox + embedded::EmbeddedStore + Send + Sync + 'static 
     ) -> StoreResult<Vec<SiwxSession>>;
     /// Revokes a session; `false` when it was not active.
     async fn siwx_revoke(&self, project_id: &str, id: &str, now_ms: i64) -> StoreResult<bool>;
+    /// Records that the transaction `tx_hash` delivered an on-ramp purchase through `provider`
+    /// (the first record stays).
+    async fn put_purchase(&self, tx_hash: &str, provider: &str, now_ms: i64) -> StoreResult<()>;
+    /// Which of `tx_hashes` delivered purchases: lower-cased hash → provider.
+    async fn purchases_among(&self, tx_hashes: &[String]) -> StoreResult<HashMap<String, String>>;
 }
 
 /// The relay's mailbox (see `crate::relay`), which each backend keeps its own
@@ -408,6 +414,17 @@ mod contract {
     use super::*;
 
     async fn check(store: Arc<dyn Store>) {
+        // On-ramp purchases: first record wins; lookups ignore the hash's case.
+        store.put_purchase("0xABCD", "sandbox", 1).await.unwrap();
+        store.put_purchase("0xabcd", "moonpay", 2).await.unwrap();
+        let many: Vec<String> = (0..250)
+            .map(|i| format!("0x{i:04x}"))
+            .chain(["0xAbCd".into()])
+            .collect();
+        let found = store.purchases_among(&many).await.unwrap();
+        assert_eq!(found, HashMap::from([("0xabcd".to_owned(), "sandbox".to_owned())]));
+        assert!(store.purchases_among(&[]).await.unwrap().is_empty());
+
         let project = Project {
             id: "demo".into(),
             allowed_origins: vec!["http://localhost:*".into()],

@@ -674,6 +674,39 @@ macro_rules! impl_sql_store {
                 Ok(done.rows_affected() > 0)
             }
 
+            async fn put_purchase(&self, tx_hash: &str, provider: &str, now_ms: i64) -> StoreResult<()> {
+                sqlx::query(
+                    "INSERT INTO onramp_purchases (tx_hash, provider, recorded_at) VALUES ($1, $2, $3)
+                     ON CONFLICT (tx_hash) DO NOTHING",
+                )
+                .bind(tx_hash.to_ascii_lowercase())
+                .bind(provider)
+                .bind(now_ms)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn purchases_among(&self, tx_hashes: &[String]) -> StoreResult<std::collections::HashMap<String, String>> {
+                let mut found = std::collections::HashMap::new();
+                // One statement per page of history; bounded so the statement stays small.
+                for chunk in tx_hashes.chunks(100) {
+                    let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+                    let sql = format!(
+                        "SELECT tx_hash, provider FROM onramp_purchases WHERE tx_hash IN ({})",
+                        placeholders.join(", ")
+                    );
+                    let mut query = sqlx::query(&sql);
+                    for hash in chunk {
+                        query = query.bind(hash.to_ascii_lowercase());
+                    }
+                    for row in query.fetch_all(&self.pool).await? {
+                        found.insert(row.try_get("tx_hash")?, row.try_get("provider")?);
+                    }
+                }
+                Ok(found)
+            }
+
             async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>> {
                 let rows = sqlx::query(
                     "SELECT project_id, event_id, event, kind, address, domain, url, occurred_at, received_at,
@@ -941,6 +974,14 @@ pub(super) const MIGRATIONS: &[Step] = &[
     Step::both(super::embedded::COUNTERS),
     Step::both(super::embedded::SESSIONS),
     Step::both(super::embedded::WALLETS),
+    // On-ramp purchases delivered (crate::onramp): the history marks their transactions.
+    Step::both(
+        "CREATE TABLE onramp_purchases (
+        tx_hash TEXT PRIMARY KEY,
+        provider TEXT NOT NULL,
+        recorded_at BIGINT NOT NULL
+    )",
+    ),
 ];
 
 /// One schema step in each backend's dialect (the same text for most).
