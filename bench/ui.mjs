@@ -215,7 +215,9 @@ const awaitFirstClickFrames = (featured) =>
       document.getAnimations().every((animation) => {
         const target = animation.effect?.target;
         const opening = target instanceof Element && target.contains(element);
-        return !opening || animation.effect.getComputedTiming().endTime === Infinity || animation.playState === 'finished';
+        // Keyframe animations only: a transition (a row's hover or focus colour) is not the opening.
+        const keyframes = typeof CSSAnimation === 'function' && animation instanceof CSSAnimation;
+        return !opening || !keyframes || animation.effect.getComputedTiming().endTime === Infinity || animation.playState === 'finished';
       });
     const afterFrame = (record) => {
       const channel = new MessageChannel();

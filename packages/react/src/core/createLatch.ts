@@ -207,7 +207,9 @@ export function createLatch(options: LatchOptions): Latch {
           ? 'AllWallets'
           : 'ConnectingWalletConnectBasic'
         : 'Connect',
-    prepare: (view) => (view === 'Connect' ? walletList.ready() : undefined),
+    // Nothing to wait for (read while the page was idle): the modal shows within the click's own
+    // event, so its first frame is the next one.
+    prepare: (view) => (view === 'Connect' && !walletList.isReady() ? walletList.ready() : undefined),
   });
   const connectionController = createConnectionController({
     modal,

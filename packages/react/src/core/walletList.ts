@@ -75,6 +75,8 @@ export interface WalletListController {
   load(): Promise<void>;
   /** Loads the lists and waits for the images of their first wallets (spec §2: before opening). */
   ready(): Promise<void>;
+  /** The lists are read and their first images are in: an opening has nothing to wait for. */
+  isReady(): boolean;
   /** Reads the next page of the full list; after a failure only when `retry` is set. */
   loadNextPage(options?: { retry?: boolean }): Promise<void>;
   /** Sets the search text; the request follows `SEARCH_DEBOUNCE_MS` after the last change. */
@@ -140,8 +142,9 @@ export function createWalletList({
   }
   // Whether ready() has read for the opening under way, so that the opening does not read again.
   let readForOpening = false;
-  // The first lists' images, once load() has read the lists.
+  // The first lists' images, once load() has read the lists; and whether they are in.
   let firstImages: Promise<unknown> = Promise.resolve();
+  let firstImagesIn = false;
 
   // The read in progress, so that a second caller waits for the same one.
   let reading: Promise<void> = Promise.resolve();
@@ -194,7 +197,9 @@ export function createWalletList({
         },
         coreReady: true,
       });
-      firstImages = prefetch([...featured, ...recommendedPage.data]);
+      const images = prefetch([...featured, ...recommendedPage.data]);
+      firstImages = images;
+      void images.then(() => (firstImagesIn = firstImages === images));
     } catch {
       store.setState({ status: 'error' });
     }
@@ -316,6 +321,7 @@ export function createWalletList({
       await load();
       await firstImages;
     },
+    isReady: () => store.getState().status === 'ready' && firstImagesIn,
     loadNextPage,
     setSearch,
     select(wallet) {
