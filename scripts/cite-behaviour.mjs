@@ -101,7 +101,11 @@ let foreign = 0;
 let changedFiles = 0;
 const byTarget = {};
 
+// These files are about the citations themselves.
+const SELF = /(^|\/)(docs\/behaviour\/|scripts\/cite-behaviour\.mjs$)/;
+
 for (const file of args) {
+  if (SELF.test(file.replace(/\\/g, '/'))) continue;
   let text;
   try {
     text = readFileSync(file, 'utf8');
