@@ -1,0 +1,133 @@
+// Embedded wallets (spec §4 "Embedded-wallet requests", §5 schemas, §7 frame messages): the
+// wallet frame that `latch --dev` serves on its own origin (port + 2), embedded in the demo's
+// page (an allowed origin of project `demo`), driven over the handshake's MessageChannel; the
+// login codes come over real SMTP into e2e/infra/smtp-sink.mjs.
+import { expect, type Page, test } from '@playwright/test';
+import { codeFor, mailsTo } from '../fixtures/mail.js';
+import { E2E_VAULT_URL } from '../fixtures/stack.js';
+
+interface Reply {
+  type: string;
+  payload: { message?: string } & Record<string, unknown>;
+}
+
+declare global {
+  interface Window {
+    latchFrame: {
+      events: string[];
+      request: (type: string, payload?: unknown) => Promise<Reply>;
+    };
+  }
+}
+
+/** Embeds the frame in the page and handshakes with it; resolves once it posted READY. */
+async function openFrame(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.evaluate(async (vault) => {
+    const iframe = document.createElement('iframe');
+    iframe.src = `${vault}/?projectId=demo&chainId=eip155:31337&version=e2e`;
+    iframe.title = 'wallet';
+    await new Promise((loaded) => {
+      iframe.onload = loaded;
+      document.body.append(iframe);
+    });
+    const channel = new MessageChannel();
+    const events: string[] = [];
+    const waiting = new Map<string, (reply: Reply) => void>();
+    let ready!: () => void;
+    const isReady = new Promise<void>((done) => (ready = done));
+    channel.port1.onmessage = (event: MessageEvent<{ type: string; id?: string; payload: Reply['payload'] }>) => {
+      const { type, id, payload } = event.data;
+      events.push(type);
+      if (type === 'READY') ready();
+      if (id) waiting.get(id)?.({ type, payload });
+    };
+    // The frame's origin pinned: never '*'.
+    iframe.contentWindow!.postMessage({ type: 'LATCH_FRAME_HANDSHAKE' }, vault, [channel.port2]);
+    window.latchFrame = {
+      events,
+      request: (type, payload) =>
+        new Promise((resolve) => {
+          const id = crypto.randomUUID();
+          waiting.set(id, resolve);
+          channel.port1.postMessage({ id, type, payload });
+        }),
+    };
+    await isReady;
+  }, E2E_VAULT_URL);
+}
+
+const ask = (page: Page, type: string, payload?: unknown) =>
+  page.evaluate(([t, p]) => window.latchFrame.request(t as string, p), [type, payload] as const);
+
+test('sign up by e-mail, restore after a reload without a new code, sign out', async ({ page }) => {
+  const email = `signup-${Date.now()}@example.com`;
+  await openFrame(page);
+  expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: false } });
+  expect(await ask(page, 'CONNECT_EMAIL', { email })).toEqual({
+    type: 'CONNECT_EMAIL_SUCCESS',
+    payload: { action: 'VERIFY_OTP' },
+  });
+  const code = await codeFor(email, 0);
+  const connected = await ask(page, 'CONNECT_OTP', { otp: code });
+  expect(connected.type).toBe('CONNECT_OTP_SUCCESS');
+  expect(connected.payload).toMatchObject({ email, chainId: 'eip155:31337' });
+  expect(await page.evaluate(() => window.latchFrame.events)).toContain('SESSION_UPDATE');
+  // The token stays on the frame's origin: the host page's storage holds nothing of it.
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('latch-vault');
+
+  await page.reload();
+  await openFrame(page);
+  expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: true } });
+  expect((await ask(page, 'GET_USER')).payload).toMatchObject({ email });
+  expect(mailsTo(email)).toHaveLength(1);
+
+  expect(await ask(page, 'SIGN_OUT')).toEqual({ type: 'SIGN_OUT_SUCCESS', payload: {} });
+  expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: false } });
+  expect(await ask(page, 'GET_USER')).toEqual({ type: 'GET_USER_ERROR', payload: { message: 'Not logged in' } });
+});
+
+test('the resend cooldown and a wrong code are refused with their messages', async ({ page }) => {
+  const email = `cooldown-${Date.now()}@example.com`;
+  await openFrame(page);
+  expect((await ask(page, 'CONNECT_EMAIL', { email })).type).toBe('CONNECT_EMAIL_SUCCESS');
+  const again = await ask(page, 'CONNECT_EMAIL', { email });
+  expect(again.type).toBe('CONNECT_EMAIL_ERROR');
+  expect(again.payload.message).toMatch(/^Please try again after (30|29|28) seconds$/);
+  const code = await codeFor(email, 0);
+  const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+  const refused = await ask(page, 'CONNECT_OTP', { otp: wrong });
+  expect(refused.type).toBe('CONNECT_OTP_ERROR');
+  expect(refused.payload.message).toMatch(/code/i);
+  const invalid = await ask(page, 'CONNECT_EMAIL', { email: 'not-an-address' });
+  expect(invalid).toEqual({ type: 'CONNECT_EMAIL_ERROR', payload: { message: expect.stringContaining('Invalid input') } });
+  expect((await ask(page, 'CONNECT_OTP', { otp: code })).type).toBe('CONNECT_OTP_SUCCESS');
+});
+
+test('a handshake from another origin is ignored: no answer at all', async ({ page }) => {
+  // Another site's document inside the same page posts to the frame as its parent would.
+  const evil = `<!doctype html><title>evil</title><script>
+    const channel = new MessageChannel();
+    let answers = 0;
+    channel.port1.onmessage = () => { answers += 1; };
+    parent.frames[0].postMessage({ type: 'LATCH_FRAME_HANDSHAKE' }, '${E2E_VAULT_URL}', [channel.port2]);
+    parent.frames[0].postMessage({ id: 'x1', type: 'GET_USER' }, '${E2E_VAULT_URL}');
+    setTimeout(() => parent.postMessage({ answers }, '*'), 1500);
+  </script>`;
+  await page.route('http://evil.test/**', (route) => route.fulfill({ contentType: 'text/html', body: evil }));
+  await openFrame(page);
+  const answers = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        window.addEventListener('message', (event) => {
+          if (event.origin === 'http://evil.test') resolve((event.data as { answers: number }).answers);
+        });
+        const frame = document.createElement('iframe');
+        frame.src = 'http://evil.test/';
+        document.body.append(frame);
+      }),
+  );
+  expect(answers).toBe(0);
+  // The real parent's channel still works.
+  expect(await ask(page, 'GET_CHAIN_ID')).toEqual({ type: 'GET_CHAIN_ID_SUCCESS', payload: { chainId: 'eip155:31337' } });
+});
