@@ -72,9 +72,11 @@ lint:
 test-rust:
 	scripts/with-postgres cargo $(NEXTEST) --workspace
 
-# The shared vectors against the built @latch/wasm in plain Node.
+# The shared vectors against the built @latch/wasm in plain Node; @latch/wasm-vault against
+# latch-vault's standard-tool vectors.
 test-wasm:
 	npx vitest run --config crates/latch-wasm/vitest.config.mjs
+	npx vitest run --config crates/latch-wasm-vault/vitest.config.mjs
 
 test-web:
 	npm test -w @latch/react
@@ -109,8 +111,8 @@ clean:
 FUZZ_SECONDS ?= 60
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install --quiet cargo-fuzz
-	cd fuzz && for target in $$(cargo +nightly fuzz list); do \
-	  cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
+	for dir in fuzz crates/latch-vault/fuzz; do (cd $$dir && for target in $$(cargo +nightly fuzz list); do \
+	  cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done) || exit 1; done
 
 fuzz-api:
 	scripts/fuzz-api

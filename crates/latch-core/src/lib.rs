@@ -12,6 +12,7 @@ pub mod caip;
 pub mod catalogue;
 pub mod ccip;
 pub mod constants;
+pub mod eip712;
 pub mod embedded;
 pub mod ens;
 mod error;

@@ -136,9 +136,153 @@ pub fn unsigned_transaction(message: &[u8], signers: u8) -> Vec<u8> {
     out
 }
 
+/// Reads a shortvec at `*pos`, advancing it; `None` past the end or for a
+/// value over three bytes or above `u16::MAX`.
+pub fn read_compact_u16(bytes: &[u8], pos: &mut usize) -> Option<u16> {
+    let mut value = 0u32;
+    for shift in [0u32, 7, 14] {
+        let byte = *bytes.get(*pos)?;
+        *pos += 1;
+        value |= u32::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return u16::try_from(value).ok();
+        }
+    }
+    None
+}
+
+/// A wire transaction (legacy or versioned) split for a signer: its
+/// signature slots, the message they sign, and the keys that must sign, in
+/// slot order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireTransaction<'a> {
+    /// One 64-byte slot per required signer (zeros where unsigned).
+    pub signatures: Vec<[u8; 64]>,
+    /// The serialized message: what each signer signs.
+    pub message: &'a [u8],
+    /// The first `num_required_signatures` account keys.
+    pub signers: Vec<[u8; 32]>,
+}
+
+fn invalid(reason: &str) -> crate::Error {
+    crate::Error::InvalidInput {
+        what: "Solana transaction",
+        reason: reason.to_owned(),
+    }
+}
+
+/// Splits wire bytes (`solana:signTransaction`'s input) into slots and
+/// message, checking that there is one slot per required signer and that the
+/// message's header and key list fit in the bytes.
+pub fn parse_transaction(bytes: &[u8]) -> crate::Result<WireTransaction<'_>> {
+    let mut pos = 0;
+    let count = read_compact_u16(bytes, &mut pos).ok_or_else(|| invalid("no signature count"))?;
+    let mut signatures = Vec::with_capacity(usize::from(count).min(bytes.len() / 64));
+    for _ in 0..count {
+        let slot = bytes
+            .get(pos..pos + 64)
+            .ok_or_else(|| invalid("fewer signature bytes than slots"))?;
+        signatures.push(<[u8; 64]>::try_from(slot).map_err(|_| invalid("short signature"))?);
+        pos += 64;
+    }
+    let message = &bytes[pos..];
+    // A versioned message starts with 0x80 | version; legacy starts with the header.
+    let mut at = 0;
+    match message.first() {
+        Some(prefix) if prefix & 0x80 != 0 => {
+            if prefix & 0x7f != 0 {
+                return Err(invalid("unknown message version"));
+            }
+            at = 1;
+        }
+        Some(_) => {}
+        None => return Err(invalid("no message")),
+    }
+    let required = *message.get(at).ok_or_else(|| invalid("no message header"))?;
+    at += 3;
+    if at > message.len() {
+        return Err(invalid("short message header"));
+    }
+    let keys = read_compact_u16(message, &mut at).ok_or_else(|| invalid("no account key count"))?;
+    if usize::from(required) > usize::from(keys) {
+        return Err(invalid("more signers than account keys"));
+    }
+    if usize::from(required) != signatures.len() {
+        return Err(invalid("signature slots do not match the required signers"));
+    }
+    let mut signers = Vec::with_capacity(usize::from(required));
+    for i in 0..usize::from(required) {
+        let key = message
+            .get(at + 32 * i..at + 32 * (i + 1))
+            .ok_or_else(|| invalid("fewer account key bytes than keys"))?;
+        signers.push(<[u8; 32]>::try_from(key).map_err(|_| invalid("short account key"))?);
+    }
+    if message.len() < at + 32 * usize::from(keys) + 32 {
+        return Err(invalid("no recent blockhash"));
+    }
+    Ok(WireTransaction {
+        signatures,
+        message,
+        signers,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_what_it_builds() {
+        let payer = [7u8; 32];
+        let ix = Instruction {
+            program_id: [0; 32],
+            accounts: vec![
+                AccountMeta::writable(payer, true),
+                AccountMeta::writable([9; 32], false),
+            ],
+            data: vec![2, 0, 0, 0],
+        };
+        let (message, signers) = compile_legacy_message(&payer, &[ix], &[5; 32]);
+        let wire = unsigned_transaction(&message, signers);
+        let parsed = parse_transaction(&wire).unwrap();
+        assert_eq!(parsed.signers, vec![payer]);
+        assert_eq!(parsed.signatures, vec![[0u8; 64]]);
+        assert_eq!(parsed.message, &message[..]);
+        // Versioned (v0) prefix: same header after it.
+        let mut v0 = vec![1u8];
+        v0.extend_from_slice(&[0; 64]);
+        v0.push(0x80);
+        v0.extend_from_slice(&message);
+        v0.push(0); // no address table lookups
+        assert_eq!(parse_transaction(&v0).unwrap().signers, vec![payer]);
+        // Cut anywhere before the blockhash ends: refused, never a panic.
+        let through_blockhash = 1 + 64 + 3 + 1 + 32 * usize::from(message[3]) + 32;
+        for cut in 0..through_blockhash {
+            assert!(parse_transaction(&wire[..cut]).is_err(), "{cut}");
+        }
+        let mut two_slots = vec![2u8];
+        two_slots.extend_from_slice(&[0; 128]);
+        two_slots.extend_from_slice(&message);
+        assert!(parse_transaction(&two_slots).is_err());
+        let mut v1 = v0.clone();
+        v1[65] = 0x81;
+        assert!(parse_transaction(&v1).is_err());
+    }
+
+    #[test]
+    fn compact_u16_reads_back() {
+        for value in [0u16, 1, 0x7f, 0x80, 0x3fff, 0x4000, u16::MAX] {
+            let mut out = Vec::new();
+            push_compact_u16(&mut out, value);
+            let mut pos = 0;
+            assert_eq!(read_compact_u16(&out, &mut pos), Some(value));
+            assert_eq!(pos, out.len());
+        }
+        let mut pos = 0;
+        assert_eq!(read_compact_u16(&[0xff, 0xff, 0x04], &mut pos), None);
+        let mut pos = 0;
+        assert_eq!(read_compact_u16(&[0x80, 0x80, 0x80, 0x01], &mut pos), None);
+    }
 
     #[test]
     fn compact_u16() {

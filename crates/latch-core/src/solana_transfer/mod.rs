@@ -13,7 +13,10 @@ mod message;
 mod pda;
 
 pub use amount::{format_amount, parse_amount};
-pub use message::{compile_legacy_message, push_compact_u16, unsigned_transaction, AccountMeta, Instruction};
+pub use message::{
+    compile_legacy_message, parse_transaction, push_compact_u16, read_compact_u16, unsigned_transaction, AccountMeta,
+    Instruction, WireTransaction,
+};
 pub use pda::{
     associated_token_address, create_program_address, find_program_address, is_on_curve, ASSOCIATED_TOKEN_PROGRAM_ID,
     SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID,

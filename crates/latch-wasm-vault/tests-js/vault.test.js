@@ -1,0 +1,80 @@
+// The built @latch/wasm-vault in plain Node: the frame's whole key story
+// (split, rebuild, both envelopes, every signature) against the vectors
+// latch-vault's Rust tests use (ethers 6, @solana/web3.js, @noble/curves).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  Wallet, deriveShare, envelopeInfo, openWithPasskey, openWithPassword, sealWithPasskey, sealWithPassword,
+  shareIndex, splitSeed,
+} from '@latch/wasm-vault';
+
+const vectors = JSON.parse(
+  readFileSync(new URL('../../latch-vault/tests/vectors/standard-tools.json', import.meta.url), 'utf8'),
+);
+const bytes = (hex) => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'));
+const hex = (array) => '0x' + Buffer.from(array).toString('hex');
+const seed = bytes(vectors.seed);
+const coefficients = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
+
+describe('@latch/wasm-vault', () => {
+  const [device, auth, recovery] = splitSeed(seed, coefficients);
+  const wallet = Wallet.fromShares(device, auth);
+
+  it('splits, and any two shares give the same accounts and the third share', () => {
+    expect([device, auth, recovery].map(shareIndex)).toEqual([1, 2, 3]);
+    expect(wallet.evmAddress).toBe(vectors.evm.address);
+    expect(wallet.solanaAddress).toBe(vectors.solana.address);
+    const recovered = Wallet.fromShares(auth, recovery);
+    expect(recovered.evmAddress).toBe(vectors.evm.address);
+    expect(deriveShare(auth, recovery, 1)).toBe(device);
+    recovered.free();
+  });
+
+  it('signs like ethers, @solana/web3.js and @noble/curves', () => {
+    for (const { message, signature } of vectors.personalSign) expect(wallet.personalSign(message)).toBe(signature);
+    expect(wallet.signTypedData(JSON.stringify(vectors.typedData.data))).toBe(vectors.typedData.signature);
+    for (const { request, raw } of vectors.transactions) expect(wallet.signTransaction(JSON.stringify(request))).toBe(raw);
+    expect(hex(wallet.solanaSignMessage(bytes(vectors.solanaSignMessage.message)))).toBe(vectors.solanaSignMessage.signature);
+    expect(hex(wallet.solanaSignTransaction(bytes(vectors.solanaSignTransaction.unsigned)))).toBe(
+      vectors.solanaSignTransaction.signed,
+    );
+    expect(wallet.exportPrivateKeys().evm).toBe(vectors.evm.privateKey);
+  });
+
+  it('seals and opens the recovery share with a passkey PRF output, bound to the user', () => {
+    const prf = new Uint8Array(32).fill(9);
+    const salt = new Uint8Array(32).fill(3);
+    const envelope = sealWithPasskey(recovery, 'user-1', prf, 'cred_ID-1', salt, new Uint8Array(12).fill(4));
+    expect(envelope.length).toBeLessThanOrEqual(2048);
+    const info = envelopeInfo(envelope);
+    expect(info.kind).toBe('passkey');
+    expect(info.credentialId).toBe('cred_ID-1');
+    expect(Array.from(info.salt)).toEqual(Array.from(salt));
+    expect(openWithPasskey(envelope, 'user-1', prf)).toBe(recovery);
+    expect(() => openWithPasskey(envelope, 'user-2', prf)).toThrow(
+      expect.objectContaining({ name: 'VaultError', code: 'DECRYPTION_FAILED' }),
+    );
+  });
+
+  it('seals and opens with a password through Argon2id at the default cost', () => {
+    const started = performance.now();
+    const envelope = sealWithPassword(recovery, 'user-1', 'correct horse', new Uint8Array(16).fill(1), new Uint8Array(12));
+    const sealMs = performance.now() - started;
+    expect(JSON.parse(envelope)).toMatchObject({ v: 1, kind: 'password', m: 19456, t: 2, p: 1 });
+    expect(envelopeInfo(envelope).kind).toBe('password');
+    expect(openWithPassword(envelope, 'user-1', 'correct horse')).toBe(recovery);
+    expect(() => openWithPassword(envelope, 'user-1', 'wrong')).toThrow(expect.objectContaining({ code: 'DECRYPTION_FAILED' }));
+    console.log(`Argon2id (19 MiB, t=2) seal in wasm: ${sealMs.toFixed(0)} ms`);
+  });
+
+  it('throws VaultError with a code on bad input', () => {
+    expect(() => shareIndex('0x04' + 'ab'.repeat(32))).toThrow(expect.objectContaining({ code: 'INVALID_SHARE' }));
+    expect(() => Wallet.fromShares(auth, auth)).toThrow(expect.objectContaining({ code: 'SAME_SHARE_TWICE' }));
+    expect(() => splitSeed(new Uint8Array(31), coefficients)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => wallet.signTransaction('{}')).toThrow(expect.objectContaining({ code: 'INVALID_TRANSACTION' }));
+    expect(() => wallet.signTypedData('{}')).toThrow(expect.objectContaining({ code: 'INVALID_TYPED_DATA' }));
+    expect(() => wallet.solanaSignTransaction(new Uint8Array([1]))).toThrow(
+      expect.objectContaining({ code: 'INVALID_SOLANA_TRANSACTION' }),
+    );
+  });
+});
