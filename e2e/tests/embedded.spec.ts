@@ -72,6 +72,10 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   const connected = await ask(page, 'CONNECT_OTP', { otp: code });
   expect(connected.type).toBe('CONNECT_OTP_SUCCESS');
   expect(connected.payload).toMatchObject({ email, chainId: 'eip155:31337' });
+  // The first login made the wallet in the frame: an EVM and a Solana account.
+  const accounts = connected.payload.accounts as { address: string; namespace: string }[];
+  expect(accounts.map((a) => a.namespace)).toEqual(['eip155', 'solana']);
+  expect(accounts[0]!.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   expect(await page.evaluate(() => window.latchFrame.events)).toContain('SESSION_UPDATE');
   // The token stays on the frame's origin: the host page's storage holds nothing of it.
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('latch-vault');
@@ -79,7 +83,7 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   await page.reload();
   await openFrame(page);
   expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: true } });
-  expect((await ask(page, 'GET_USER')).payload).toMatchObject({ email });
+  expect((await ask(page, 'GET_USER')).payload).toMatchObject({ email, accounts });
   expect(mailsTo(email)).toHaveLength(1);
 
   expect(await ask(page, 'SIGN_OUT')).toEqual({ type: 'SIGN_OUT_SUCCESS', payload: {} });
@@ -99,8 +103,16 @@ test('the resend cooldown and a wrong code are refused with their messages', asy
   const refused = await ask(page, 'CONNECT_OTP', { otp: wrong });
   expect(refused.type).toBe('CONNECT_OTP_ERROR');
   expect(refused.payload.message).toMatch(/code/i);
-  const invalid = await ask(page, 'CONNECT_EMAIL', { email: 'not-an-address' });
-  expect(invalid).toEqual({ type: 'CONNECT_EMAIL_ERROR', payload: { message: expect.stringContaining('Invalid input') } });
+  // The frame's own §5 checks (latch-core through @latch/wasm-vault), before any call.
+  expect(await ask(page, 'CONNECT_EMAIL', { email: 'not-an-address' })).toEqual({
+    type: 'CONNECT_EMAIL_ERROR',
+    payload: { message: 'email: Invalid input' },
+  });
+  expect(await ask(page, 'CONNECT_OTP', {})).toEqual({ type: 'CONNECT_OTP_ERROR', payload: { message: 'otp: Required' } });
+  expect(await ask(page, 'GET_SOCIAL_REDIRECT_URI', { provider: 'myspace' })).toEqual({
+    type: 'GET_SOCIAL_REDIRECT_URI_ERROR',
+    payload: { message: 'provider: Invalid input' },
+  });
   expect((await ask(page, 'CONNECT_OTP', { otp: code })).type).toBe('CONNECT_OTP_SUCCESS');
 });
 

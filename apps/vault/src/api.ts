@@ -18,7 +18,7 @@ interface ErrorBody {
 
 export async function call<T>(
   projectId: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
   options: { body?: unknown; token?: string | null; query?: Record<string, string> } = {},
 ): Promise<T> {

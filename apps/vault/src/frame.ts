@@ -4,6 +4,7 @@
 import { call } from './api';
 import { type FrameState, handlers } from './handlers';
 import { DEFAULT_ERROR, type FrameMessage, HANDSHAKE, SOCIAL_TOKEN } from './messages';
+import { init } from '@latch/wasm-vault';
 import { checkRequest } from './validate';
 
 const READY_DELAY_MS = 500;
@@ -36,7 +37,7 @@ function post(message: FrameMessage): void {
 }
 
 async function handle(raw: unknown): Promise<void> {
-  const checked = checkRequest(raw);
+  const checked = await checkRequest(raw);
   if (!checked.ok) {
     // A request without an id or type cannot be answered; anything else gets its _ERROR.
     if (checked.id && checked.type) post({ type: `${checked.type}_ERROR`, id: checked.id, payload: { message: checked.message } });
@@ -75,6 +76,7 @@ async function handshake(event: MessageEvent): Promise<void> {
   }
   const channel = event.ports[0];
   if (!channel) return;
+  void init();
   port = channel;
   port.onmessage = (message) => void handle(message.data);
   port.start();

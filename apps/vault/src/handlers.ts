@@ -1,6 +1,7 @@
 // What each request does (spec §7 "Embedded-wallet frame"). Each handler answers the
 // `_SUCCESS` payload or throws; frame.ts turns a throw into `_ERROR`.
 import { call } from './api';
+import { ensureWallet } from './keys';
 import { deviceId, sessionToken, setSessionToken } from './storage';
 
 export interface User {
@@ -43,6 +44,13 @@ async function user(state: FrameState): Promise<User & { chainId: string | null 
 async function loggedIn(state: FrameState, sessionToken: string) {
   setSessionToken(state.projectId, sessionToken);
   state.pendingEmail = null;
+  try {
+    // The first login makes the wallet; later ones check this device's share against it.
+    await ensureWallet(state.projectId, sessionToken, (await user(state)).userId);
+  } catch (error) {
+    setSessionToken(state.projectId, null);
+    throw error;
+  }
   state.sessionChanged(true);
   return user(state);
 }

@@ -2,7 +2,7 @@
 // each project. The host page never sees either (it is another origin).
 const DEVICE_KEY = 'latch-vault:device';
 
-function read(key: string): string | null {
+export function readItem(key: string): string | null {
   try {
     return localStorage.getItem(key);
   } catch {
@@ -10,7 +10,7 @@ function read(key: string): string | null {
   }
 }
 
-function write(key: string, value: string | null): void {
+export function writeItem(key: string, value: string | null): void {
   try {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, value);
@@ -23,12 +23,12 @@ let memoryDevice: string | null = null;
 
 /** This browser's device id: 32 random hex digits, made once. */
 export function deviceId(): string {
-  const stored = read(DEVICE_KEY) ?? memoryDevice;
+  const stored = readItem(DEVICE_KEY) ?? memoryDevice;
   if (stored) return stored;
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   memoryDevice = id;
-  write(DEVICE_KEY, id);
+  writeItem(DEVICE_KEY, id);
   return id;
 }
 
@@ -36,13 +36,13 @@ const tokenKey = (projectId: string) => `latch-vault:${projectId}:token`;
 let memoryTokens = new Map<string, string>();
 
 export function sessionToken(projectId: string): string | null {
-  return read(tokenKey(projectId)) ?? memoryTokens.get(projectId) ?? null;
+  return readItem(tokenKey(projectId)) ?? memoryTokens.get(projectId) ?? null;
 }
 
 export function setSessionToken(projectId: string, token: string | null): void {
   if (token === null) memoryTokens.delete(projectId);
   else memoryTokens.set(projectId, token);
-  write(tokenKey(projectId), token);
+  writeItem(tokenKey(projectId), token);
 }
 
 /** For tests of the storage-blocked path only. */

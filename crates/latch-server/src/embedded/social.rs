@@ -648,7 +648,10 @@ async fn finish_callback(state: AppState, query: CallbackQuery) -> ApiResult<Res
         })
         .await
         .map_err(internal)?;
-    Ok(to_vault(&state, &format!("loginCode={login}&provider={}&projectId={project}", provider.id)))
+    Ok(to_vault(
+        &state,
+        &format!("loginCode={login}&provider={}&projectId={project}", provider.id),
+    ))
 }
 
 /// `POST /v1/embedded/social/finish` body.
