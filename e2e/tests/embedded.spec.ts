@@ -3,6 +3,7 @@
 // page (an allowed origin of project `demo`), driven over the handshake's MessageChannel; the
 // login codes come over real SMTP into e2e/infra/smtp-sink.mjs.
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from '../fixtures/axe.js';
 import { codeFor, mailsTo } from '../fixtures/mail.js';
 import { E2E_VAULT_URL } from '../fixtures/stack.js';
 
@@ -142,4 +143,42 @@ test('a handshake from another origin is ignored: no answer at all', async ({ pa
   expect(answers).toBe(0);
   // The real parent's channel still works.
   expect(await ask(page, 'GET_CHAIN_ID')).toEqual({ type: 'GET_CHAIN_ID_SUCCESS', payload: { chainId: 'eip155:31337' } });
+});
+
+test('the modal: e-mail, code, connected with the new address, restored after a reload, signed out', async ({ page }) => {
+  const email = `modal-${Date.now()}@example.com`;
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  const modal = page.getByTestId('latch-modal');
+  await page.getByTestId('email-input').fill(email);
+  expect(await axeViolations(modal), 'Connect view with the e-mail field is axe-clean').toEqual([]);
+  await page.getByTestId('email-submit').click();
+  await expect(page.getByTestId('otp-input')).toBeVisible();
+  // §9: a new code only after 30 s.
+  await expect(page.getByTestId('otp-resend')).toBeDisabled();
+  await expect(page.getByTestId('otp-resend')).toHaveText(/^New code in (30|29|28|27) s$/);
+  expect(await axeViolations(modal), 'the code view is axe-clean').toEqual([]);
+
+  const code = await codeFor(email, 0);
+  await page.getByTestId('otp-input').fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
+  await page.getByTestId('otp-submit').click();
+  await expect(page.getByTestId('otp-error')).toHaveText(/code/i);
+  await page.getByTestId('otp-input').fill(code);
+  await page.getByTestId('otp-submit').click();
+
+  await expect(page.getByTestId('account-email')).toHaveText(email);
+  const shown = await page.getByTestId('account-address').getAttribute('title');
+  expect(shown).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  expect(await axeViolations(modal), 'the embedded account is axe-clean').toEqual([]);
+
+  // A reload reconnects through the frame's session: no new code.
+  await page.reload();
+  await expect(page.getByTestId('connect-button')).toHaveText(`${shown!.slice(0, 4)}...${shown!.slice(-6)}`);
+  expect(mailsTo(email)).toHaveLength(1);
+
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId('embedded-sign-out').click();
+  await expect(page.getByTestId('connect-button')).toHaveText('Connect Wallet');
+  await page.reload();
+  await expect(page.getByTestId('connect-button')).toHaveText('Connect Wallet');
 });
