@@ -182,3 +182,21 @@ test('the modal: e-mail, code, connected with the new address, restored after a 
   await page.reload();
   await expect(page.getByTestId('connect-button')).toHaveText('Connect Wallet');
 });
+
+test('social login: the popup through the local OpenID Connect provider, then connected', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  const login = `social${Date.now()}`;
+  const opened = page.waitForEvent('popup');
+  await page.getByTestId('social-google').click();
+  const popup = await opened;
+  // oidc-provider's development login, then its consent page.
+  await popup.locator('input[name="login"]').fill(login);
+  await popup.locator('input[name="password"]').fill('any password');
+  await popup.locator('button[type="submit"]').click();
+  await popup.locator('button[type="submit"]').click();
+  // /social/callback hands the session to the frame and closes itself.
+  await popup.waitForEvent('close');
+  await expect(page.getByTestId('account-email')).toHaveText(`${login}@example.com`);
+  await expect(page.getByTestId('account-address')).toHaveAttribute('title', /^0x[0-9a-fA-F]{40}$/);
+});

@@ -262,4 +262,6 @@ export const de: Messages = {
   otpResend: 'Neuen Code senden',
   otpResendIn: 'Neuer Code in {seconds} s',
   embeddedSignOut: 'Abmelden',
+  socialLogins: 'Social-Logins',
+  socialContinue: 'Weiter mit {provider}',
 };

@@ -252,6 +252,8 @@ export const en = {
   otpResend: 'Send a new code',
   otpResendIn: 'New code in {seconds} s',
   embeddedSignOut: 'Sign out',
+  socialLogins: 'Social logins',
+  socialContinue: 'Continue with {provider}',
 };
 
 export type MessageKey = keyof typeof en;

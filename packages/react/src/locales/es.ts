@@ -262,4 +262,6 @@ export const es: Messages = {
   otpResend: 'Enviar un código nuevo',
   otpResendIn: 'Nuevo código en {seconds} s',
   embeddedSignOut: 'Cerrar sesión',
+  socialLogins: 'Inicios de sesión sociales',
+  socialContinue: 'Continuar con {provider}',
 };

@@ -264,4 +264,6 @@ export const fr: Messages = {
   otpResend: 'Envoyer un nouveau code',
   otpResendIn: 'Nouveau code dans {seconds} s',
   embeddedSignOut: 'Se déconnecter',
+  socialLogins: 'Connexions sociales',
+  socialContinue: 'Continuer avec {provider}',
 };

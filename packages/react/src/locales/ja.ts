@@ -262,4 +262,6 @@ export const ja: Messages = {
   otpResend: '新しいコードを送信',
   otpResendIn: '{seconds} 秒後に新しいコード',
   embeddedSignOut: 'サインアウト',
+  socialLogins: 'ソーシャルログイン',
+  socialContinue: '{provider} で続ける',
 };

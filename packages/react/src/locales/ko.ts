@@ -262,4 +262,6 @@ export const ko: Messages = {
   otpResend: '새 코드 보내기',
   otpResendIn: '{seconds}초 후 새 코드',
   embeddedSignOut: '로그아웃',
+  socialLogins: '소셜 로그인',
+  socialContinue: '{provider}(으)로 계속',
 };

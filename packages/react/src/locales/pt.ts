@@ -263,4 +263,6 @@ export const pt: Messages = {
   otpResend: 'Enviar um novo código',
   otpResendIn: 'Novo código em {seconds} s',
   embeddedSignOut: 'Sair',
+  socialLogins: 'Logins sociais',
+  socialContinue: 'Continuar com {provider}',
 };

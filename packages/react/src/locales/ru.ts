@@ -263,4 +263,6 @@ export const ru: Messages = {
   otpResend: 'Отправить новый код',
   otpResendIn: 'Новый код через {seconds} с',
   embeddedSignOut: 'Выйти',
+  socialLogins: 'Вход через соцсети',
+  socialContinue: 'Продолжить через {provider}',
 };

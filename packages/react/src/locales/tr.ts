@@ -263,4 +263,6 @@ export const tr: Messages = {
   otpResend: 'Yeni kod gönder',
   otpResendIn: '{seconds} sn sonra yeni kod',
   embeddedSignOut: 'Çıkış yap',
+  socialLogins: 'Sosyal girişler',
+  socialContinue: '{provider} ile devam et',
 };

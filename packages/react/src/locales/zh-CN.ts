@@ -263,4 +263,6 @@ export const zhCN: Messages = {
   otpResend: '发送新验证码',
   otpResendIn: '{seconds} 秒后可重新发送',
   embeddedSignOut: '退出登录',
+  socialLogins: '社交登录',
+  socialContinue: '使用 {provider} 继续',
 };

@@ -40,6 +40,14 @@ export interface EmbeddedWallet {
   /** A reload's reconnect: the frame's session, if any, without a new code. */
   restore(): Promise<void>;
   signOut(): Promise<void>;
+  /** The social logins latch has configured for the project (frame-config), in its order. */
+  socials(): Promise<string[]>;
+  /**
+   * A social login in `popup`, which the caller opened on the user's click (an iframe may not
+   * open one): the frame's authorization URL goes there; the frame answers once the popup's last
+   * page handed it the session.
+   */
+  connectSocial(provider: string, popup: Window | null): Promise<void>;
 }
 
 export interface EmbeddedDeps {
@@ -49,6 +57,10 @@ export interface EmbeddedDeps {
   network: Network;
   modal: ModalController;
   connection: ConnectionController;
+  /** The Latch server's API (frame-config). */
+  serverUrl: () => string;
+  /** The host page's origin, which latch checks against the project. */
+  origin: () => string;
   now?: () => number;
   /** Where the frame lives; tests pass a stand-in. */
   host?: (src: string) => FrameHost;
@@ -128,6 +140,29 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
         deps.connection.abandonRestore();
       }
     },
+    async socials() {
+      const query = new URLSearchParams({ projectId: deps.projectId, origin: deps.origin() });
+      try {
+        const response = await fetch(`${deps.serverUrl()}/v1/embedded/frame-config?${query}`);
+        if (!response.ok) return [];
+        const { socials } = (await response.json()) as { socials?: unknown };
+        return Array.isArray(socials) ? socials.filter((id): id is string => typeof id === 'string') : [];
+      } catch {
+        return []; // no social buttons; the e-mail field still works
+      }
+    },
+    connectSocial: (provider, popup) =>
+      run(async () => {
+        if (!popup) throw new Error('An error occurred');
+        try {
+          const { uri } = await frame().request<{ uri: string }>('GET_SOCIAL_REDIRECT_URI', { provider });
+          popup.location.href = uri;
+          await connectUser(await frame().request<EmbeddedUser>('CONNECT_SOCIAL', { provider }), false);
+        } catch (error) {
+          popup.close();
+          throw error;
+        }
+      }),
     signOut: async () => {
       provider?.signedOut();
       deps.connection.disconnect();

@@ -31,6 +31,16 @@ export const emailLoginStyles = `
   outline: 2px solid var(--latch-accent);
   outline-offset: 1px;
 }
+.latch-social-list {
+  display: grid;
+  gap: calc(var(--latch-font-size-master) * 0.6);
+  margin: 0;
+  padding: 0;
+  list-style: none;
+}
+.latch-social-list .latch-button {
+  width: 100%;
+}
 .latch-otp-input {
   letter-spacing: 0.4em;
   text-align: center;

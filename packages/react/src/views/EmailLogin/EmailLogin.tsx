@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { emailLoginStyles } from './EmailLogin.styles.js';
+import { SocialLogins } from './SocialLogins.js';
 import { useEmbeddedWallet } from './useEmbeddedWallet.js';
 
 /**
@@ -50,6 +51,7 @@ export function EmailLogin() {
           {state.error}
         </p>
       ) : null}
+      {wallet ? <SocialLogins wallet={wallet} busy={state.busy} /> : null}
     </form>
   );
 }
