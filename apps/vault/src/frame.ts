@@ -17,6 +17,7 @@ const log = (...args: unknown[]) => {
 let port: MessagePort | null = null;
 let handshaking = false;
 let socialWaiter: ((token: string) => void) | null = null;
+let earlySocialToken: string | null = null;
 
 const state: FrameState = {
   projectId: params.get('projectId') ?? '',
@@ -28,7 +29,9 @@ const state: FrameState = {
   sessionChanged: (connected) => post({ type: 'SESSION_UPDATE', payload: { connected } }),
   socialToken: () =>
     new Promise((resolve) => {
-      socialWaiter = resolve;
+      if (earlySocialToken) resolve(earlySocialToken);
+      else socialWaiter = resolve;
+      earlySocialToken = null;
     }),
 };
 
@@ -88,8 +91,10 @@ window.addEventListener('message', (event) => {
   // The social popup's last page, on this origin, hands over its session token.
   if (event.origin === location.origin && event.source !== window.parent) {
     const data = event.data as { type?: unknown; token?: unknown } | null;
-    if (data?.type === SOCIAL_TOKEN && typeof data.token === 'string' && socialWaiter) {
-      socialWaiter(data.token);
+    if (data?.type === SOCIAL_TOKEN && typeof data.token === 'string') {
+      // A token that comes before CONNECT_SOCIAL waits for it.
+      if (socialWaiter) socialWaiter(data.token);
+      else earlySocialToken = data.token;
       socialWaiter = null;
     }
     return;

@@ -313,6 +313,7 @@ export function createLatch(options: LatchOptions): Latch {
           network: options.networks.find((network) => network.chainNamespace === 'eip155') ?? firstNetwork,
           modal,
           connection: connectionController,
+          track: events.emit,
           serverUrl: getServerUrl,
           origin: () => globalThis.location.origin,
           ...(embeddedOptions.frameHost ? { host: embeddedOptions.frameHost } : {}),

@@ -17,11 +17,16 @@ export interface EmbeddedWalletOptions {
 export interface EmbeddedWalletLoader {
   /** The login store, made once on first use. */
   load(): Promise<EmbeddedWallet>;
+  /** The login store once loaded (a view shown later renders it at once, without a blank frame). */
+  current(): EmbeddedWallet | undefined;
 }
 
 export function embeddedWalletLoader(deps: () => EmbeddedDeps): EmbeddedWalletLoader {
   let loading: Promise<EmbeddedWallet> | undefined;
+  let loaded: EmbeddedWallet | undefined;
   return {
-    load: () => (loading ??= import('./wallet.js').then((module) => module.createEmbeddedWallet(deps()))),
+    load: () =>
+      (loading ??= import('./wallet.js').then((module) => (loaded = module.createEmbeddedWallet(deps())))),
+    current: () => loaded,
   };
 }

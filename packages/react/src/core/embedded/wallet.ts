@@ -1,6 +1,7 @@
 // The embedded wallet's login in the modal (spec §4 "Embedded-wallet requests"): a vanilla
 // store the e-mail and code views read, driving the frame. Loaded lazily (load.ts).
 import type { ConnectionController } from '../connection.js';
+import type { LatchEvent } from '../events.js';
 import type { ModalController } from '../modal.js';
 import { createStore, type Store } from '../store.js';
 import type { Eip155Connector, Network } from '../types.js';
@@ -57,6 +58,8 @@ export interface EmbeddedDeps {
   network: Network;
   modal: ModalController;
   connection: ConnectionController;
+  /** Reports SOCIAL_LOGIN_SUCCESS. */
+  track: (event: LatchEvent) => void;
   /** The Latch server's API (frame-config). */
   serverUrl: () => string;
   /** The host page's origin, which latch checks against the project. */
@@ -157,7 +160,9 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
         try {
           const { uri } = await frame().request<{ uri: string }>('GET_SOCIAL_REDIRECT_URI', { provider });
           popup.location.href = uri;
-          await connectUser(await frame().request<EmbeddedUser>('CONNECT_SOCIAL', { provider }), false);
+          const user = await frame().request<EmbeddedUser>('CONNECT_SOCIAL', { provider });
+          deps.track({ type: 'SOCIAL_LOGIN_SUCCESS', data: { provider } });
+          await connectUser(user, false);
         } catch (error) {
           popup.close();
           throw error;

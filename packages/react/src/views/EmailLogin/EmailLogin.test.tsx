@@ -1,7 +1,7 @@
 // The e-mail login views against the real login store and frame client, with a stand-in frame on
 // a real MessageChannel answering as apps/vault does (e2e/tests/embedded.spec.ts runs the real one).
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FrameHost } from '../../core/embedded/frameClient.js';
 import { createTestLatch } from '../../test/fixtures.js';
 import { clickOpen, renderWithLatch } from '../../test/render.js';
@@ -66,5 +66,31 @@ describe('e-mail login', () => {
     expect(screen.getByTestId('embedded-sign-out').textContent).toBe('Sign out');
     expect(requests).toEqual(['CONNECT_EMAIL', 'CONNECT_OTP', 'CONNECT_OTP']);
   });
-});
 
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  for (const [platform, shown] of [
+    [undefined, ['google', 'x', 'github']],
+    ['android', ['google', 'github']],
+    ['ios', ['x', 'github']],
+  ] as const) {
+    it(`offers the configured social logins${platform ? ` minus those a Telegram mini-app on ${platform} cannot open` : ''}`, async () => {
+      const asked: string[] = [];
+      vi.stubGlobal('fetch', async (url: string) => {
+        asked.push(url);
+        return new Response(JSON.stringify({ projectId: 'test-project', name: 'test-project', allowed: true, socials: ['google', 'x', 'github', 'local-oidc'] }));
+      });
+      if (platform) vi.stubGlobal('Telegram', { WebApp: { platform } });
+      const { host } = frame({});
+      renderWithLatch(createTestLatch({ embeddedWallet: { vaultUrl: 'http://vault.test/', frameHost: host } }));
+      await clickOpen();
+      const list = await screen.findByRole('list', { name: 'Social logins' });
+      const buttons = Array.from(list.querySelectorAll('button'));
+      expect(buttons.map((button) => button.dataset.testid)).toEqual(shown.map((id) => `social-${id}`));
+      expect(buttons[0]?.textContent).toBe(`Continue with ${shown[0] === 'x' ? 'X' : 'Google'}`);
+      expect(asked.filter((url) => url.includes('/v1/embedded/'))).toEqual([`http://latch.test/v1/embedded/frame-config?projectId=test-project&origin=${encodeURIComponent(location.origin)}`]);
+    });
+  }
+});

@@ -9,7 +9,7 @@ const idle = createStore<EmbeddedState>({ busy: true, resendAt: 0 });
 /** The embedded wallet's login store, loaded on first use; `wallet` is undefined until then. */
 export function useEmbeddedWallet(): { wallet?: EmbeddedWallet; state: EmbeddedState } {
   const latch = useLatchInstance();
-  const [wallet, setWallet] = useState<EmbeddedWallet>();
+  const [wallet, setWallet] = useState<EmbeddedWallet | undefined>(() => latch.embeddedWallet?.current());
   useEffect(() => {
     let current = true;
     void latch.embeddedWallet?.load().then((loaded) => {
