@@ -30,6 +30,7 @@ build-web: build-wasm
 	npm run build -w @latch/ethers
 	npm run build -w @latch/demo
 	npm run build -w @latch/devwallet
+	npm run build -w @latch/vault
 	npm run build -w @latch/wagmi-example
 	npm run build -w @latch/ethers-example
 
@@ -59,6 +60,7 @@ lint:
 	npm run typecheck -w @latch/react
 	npm run typecheck -w @latch/demo
 	npm run typecheck -w @latch/devwallet
+	npm run typecheck -w @latch/vault
 	npm run typecheck -w @latch/wagmi
 	npm run typecheck -w @latch/ethers
 	npm run typecheck -w @latch/wagmi-example

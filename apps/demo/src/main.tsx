@@ -53,6 +53,10 @@ const latch = createLatch({
   // Unset in production, where the Latch server serves this page and the API on one origin;
   // set it when running `vite` against a separately started server.
   serverUrl: import.meta.env.VITE_LATCH_SERVER_URL,
+  // The embedded wallet's frame: `latch --dev` serves it on its own origin, the API's port + 2.
+  embeddedWallet: {
+    vaultUrl: import.meta.env.VITE_LATCH_VAULT_URL ?? `http://127.0.0.1:${Number(location.port || 80) + 2}/`,
+  },
   siwx:
     signInMode === 'optional' || signInMode === 'required'
       ? { required: signInMode === 'required', statement: 'Sign in to the Latch demo.' }

@@ -8,6 +8,8 @@
 
 use serde_json::Value;
 
+pub mod frame;
+
 /// How long a one-time code is good for.
 pub const OTP_TTL_MS: i64 = 10 * 60 * 1000;
 /// Wrong guesses that burn a code.

@@ -134,6 +134,8 @@ enum ProjectAction {
 
 /// Where the demo app is built (`make demo`), relative to the repository root.
 const DEMO_DIST: &str = "apps/demo/dist";
+/// Where the wallet frame is built (`npm run build -w @latch/vault`), relative to the repository root.
+const VAULT_DIST: &str = "apps/vault/dist";
 /// The project `--dev` creates for the demo.
 const DEV_PROJECT: &str = "demo";
 /// How long open connections may delay a shutdown.
@@ -156,6 +158,9 @@ async fn main() -> anyhow::Result<()> {
             config.static_dir = static_dir.or(config.static_dir);
             if config.dev && config.static_dir.is_none() && Path::new(DEMO_DIST).join("index.html").exists() {
                 config.static_dir = Some(DEMO_DIST.into());
+            }
+            if config.dev && config.embedded.vault_dir.is_none() && Path::new(VAULT_DIST).join("index.html").exists() {
+                config.embedded.vault_dir = Some(VAULT_DIST.into());
             }
             serve(config.validated()?).await
         }
@@ -198,6 +203,23 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     for line in latch_server::startup::summary(&config, &url) {
         tracing::info!("{line}");
+    }
+    match (config.embedded.vault_listen, &config.embedded.vault_dir) {
+        (Some(address), Some(dir)) => {
+            let listener = tokio::net::TcpListener::bind(address)
+                .await
+                .with_context(|| format!("binding embedded.vault_listen {address}"))?;
+            tracing::info!("wallet frame: {} at http://{}/", dir.display(), listener.local_addr()?);
+            let vault = latch_server::embedded::frame::vault_app(state.clone(), dir.clone());
+            tokio::spawn(async move {
+                let vault = vault.into_make_service_with_connect_info::<SocketAddr>();
+                if let Err(error) = axum::serve(listener, vault).await {
+                    tracing::error!(%error, "wallet frame listener failed");
+                }
+            });
+        }
+        (Some(_), None) => tracing::warn!("no wallet frame served: build apps/vault (npm run build -w @latch/vault)"),
+        _ => {}
     }
     if let Some(address) = config.metrics_address {
         let listener = tokio::net::TcpListener::bind(address)

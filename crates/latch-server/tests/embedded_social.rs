@@ -175,6 +175,10 @@ async fn logs_in_through_a_real_openid_connect_provider() {
         .strip_prefix(&format!("{VAULT}/social/callback#"))
         .unwrap_or_else(|| panic!("{location}"));
     assert!(!location.contains('?'), "nothing in the query: {location}");
+    assert!(
+        fragment.ends_with("&projectId=test"),
+        "the callback page's project: {fragment}"
+    );
     let login_code = fragment
         .split('&')
         .find_map(|p| p.strip_prefix("loginCode="))

@@ -232,3 +232,40 @@ impl Wallet {
         out
     }
 }
+
+/// A JSON value as the JS value `JSON.parse` would give (serde_json's writer would cost the
+/// module a few kB; the values here are small).
+fn to_js(value: &serde_json::Value) -> JsValue {
+    use serde_json::Value;
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
+        Value::Object(map) => {
+            let object = Object::new();
+            for (key, item) in map {
+                set(&object, key, &to_js(item));
+            }
+            object.into()
+        }
+    }
+}
+
+/// Checks a request from the host page against latch-core's frame schemas (spec §5, §7) and
+/// answers it normalized: `{ id, type, payload }`. Refused: an `Error` named `SchemaError`
+/// whose message is `<field>: Required` or `<field>: Invalid input`.
+#[wasm_bindgen(js_name = parseFrameRequest)]
+pub fn parse_frame_request(json: &str) -> Result<Object, JsValue> {
+    let request = latch_core::embedded::frame::parse_request_json(json).map_err(|error| {
+        let js = js_sys::Error::new(&error.to_string());
+        js.set_name("SchemaError");
+        JsValue::from(js)
+    })?;
+    let object = Object::new();
+    set(&object, "id", &request.id.as_str().into());
+    set(&object, "type", &request.kind.into());
+    set(&object, "payload", &to_js(&request.payload));
+    Ok(object)
+}

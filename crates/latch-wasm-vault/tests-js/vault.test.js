@@ -78,3 +78,33 @@ describe('@latch/wasm-vault', () => {
     );
   });
 });
+
+describe('parseFrameRequest (latch-core embedded::frame)', async () => {
+  const { parseFrameRequest } = await import('@latch/wasm-vault');
+  it('answers a good request normalized, as plain JS values', () => {
+    const request = parseFrameRequest(
+      JSON.stringify({ id: 'a1', type: 'CONNECT_EMAIL', payload: { email: ' Bob@Example.COM ', extra: 1 } }),
+    );
+    expect(request).toEqual({ id: 'a1', type: 'CONNECT_EMAIL', payload: { email: 'Bob@example.com' } });
+    expect(parseFrameRequest(JSON.stringify({ id: 'n', type: 'SWITCH_NETWORK', payload: { chainId: 10 } }))).toEqual({
+      id: 'n',
+      type: 'SWITCH_NETWORK',
+      payload: { chainId: 'eip155:10' },
+    });
+  });
+  it('throws a SchemaError with the §5 messages', () => {
+    const refusal = (message) => {
+      try {
+        parseFrameRequest(message);
+      } catch (error) {
+        return `${error.name} ${error.message}`;
+      }
+      return 'accepted';
+    };
+    expect(refusal(JSON.stringify({ id: 'a', type: 'CONNECT_OTP', payload: {} }))).toBe('SchemaError otp: Required');
+    expect(refusal(JSON.stringify({ id: 'a', type: 'CONNECT_EMAIL', payload: { email: 'x' } }))).toBe(
+      'SchemaError email: Invalid input',
+    );
+    expect(refusal('{')).toBe('SchemaError payload: Invalid input');
+  });
+});

@@ -120,3 +120,24 @@ it('imports the Buy view (the optional `onramp` part, spec §2) only dynamically
   const outside = sources.filter(({ file, text }) => !file.startsWith('views/Buy/') && /from '[^']*(core\/onramp|Buy\/BuyView|Buy\/buyController)\.js'/.test(text));
   expect(outside.map(({ file }) => file)).toEqual([]);
 });
+
+it('imports the e-mail login (the optional `email` part, spec §2) only dynamically', () => {
+  // The views: from the Connect view (the field) and the view registry (the code view).
+  const views = sources.filter(({ text }) => text.includes("'../EmailLogin/index.js'") || text.includes("'./EmailLogin/index.js'"));
+  expect(views.map(({ file }) => file).sort()).toEqual(['views/Connect/ConnectView.tsx', 'views/index.ts']);
+  for (const { text } of views) {
+    expect(text).not.toMatch(/^import [^;]*'\.\.?\/EmailLogin\/index\.js'/m);
+    expect(text).toMatch(/import\('\.\.?\/EmailLogin\/index\.js'\)/);
+  }
+  // The login store and the frame client: only through core/embedded/load.ts's loader.
+  const stores = sources.filter(
+    ({ file, text }) =>
+      !file.startsWith('core/embedded/') &&
+      !file.startsWith('views/EmailLogin/') &&
+      /^import (?!type )[^;]*'[^']*embedded\/(wallet|frameClient|provider)\.js'/m.test(text),
+  );
+  expect(stores.map(({ file }) => file)).toEqual([]);
+  const loader = sources.find(({ file }) => file === 'core/embedded/load.ts')?.text ?? '';
+  expect(loader).toContain("import('./wallet.js')");
+  expect(loader).not.toMatch(/^import (?!type )[^;]*'\.\/wallet\.js'/m);
+});

@@ -1,6 +1,9 @@
 //! Settings of embedded-wallet login: `[embedded]` in `latch.toml`, or
 //! `LATCH_EMBEDDED='{vault_origin="https://vault.example.com", smtp_url="smtps://user:pass@mail.example.com"}'`.
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, Secret};
@@ -13,6 +16,12 @@ pub struct EmbeddedConfig {
     /// `/v1/embedded/*` for every project besides the project's own allowed origins.
     /// `--dev` without it: `http://127.0.0.1:<port + 2>`.
     pub vault_origin: Option<String>,
+    /// Where latch serves the frame itself (`apps/vault`'s build, `vault_dir`) and, on the
+    /// same origin, the `/v1/embedded/*` routes it calls. `--dev`: the port of the default
+    /// `vault_origin` (`127.0.0.1:<port + 2>`). Unset: the frame is served by something else.
+    pub vault_listen: Option<SocketAddr>,
+    /// The built frame (`apps/vault/dist`; `--dev` uses it when it is built).
+    pub vault_dir: Option<PathBuf>,
     /// Where one-time codes are sent: `smtp://host:25` (plain, local relays only),
     /// `smtp://user:pass@host:587?tls=required` (STARTTLS) or `smtps://user:pass@host:465`.
     /// Unset: `--dev` keeps mails in an outbox at `GET /v1/embedded/dev/outbox`; otherwise
@@ -38,6 +47,8 @@ impl Default for EmbeddedConfig {
     fn default() -> Self {
         Self {
             vault_origin: None,
+            vault_listen: None,
+            vault_dir: None,
             smtp_url: None,
             mail_from: "Latch <login@localhost>".into(),
             session_secs: 7 * 86_400,
@@ -54,7 +65,17 @@ impl EmbeddedConfig {
     /// Applies the `--dev` defaults and checks the rules.
     pub fn validate(&mut self, dev: bool, port: u16) -> Result<(), ConfigError> {
         if dev && self.vault_origin.is_none() {
-            self.vault_origin = Some(format!("http://127.0.0.1:{}", port.saturating_add(2)));
+            let vault_port = port.saturating_add(2);
+            self.vault_origin = Some(format!("http://127.0.0.1:{vault_port}"));
+            // Port 0 (any free port) has no "port + 2": the frame then needs its own settings.
+            if self.vault_listen.is_none() && port != 0 {
+                self.vault_listen = Some(SocketAddr::from(([127, 0, 0, 1], vault_port)));
+            }
+        }
+        if !dev && self.vault_listen.is_some() && self.vault_dir.is_none() {
+            return Err(ConfigError::Invalid(
+                "embedded: vault_listen needs vault_dir (the built frame, apps/vault/dist)".into(),
+            ));
         }
         if let Some(origin) = &self.vault_origin {
             if !is_plain_origin(origin) {
@@ -131,6 +152,15 @@ mod tests {
         let mut config = EmbeddedConfig::default();
         config.validate(true, 8787).unwrap();
         assert_eq!(config.vault_origin.as_deref(), Some("http://127.0.0.1:8789"));
+        assert_eq!(config.vault_listen, Some("127.0.0.1:8789".parse().unwrap()));
+        let mut config = EmbeddedConfig {
+            vault_listen: Some("127.0.0.1:9000".parse().unwrap()),
+            ..Default::default()
+        };
+        assert!(
+            config.validate(false, 8787).is_err(),
+            "a listener without the frame's files"
+        );
         let mut config = EmbeddedConfig::default();
         config.validate(false, 8787).unwrap();
         assert_eq!(config.vault_origin, None);

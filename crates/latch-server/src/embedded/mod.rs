@@ -21,6 +21,7 @@
 
 pub mod account;
 pub mod config;
+pub mod frame;
 pub mod login;
 pub mod mail;
 pub mod social;
@@ -65,6 +66,7 @@ impl Embedded {
 /// must never sit in a cache). The outbox exists only in `--dev`.
 pub fn routes(dev: bool) -> Router<AppState> {
     let router = Router::new()
+        .route("/v1/embedded/frame-config", get(frame::frame_config))
         .route("/v1/embedded/email/start", post(login::start))
         .route("/v1/embedded/email/verify", post(login::verify))
         .route("/v1/embedded/device/approve", get(login::approve_device))

@@ -5,7 +5,7 @@
 //! state, the PKCE verifier and the nonce stay here (10 minutes, single use).
 //! The provider sends the browser to `GET|POST /v1/embedded/social/callback`,
 //! which exchanges the code (server to server, with the client secret), reads
-//! who logged in, and redirects to `<vault_origin>/social/callback#loginCode=…`:
+//! who logged in, and redirects to `<vault_origin>/social/callback#loginCode=…&provider=…&projectId=…`:
 //! a one-time, 2-minute code in the fragment (never sent to a server, never the
 //! session token), which the frame trades at `POST /v1/embedded/social/finish`.
 //!
@@ -631,6 +631,8 @@ async fn finish_callback(state: AppState, query: CallbackQuery) -> ApiResult<Res
         .map_err(internal)?;
     let login = random_hex(32)?;
     let hash = token_hash(&login);
+    // The callback page finishes the login for this project (project ids are URL-safe).
+    let project = row.project_id.clone();
     state
         .store
         .embedded_put_code(&EmbeddedCode {
@@ -646,7 +648,10 @@ async fn finish_callback(state: AppState, query: CallbackQuery) -> ApiResult<Res
         })
         .await
         .map_err(internal)?;
-    Ok(to_vault(&state, &format!("loginCode={login}&provider={}", provider.id)))
+    Ok(to_vault(
+        &state,
+        &format!("loginCode={login}&provider={}&projectId={project}", provider.id),
+    ))
 }
 
 /// `POST /v1/embedded/social/finish` body.

@@ -25,6 +25,7 @@ import {
   type SolanaConnector,
 } from './types.js';
 import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
+import { EMBEDDED_CONNECTOR_ID } from './embedded/load.js';
 import { loadWasmExtra } from './wasmExtra.js';
 import { declinedByUser } from './walletErrors.js';
 import {
@@ -519,7 +520,8 @@ export function createConnectionController({
       if (!walletToRestore || connection.getState().status !== 'disconnected') return () => undefined;
       connection.setState({ status: 'connecting' });
       // A WalletConnect session is restored by its controller, which reports either way.
-      if (walletToRestore === WALLET_CONNECT_CONNECTOR_ID) return () => undefined;
+      // So is an embedded wallet's (core/embedded), by its own.
+      if (walletToRestore === WALLET_CONNECT_CONNECTOR_ID || walletToRestore === EMBEDDED_CONNECTOR_ID) return () => undefined;
       const timer = setTimeout(() => {
         // Still waiting, with no attempt under way: the wallet is gone (uninstalled, disabled).
         if (walletToRestore && !connection.getState().activeConnectorId) forgetRestoredWallet();

@@ -19,7 +19,7 @@ import {
   type SiwxController,
   type SiwxOptions,
 } from './siwx.js';
-import { browserStorage, type KeyValueStorage } from './storage.js';
+import { browserStorage, STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createToasts, type ToastController } from './toasts.js';
 import { createCatalogueClient, type CatalogueClient } from './catalogue.js';
 import { createWalletList, type WalletListController, type WalletListOptions } from './walletList.js';
@@ -31,6 +31,12 @@ import { whenIdle } from './idle.js';
 import { createTransactions, type TransactionRequest, type TransactionsController } from './transactions.js';
 import { loadWasmExtra } from './wasmExtra.js';
 import { SDK_VERSION } from './sdk.js';
+import {
+  EMBEDDED_CONNECTOR_ID,
+  embeddedWalletLoader,
+  type EmbeddedWalletLoader,
+  type EmbeddedWalletOptions,
+} from './embedded/load.js';
 import { browserLanguages, createLocale, type LocaleState } from './locale.js';
 
 export interface ThemeState {
@@ -102,12 +108,19 @@ export interface LatchOptions extends WalletListOptions {
    * phone (spec §2 "no adapters").
    */
   enableEIP6963?: boolean;
+  /**
+   * The embedded wallet (spec §1: e-mail login): the wallet frame's page that the Latch server
+   * serves on its own origin. Without it the Connect view offers no e-mail field.
+   */
+  embeddedWallet?: EmbeddedWalletOptions;
 }
 
 export interface Latch {
   readonly networks: readonly Network[];
   /** The optional parts, resolved: the spec's defaults (§9) and the host's `features`. */
   readonly features: Readonly<Features>;
+  /** The e-mail login, when `embeddedWallet` is configured and `features.email` is on. */
+  readonly embeddedWallet?: EmbeddedWalletLoader;
   readonly defaultNetwork: Network;
   /** The theme in use: `themeMode` and the resolved `--latch-*` variables (defaults plus overrides). */
   readonly theme: Store<ThemeState>;
@@ -292,10 +305,27 @@ export function createLatch(options: LatchOptions): Latch {
     };
   }
   events.subscribe((event) => lastEvent.setState({ event, timestamp: Date.now() }));
+  const embeddedOptions = options.embeddedWallet;
+  const embeddedWallet =
+    embeddedOptions && features.email
+      ? embeddedWalletLoader(() => ({
+          vaultUrl: embeddedOptions.vaultUrl,
+          projectId: options.projectId,
+          version: SDK_VERSION,
+          network: options.networks.find((network) => network.chainNamespace === 'eip155') ?? firstNetwork,
+          modal,
+          connection: connectionController,
+          track: events.emit,
+          serverUrl: getServerUrl,
+          origin: () => globalThis.location.origin,
+          ...(embeddedOptions.frameHost ? { host: embeddedOptions.frameHost } : {}),
+        }))
+      : undefined;
 
   return {
     networks: options.networks,
     features,
+    embeddedWallet,
     defaultNetwork: options.defaultNetwork ?? firstNetwork,
     theme,
     setThemeMode(themeMode) {
@@ -340,6 +370,10 @@ export function createLatch(options: LatchOptions): Latch {
         events.emit({ type: 'INTERNAL_SDK_ERROR', data: { message: `@latch/wasm could not load: ${String(error)}` } }),
       );
       const stopRestoring = connectionController.restore();
+      // An embedded session is restored by the frame, which holds it.
+      if (embeddedWallet && storage.getItem(STORAGE_KEYS.connectedWallet) === EMBEDDED_CONNECTOR_ID) {
+        void embeddedWallet.load().then((wallet) => wallet.restore(), () => connectionController.abandonRestore());
+      }
       void walletConnect?.restore();
       const stopWatching =
         options.enableEIP6963 === false

@@ -21,6 +21,8 @@ export type LatchEvent =
   | { type: 'INITIALIZE'; data: { networks: string[]; sdkVersion: string } }
   | { type: 'SWITCH_NETWORK'; data: { caipNetworkId: string } }
   | { type: 'CLICK_ALL_WALLETS'; data: Record<string, never> }
+  /** The embedded wallet's social login succeeded (spec §4 "Analytics"). */
+  | { type: 'SOCIAL_LOGIN_SUCCESS'; data: { provider: string } }
   /** The wallet refused or failed to end its session; the page is disconnected anyway. */
   | { type: 'DISCONNECT_ERROR'; data: { message: string } }
   /** Something inside the kit failed that the visitor did not cause (a chunk or module load). */

@@ -19,7 +19,8 @@ export type ViewName =
   | 'RegisterAccountName'
   | 'RegisterAccountNameSuccess'
   | 'Onramp'
-  | 'Swap';
+  | 'Swap'
+  | 'EmailVerifyOtp';
 
 export interface ModalState {
   open: boolean;

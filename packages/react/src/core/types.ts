@@ -94,7 +94,8 @@ interface ConnectorBase {
 
 /** An EVM wallet: announced through EIP-6963, a legacy `window.ethereum`, or paired over WalletConnect. */
 export interface Eip155Connector extends ConnectorBase {
-  type: Extract<ConnectorType, 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT'>;
+  /** `AUTH`: the embedded wallet (e-mail or social login, core/embedded). */
+  type: Extract<ConnectorType, 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT' | 'AUTH'>;
   /** Absent means `eip155`, the namespace of every connector before Solana. */
   namespace?: 'eip155';
   provider: Eip1193Provider;

@@ -242,6 +242,18 @@ export const en = {
   swapFailed: 'Something went wrong',
   swapRejected: 'You declined the transaction in your wallet. Nothing was swapped.',
   swapNoTokens: 'There is nothing to swap on this network yet.',
+  emailLabel: 'E-mail address',
+  emailPlaceholder: 'E-mail',
+  emailSubmit: 'Continue',
+  otpTitle: 'Confirm your e-mail',
+  otpSentTo: 'Enter the 6-digit code sent to {email}.',
+  otpLabel: 'Code',
+  otpSubmit: 'Confirm',
+  otpResend: 'Send a new code',
+  otpResendIn: 'New code in {seconds} s',
+  embeddedSignOut: 'Sign out',
+  socialLogins: 'Social logins',
+  socialContinue: 'Continue with {provider}',
 };
 
 export type MessageKey = keyof typeof en;

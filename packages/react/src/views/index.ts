@@ -24,6 +24,8 @@ const registerName = lazyView(() => names().then((module) => module.RegisterAcco
 const registerNameSuccess = lazyView(() => names().then((module) => module.RegisterAccountNameSuccessView));
 const buy = lazyView(() => import('./Buy/BuyView.js').then((module) => module.BuyView));
 const swap = lazyView(() => import('./Swap/SwapView.js').then((module) => module.SwapView));
+// The embedded wallet's e-mail login: one chunk with the Connect view's e-mail field.
+const emailVerifyOtp = lazyView(() => import('./EmailLogin/index.js').then((module) => module.EmailVerifyOtpView));
 
 export interface ViewEntry {
   /** The message key of its header title. */
@@ -52,4 +54,5 @@ export const views: Record<ViewName, ViewEntry> = {
   RegisterAccountNameSuccess: { title: 'registerNameSuccessTitle', ...registerNameSuccess },
   Onramp: { title: 'buyTitle', ...buy },
   Swap: { title: 'swapTitle', ...swap },
+  EmailVerifyOtp: { title: 'otpTitle', ...emailVerifyOtp },
 };

@@ -1,6 +1,7 @@
 import { formatBalance, truncateAddress } from '@latch/wasm';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
+import { EMBEDDED_CONNECTOR_ID } from '../../core/embedded/load.js';
 import { serverRefusal } from '../../core/gateway.js';
 import { useStore } from '../../hooks/useStore.js';
 import { AccountActions } from './AccountActions.js';
@@ -13,7 +14,11 @@ export function AccountView() {
   const { address, caipNetworkId, balance, balanceSymbol, balanceStatus, balanceError } = useStore(latch.account);
   const { name, avatar } = useStore(latch.accountData.identity);
   const { pending } = useStore(latch.transactions.store);
+  const { activeConnectorId, connectors } = useStore(latch.connection);
   if (!address || !caipNetworkId) return null;
+  // The embedded wallet's connector is named after its user's e-mail (core/embedded/wallet.ts).
+  const embeddedUser =
+    activeConnectorId === EMBEDDED_CONNECTOR_ID ? connectors.find(({ id }) => id === activeConnectorId)?.name : undefined;
 
   return (
     <div className="latch-view latch-account">
@@ -26,6 +31,11 @@ export function AccountView() {
       <p className={name ? 'latch-account-address latch-account-address--secondary' : 'latch-account-address'} data-testid="account-address" title={address}>
         {truncateAddress(address)}
       </p>
+      {embeddedUser ? (
+        <p className="latch-message" data-testid="account-email">
+          {embeddedUser}
+        </p>
+      ) : null}
       <div className="latch-account-balance" data-testid="account-balance" aria-busy={balanceStatus === 'loading'}>
         {balanceStatus === 'ready' ? (
           formatBalance(balance, balanceSymbol)
@@ -52,9 +62,16 @@ export function AccountView() {
         {latch.t('networkButton', { network: latch.networks.find((n) => n.caipNetworkId === caipNetworkId)?.name ?? caipNetworkId })}
       </Button>
       <AccountTabs caipNetworkId={caipNetworkId} />
-      <Button data-testid="account-disconnect" onClick={latch.disconnect}>
-        {latch.t('disconnect')}
-      </Button>
+      {/* Disconnecting the embedded wallet signs out of it (its connector ends the frame's session). */}
+      {embeddedUser ? (
+        <Button data-testid="embedded-sign-out" onClick={latch.disconnect}>
+          {latch.t('embeddedSignOut')}
+        </Button>
+      ) : (
+        <Button data-testid="account-disconnect" onClick={latch.disconnect}>
+          {latch.t('disconnect')}
+        </Button>
+      )}
     </div>
   );
 }

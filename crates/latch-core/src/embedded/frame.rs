@@ -1,0 +1,468 @@
+//! The wallet frame's requests (spec §5 "Embedded-wallet message schemas", §7
+//! "Embedded-wallet frame"): what the host page may ask the frame over their
+//! `MessageChannel`, checked before the frame acts on it. A request is
+//! `{id, type, payload}`; the answer is `<type>_SUCCESS` or `<type>_ERROR` with
+//! the same id (the frame writes those itself).
+//!
+//! Refusals carry the §5 messages, `Required` or `Invalid input`, and the field.
+//! A good request comes back normalized: the e-mail trimmed and its domain
+//! lower-cased, a numeric chain id as CAIP-2, payload keys the type does not
+//! read dropped (so nothing unchecked reaches the frame's code).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{invalid, required, validate_email, validate_otp, SchemaError, SchemaResult};
+
+/// Largest request the frame reads, as JSON text.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024;
+/// Longest request id (ours are 32 hex digits).
+pub const MAX_ID_BYTES: usize = 64;
+/// Longest free-text value (`sdkVersion`, a theme variable, …).
+const MAX_TEXT_BYTES: usize = 256;
+/// Most theme variables or metadata fields.
+const MAX_ENTRIES: usize = 32;
+
+/// §5 "social provider one of google, github, apple, facebook, x, discord".
+pub const SOCIAL_PROVIDERS: [&str; 6] = ["google", "github", "apple", "facebook", "x", "discord"];
+/// §5 "connect action VERIFY_DEVICE, VERIFY_OTP, CONNECT".
+pub const CONNECT_ACTIONS: [&str; 3] = ["VERIFY_DEVICE", "VERIFY_OTP", "CONNECT"];
+/// §5 "update-email action VERIFY_PRIMARY_OTP, VERIFY_SECONDARY_OTP".
+pub const UPDATE_EMAIL_ACTIONS: [&str; 2] = ["VERIFY_PRIMARY_OTP", "VERIFY_SECONDARY_OTP"];
+
+/// The requests the frame answers (§7), each answered `<type>_SUCCESS` or `<type>_ERROR`.
+pub const REQUEST_TYPES: [&str; 16] = [
+    "CONNECT_EMAIL",
+    "CONNECT_DEVICE",
+    "CONNECT_OTP",
+    "CONNECT_SOCIAL",
+    "GET_SOCIAL_REDIRECT_URI",
+    "GET_USER",
+    "SIGN_OUT",
+    "IS_CONNECTED",
+    "GET_CHAIN_ID",
+    "SWITCH_NETWORK",
+    "SYNC_THEME",
+    "SYNC_DAPP_DATA",
+    "RELOAD",
+    "UPDATE_EMAIL",
+    "UPDATE_EMAIL_PRIMARY_OTP",
+    "UPDATE_EMAIL_SECONDARY_OTP",
+];
+
+/// A checked request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameRequest {
+    /// The caller's id, echoed in the answer.
+    pub id: String,
+    /// One of [`REQUEST_TYPES`].
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The payload, normalized (an object, possibly empty).
+    pub payload: Value,
+}
+
+/// [`parse_request`] on JSON text (what the wasm façade hands over).
+pub fn parse_request_json(text: &str) -> SchemaResult<FrameRequest> {
+    if text.len() > MAX_REQUEST_BYTES {
+        return Err(invalid("payload"));
+    }
+    let message: Value = serde_json::from_str(text).map_err(|_| invalid("payload"))?;
+    parse_request(&message)
+}
+
+/// Checks one request from the host page.
+pub fn parse_request(message: &Value) -> SchemaResult<FrameRequest> {
+    let Some(message) = message.as_object() else {
+        return Err(invalid("payload"));
+    };
+    let id = text_field(message, "id")?;
+    let ok_id = id.len() <= MAX_ID_BYTES && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !ok_id {
+        return Err(invalid("id"));
+    }
+    let kind = text_field(message, "type")?;
+    let kind = REQUEST_TYPES
+        .iter()
+        .copied()
+        .find(|t| *t == kind)
+        .ok_or_else(|| invalid("type"))?;
+    let empty = Map::new();
+    let payload = match message.get("payload") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(payload)) => payload,
+        Some(_) => return Err(invalid("payload")),
+    };
+    let mut out = Map::new();
+    match kind {
+        "CONNECT_EMAIL" | "UPDATE_EMAIL" => {
+            let email = validate_email(text_field(payload, "email")?)?;
+            out.insert("email".into(), email.into());
+        }
+        "CONNECT_OTP" | "UPDATE_EMAIL_PRIMARY_OTP" | "UPDATE_EMAIL_SECONDARY_OTP" => {
+            let otp = text_field(payload, "otp")?;
+            validate_otp("otp", otp)?;
+            out.insert("otp".into(), otp.into());
+        }
+        "CONNECT_SOCIAL" | "GET_SOCIAL_REDIRECT_URI" => {
+            let provider = text_field(payload, "provider")?;
+            if !SOCIAL_PROVIDERS.contains(&provider) {
+                return Err(invalid("provider"));
+            }
+            out.insert("provider".into(), provider.into());
+        }
+        "SWITCH_NETWORK" => {
+            let chain = payload.get("chainId").ok_or_else(|| required("chainId"))?;
+            out.insert("chainId".into(), chain_id(chain)?.into());
+        }
+        "GET_USER" => {
+            if let Some(chain) = payload.get("chainId").filter(|v| !v.is_null()) {
+                out.insert("chainId".into(), chain_id(chain)?.into());
+            }
+            if let Some(kind) = optional_text(payload, "preferredAccountType")? {
+                if !matches!(kind, "eoa" | "smartAccount") {
+                    return Err(invalid("preferredAccountType"));
+                }
+                out.insert("preferredAccountType".into(), kind.into());
+            }
+        }
+        "SYNC_THEME" => {
+            if let Some(mode) = optional_text(payload, "themeMode")? {
+                if !matches!(mode, "light" | "dark") {
+                    return Err(invalid("themeMode"));
+                }
+                out.insert("themeMode".into(), mode.into());
+            }
+            if let Some(variables) = payload.get("themeVariables").filter(|v| !v.is_null()) {
+                out.insert("themeVariables".into(), flat_object("themeVariables", variables)?);
+            }
+        }
+        "SYNC_DAPP_DATA" => {
+            for key in ["projectId", "sdkVersion", "sdkType"] {
+                if let Some(text) = optional_text(payload, key)? {
+                    out.insert(key.into(), text.into());
+                }
+            }
+            if let Some(metadata) = payload.get("metadata").filter(|v| !v.is_null()) {
+                out.insert("metadata".into(), flat_object("metadata", metadata)?);
+            }
+        }
+        // CONNECT_DEVICE, SIGN_OUT, IS_CONNECTED, GET_CHAIN_ID, RELOAD read nothing.
+        _ => {}
+    }
+    Ok(FrameRequest {
+        id: id.to_owned(),
+        kind,
+        payload: Value::Object(out),
+    })
+}
+
+/// Whether `action` is a §5 connect action.
+pub fn is_connect_action(action: &str) -> bool {
+    CONNECT_ACTIONS.contains(&action)
+}
+
+/// Whether `action` is a §5 update-email action.
+pub fn is_update_email_action(action: &str) -> bool {
+    UPDATE_EMAIL_ACTIONS.contains(&action)
+}
+
+/// A required non-empty string field.
+fn text_field<'a>(object: &'a Map<String, Value>, field: &'static str) -> SchemaResult<&'a str> {
+    match object.get(field) {
+        None | Some(Value::Null) => Err(required(field)),
+        Some(Value::String(text)) if text.is_empty() => Err(required(field)),
+        Some(Value::String(text)) => Ok(text),
+        Some(_) => Err(invalid(field)),
+    }
+}
+
+/// An optional string field of at most [`MAX_TEXT_BYTES`].
+fn optional_text<'a>(object: &'a Map<String, Value>, field: &'static str) -> SchemaResult<Option<&'a str>> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) if text.len() <= MAX_TEXT_BYTES => Ok(Some(text)),
+        Some(_) => Err(invalid(field)),
+    }
+}
+
+/// A chain as CAIP-2: `eip155:<decimal>` or `solana:<base58 reference>`, or a bare
+/// positive EVM chain id (number or decimal text), answered as `eip155:<id>`.
+fn chain_id(value: &Value) -> SchemaResult<String> {
+    let field = "chainId";
+    let evm = |digits: &str| -> SchemaResult<String> {
+        let ok = !digits.is_empty() && digits.len() <= 16 && digits.bytes().all(|b| b.is_ascii_digit());
+        match digits.parse::<u64>() {
+            Ok(id) if ok && id > 0 && id <= (1u64 << 53) => Ok(format!("eip155:{id}")),
+            _ => Err(invalid(field)),
+        }
+    };
+    match value {
+        Value::Number(n) => evm(&n.as_u64().map(|n| n.to_string()).unwrap_or_default()),
+        Value::String(text) if text.is_empty() => Err(required(field)),
+        Value::String(text) => match text.split_once(':') {
+            None => evm(text),
+            Some(("eip155", reference)) => evm(reference),
+            Some(("solana", reference)) => {
+                let base58 = |b: u8| b.is_ascii_alphanumeric() && !matches!(b, b'0' | b'O' | b'I' | b'l');
+                if (1..=32).contains(&reference.len()) && reference.bytes().all(base58) {
+                    Ok(text.clone())
+                } else {
+                    Err(invalid(field))
+                }
+            }
+            Some(_) => Err(invalid(field)),
+        },
+        _ => Err(invalid(field)),
+    }
+}
+
+/// An object of at most [`MAX_ENTRIES`] string, number or boolean values, strings and
+/// keys at most [`MAX_TEXT_BYTES`] (theme variables, dapp metadata; `icons` may be a list
+/// of strings).
+fn flat_object(field: &'static str, value: &Value) -> SchemaResult<Value> {
+    let Some(object) = value.as_object() else {
+        return Err(invalid(field));
+    };
+    if object.len() > MAX_ENTRIES {
+        return Err(invalid(field));
+    }
+    let short = |v: &Value| match v {
+        Value::String(s) => s.len() <= MAX_TEXT_BYTES,
+        Value::Number(_) | Value::Bool(_) => true,
+        _ => false,
+    };
+    for (key, value) in object {
+        let ok = key.len() <= MAX_TEXT_BYTES
+            && match value {
+                Value::Array(items) => {
+                    items.len() <= MAX_ENTRIES && items.iter().all(Value::is_string) && items.iter().all(short)
+                }
+                other => short(other),
+            };
+        if !ok {
+            return Err(invalid(field));
+        }
+    }
+    Ok(value.clone())
+}
+
+/// The error a refused request is answered with (`<type>_ERROR`'s message): `field: message`.
+pub fn refusal_message(error: &SchemaError) -> String {
+    error.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn parse(message: Value) -> SchemaResult<FrameRequest> {
+        parse_request(&message)
+    }
+
+    fn refused(message: Value) -> (&'static str, &'static str) {
+        let error = parse(message).unwrap_err();
+        (error.field, error.message)
+    }
+
+    #[test]
+    fn connect_requests() {
+        let request =
+            parse(json!({"id": "a1", "type": "CONNECT_EMAIL", "payload": {"email": " Bob@Example.COM ", "extra": 1}}))
+                .unwrap();
+        assert_eq!(
+            serde_json::to_value(&request).unwrap(),
+            json!({"id": "a1", "type": "CONNECT_EMAIL", "payload": {"email": "Bob@example.com"}})
+        );
+        assert_eq!(
+            refused(json!({"id": "a", "type": "CONNECT_EMAIL", "payload": {}})),
+            ("email", "Required")
+        );
+        assert_eq!(
+            refused(json!({"id": "a", "type": "CONNECT_EMAIL", "payload": {"email": ""}})),
+            ("email", "Required")
+        );
+        assert_eq!(
+            refused(json!({"id": "a", "type": "CONNECT_EMAIL", "payload": {"email": "nope"}})),
+            ("email", "Invalid input")
+        );
+        assert_eq!(
+            refused(json!({"id": "a", "type": "CONNECT_EMAIL", "payload": {"email": 7}})),
+            ("email", "Invalid input")
+        );
+        assert_eq!(
+            refused(json!({"id": "a", "type": "CONNECT_EMAIL"})),
+            ("email", "Required")
+        );
+        let otp = parse(json!({"id": "b", "type": "CONNECT_OTP", "payload": {"otp": "012345"}})).unwrap();
+        assert_eq!(otp.payload, json!({"otp": "012345"}));
+        assert_eq!(
+            refused(json!({"id": "a", "type": "CONNECT_OTP", "payload": {"otp": "12ab56"}})),
+            ("otp", "Invalid input")
+        );
+        assert_eq!(
+            refused(json!({"id": "a", "type": "UPDATE_EMAIL_SECONDARY_OTP", "payload": {}})),
+            ("otp", "Required")
+        );
+        for provider in SOCIAL_PROVIDERS {
+            let request =
+                parse(json!({"id": "s", "type": "GET_SOCIAL_REDIRECT_URI", "payload": {"provider": provider}}))
+                    .unwrap();
+            assert_eq!(request.payload["provider"], provider);
+        }
+        // farcaster is a default social but not a frame login (a later issue), nor is anything else.
+        for provider in ["farcaster", "Google", "telegram"] {
+            assert_eq!(
+                refused(json!({"id": "s", "type": "CONNECT_SOCIAL", "payload": {"provider": provider}})),
+                ("provider", "Invalid input")
+            );
+        }
+    }
+
+    #[test]
+    fn envelope_rules() {
+        assert_eq!(refused(json!([])), ("payload", "Invalid input"));
+        assert_eq!(refused(json!({"type": "SIGN_OUT"})), ("id", "Required"));
+        assert_eq!(refused(json!({"id": 5, "type": "SIGN_OUT"})), ("id", "Invalid input"));
+        assert_eq!(
+            refused(json!({"id": "a b", "type": "SIGN_OUT"})),
+            ("id", "Invalid input")
+        );
+        assert_eq!(
+            refused(json!({"id": "x".repeat(65), "type": "SIGN_OUT"})),
+            ("id", "Invalid input")
+        );
+        assert_eq!(refused(json!({"id": "a"})), ("type", "Required"));
+        assert_eq!(
+            refused(json!({"id": "a", "type": "RPC_REQUEST"})),
+            ("type", "Invalid input")
+        );
+        assert_eq!(
+            refused(json!({"id": "a", "type": "SIGN_OUT", "payload": "x"})),
+            ("payload", "Invalid input")
+        );
+        for kind in ["SIGN_OUT", "IS_CONNECTED", "GET_CHAIN_ID", "RELOAD", "CONNECT_DEVICE"] {
+            let request = parse(json!({"id": "a", "type": kind, "payload": {"anything": [1]}})).unwrap();
+            assert_eq!(request.payload, json!({}), "{kind}");
+        }
+        assert!(parse_request_json(&"x".repeat(MAX_REQUEST_BYTES + 1)).is_err());
+        assert_eq!(parse_request_json("{").unwrap_err().message, "Invalid input");
+    }
+
+    #[test]
+    fn networks_themes_and_dapp_data() {
+        let switch = |chain: Value| parse(json!({"id": "n", "type": "SWITCH_NETWORK", "payload": {"chainId": chain}}));
+        assert_eq!(switch(json!(1)).unwrap().payload, json!({"chainId": "eip155:1"}));
+        assert_eq!(
+            switch(json!("31337")).unwrap().payload,
+            json!({"chainId": "eip155:31337"})
+        );
+        assert_eq!(
+            switch(json!("eip155:8453")).unwrap().payload,
+            json!({"chainId": "eip155:8453"})
+        );
+        let solana = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+        assert_eq!(switch(json!(solana)).unwrap().payload, json!({"chainId": solana}));
+        for bad in [
+            json!(0),
+            json!(-1),
+            json!(1.5),
+            json!("eip155:"),
+            json!("eip155:0x1"),
+            json!("cosmos:hub"),
+            json!("solana:0OIl"),
+            json!(true),
+            json!(9_007_199_254_740_993u64),
+        ] {
+            assert_eq!(switch(bad.clone()).unwrap_err().message, "Invalid input", "{bad}");
+        }
+        assert_eq!(
+            refused(json!({"id": "n", "type": "SWITCH_NETWORK", "payload": {}})),
+            ("chainId", "Required")
+        );
+        let user =
+            parse(json!({"id": "u", "type": "GET_USER", "payload": {"chainId": 1, "preferredAccountType": "eoa"}}))
+                .unwrap();
+        assert_eq!(
+            user.payload,
+            json!({"chainId": "eip155:1", "preferredAccountType": "eoa"})
+        );
+        assert_eq!(
+            refused(json!({"id": "u", "type": "GET_USER", "payload": {"preferredAccountType": "payment"}})),
+            ("preferredAccountType", "Invalid input")
+        );
+        let theme = parse(json!({"id": "t", "type": "SYNC_THEME", "payload": {"themeMode": "light", "themeVariables": {"--latch-accent": "#f00"}}})).unwrap();
+        assert_eq!(theme.payload["themeMode"], "light");
+        assert_eq!(
+            refused(json!({"id": "t", "type": "SYNC_THEME", "payload": {"themeMode": "blue"}})),
+            ("themeMode", "Invalid input")
+        );
+        assert_eq!(
+            refused(json!({"id": "t", "type": "SYNC_THEME", "payload": {"themeVariables": {"a": {"nested": 1}}}})),
+            ("themeVariables", "Invalid input")
+        );
+        let dapp = parse(json!({"id": "d", "type": "SYNC_DAPP_DATA", "payload": {"sdkVersion": "1.0", "metadata": {"name": "Shop", "icons": ["https://shop.example/i.png"]}}})).unwrap();
+        assert_eq!(dapp.payload["metadata"]["name"], "Shop");
+        assert_eq!(
+            refused(json!({"id": "d", "type": "SYNC_DAPP_DATA", "payload": {"sdkType": 3}})),
+            ("sdkType", "Invalid input")
+        );
+    }
+
+    #[test]
+    fn actions() {
+        assert!(CONNECT_ACTIONS.iter().all(|a| is_connect_action(a)));
+        assert!(!is_connect_action("VERIFY_PRIMARY_OTP"));
+        assert!(UPDATE_EMAIL_ACTIONS.iter().all(|a| is_update_email_action(a)));
+        assert!(!is_update_email_action("CONNECT"));
+        assert_eq!(refusal_message(&invalid("email")), "email: Invalid input");
+    }
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            "\\PC{0,40}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map("[a-zA-Z]{1,12}", inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics_and_is_idempotent(
+            kind in prop::sample::select(REQUEST_TYPES.to_vec()),
+            id in "[a-zA-Z0-9_-]{0,70}",
+            payload in json_value(),
+        ) {
+            let message = json!({"id": id, "type": kind, "payload": payload});
+            if let Ok(request) = parse(message) {
+                // A normalized request is accepted again as it is.
+                let again = parse(serde_json::to_value(&request).unwrap()).unwrap();
+                prop_assert_eq!(again, request);
+            }
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+            let _ = parse_request_json(&text);
+        }
+
+        #[test]
+        fn good_emails_and_codes_pass(local in "[a-z0-9]{1,20}", domain in "[a-z0-9]{1,20}\\.[a-z]{2,6}", otp in "[0-9]{6}") {
+            let email = format!("{local}@{domain}");
+            let request = parse(json!({"id": "r", "type": "CONNECT_EMAIL", "payload": {"email": email}})).unwrap();
+            prop_assert_eq!(&request.payload["email"], &Value::String(email));
+            let request = parse(json!({"id": "r", "type": "CONNECT_OTP", "payload": {"otp": otp}})).unwrap();
+            prop_assert_eq!(&request.payload["otp"], &Value::String(otp));
+        }
+    }
+}

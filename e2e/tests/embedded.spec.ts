@@ -1,0 +1,207 @@
+// Embedded wallets (spec §4 "Embedded-wallet requests", §5 schemas, §7 frame messages): the
+// wallet frame that `latch --dev` serves on its own origin (port + 2), embedded in the demo's
+// page (an allowed origin of project `demo`), driven over the handshake's MessageChannel; the
+// login codes come over real SMTP into e2e/infra/smtp-sink.mjs.
+import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from '../fixtures/axe.js';
+import { codeFor, mailsTo } from '../fixtures/mail.js';
+import { E2E_VAULT_URL } from '../fixtures/stack.js';
+
+interface Reply {
+  type: string;
+  payload: { message?: string } & Record<string, unknown>;
+}
+
+declare global {
+  interface Window {
+    latchFrame: {
+      events: string[];
+      request: (type: string, payload?: unknown) => Promise<Reply>;
+    };
+  }
+}
+
+/** Embeds the frame in the page and handshakes with it; resolves once it posted READY. */
+async function openFrame(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.evaluate(async (vault) => {
+    const iframe = document.createElement('iframe');
+    iframe.src = `${vault}/?projectId=demo&chainId=eip155:31337&version=e2e`;
+    iframe.title = 'wallet';
+    await new Promise((loaded) => {
+      iframe.onload = loaded;
+      document.body.append(iframe);
+    });
+    const channel = new MessageChannel();
+    const events: string[] = [];
+    const waiting = new Map<string, (reply: Reply) => void>();
+    let ready!: () => void;
+    const isReady = new Promise<void>((done) => (ready = done));
+    channel.port1.onmessage = (event: MessageEvent<{ type: string; id?: string; payload: Reply['payload'] }>) => {
+      const { type, id, payload } = event.data;
+      events.push(type);
+      if (type === 'READY') ready();
+      if (id) waiting.get(id)?.({ type, payload });
+    };
+    // The frame's origin pinned: never '*'.
+    iframe.contentWindow!.postMessage({ type: 'LATCH_FRAME_HANDSHAKE' }, vault, [channel.port2]);
+    window.latchFrame = {
+      events,
+      request: (type, payload) =>
+        new Promise((resolve) => {
+          const id = crypto.randomUUID();
+          waiting.set(id, resolve);
+          channel.port1.postMessage({ id, type, payload });
+        }),
+    };
+    await isReady;
+  }, E2E_VAULT_URL);
+}
+
+const ask = (page: Page, type: string, payload?: unknown) =>
+  page.evaluate(([t, p]) => window.latchFrame.request(t as string, p), [type, payload] as const);
+
+test('sign up by e-mail, restore after a reload without a new code, sign out', async ({ page }) => {
+  const email = `signup-${Date.now()}@example.com`;
+  await openFrame(page);
+  expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: false } });
+  expect(await ask(page, 'CONNECT_EMAIL', { email })).toEqual({
+    type: 'CONNECT_EMAIL_SUCCESS',
+    payload: { action: 'VERIFY_OTP' },
+  });
+  const code = await codeFor(email, 0);
+  const connected = await ask(page, 'CONNECT_OTP', { otp: code });
+  expect(connected.type).toBe('CONNECT_OTP_SUCCESS');
+  expect(connected.payload).toMatchObject({ email, chainId: 'eip155:31337' });
+  // The first login made the wallet in the frame: an EVM and a Solana account.
+  const accounts = connected.payload.accounts as { address: string; namespace: string }[];
+  expect(accounts.map((a) => a.namespace)).toEqual(['eip155', 'solana']);
+  expect(accounts[0]!.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  expect(await page.evaluate(() => window.latchFrame.events)).toContain('SESSION_UPDATE');
+  // The token stays on the frame's origin: the host page's storage holds nothing of it.
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('latch-vault');
+
+  await page.reload();
+  await openFrame(page);
+  expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: true } });
+  expect((await ask(page, 'GET_USER')).payload).toMatchObject({ email, accounts });
+  expect(mailsTo(email)).toHaveLength(1);
+
+  expect(await ask(page, 'SIGN_OUT')).toEqual({ type: 'SIGN_OUT_SUCCESS', payload: {} });
+  expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: false } });
+  expect(await ask(page, 'GET_USER')).toEqual({ type: 'GET_USER_ERROR', payload: { message: 'Not logged in' } });
+});
+
+test('the resend cooldown and a wrong code are refused with their messages', async ({ page }) => {
+  const email = `cooldown-${Date.now()}@example.com`;
+  await openFrame(page);
+  expect((await ask(page, 'CONNECT_EMAIL', { email })).type).toBe('CONNECT_EMAIL_SUCCESS');
+  const again = await ask(page, 'CONNECT_EMAIL', { email });
+  expect(again.type).toBe('CONNECT_EMAIL_ERROR');
+  expect(again.payload.message).toMatch(/^Please try again after (30|29|28) seconds$/);
+  const code = await codeFor(email, 0);
+  const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+  const refused = await ask(page, 'CONNECT_OTP', { otp: wrong });
+  expect(refused.type).toBe('CONNECT_OTP_ERROR');
+  expect(refused.payload.message).toMatch(/code/i);
+  // The frame's own §5 checks (latch-core through @latch/wasm-vault), before any call.
+  expect(await ask(page, 'CONNECT_EMAIL', { email: 'not-an-address' })).toEqual({
+    type: 'CONNECT_EMAIL_ERROR',
+    payload: { message: 'email: Invalid input' },
+  });
+  expect(await ask(page, 'CONNECT_OTP', {})).toEqual({ type: 'CONNECT_OTP_ERROR', payload: { message: 'otp: Required' } });
+  expect(await ask(page, 'GET_SOCIAL_REDIRECT_URI', { provider: 'myspace' })).toEqual({
+    type: 'GET_SOCIAL_REDIRECT_URI_ERROR',
+    payload: { message: 'provider: Invalid input' },
+  });
+  expect((await ask(page, 'CONNECT_OTP', { otp: code })).type).toBe('CONNECT_OTP_SUCCESS');
+});
+
+test('a handshake from another origin is ignored: no answer at all', async ({ page }) => {
+  // Another site's document inside the same page posts to the frame as its parent would.
+  const evil = `<!doctype html><title>evil</title><script>
+    const channel = new MessageChannel();
+    let answers = 0;
+    channel.port1.onmessage = () => { answers += 1; };
+    parent.frames[0].postMessage({ type: 'LATCH_FRAME_HANDSHAKE' }, '${E2E_VAULT_URL}', [channel.port2]);
+    parent.frames[0].postMessage({ id: 'x1', type: 'GET_USER' }, '${E2E_VAULT_URL}');
+    setTimeout(() => parent.postMessage({ answers }, '*'), 1500);
+  </script>`;
+  await page.route('http://evil.test/**', (route) => route.fulfill({ contentType: 'text/html', body: evil }));
+  await openFrame(page);
+  const answers = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        window.addEventListener('message', (event) => {
+          if (event.origin === 'http://evil.test') resolve((event.data as { answers: number }).answers);
+        });
+        const frame = document.createElement('iframe');
+        frame.src = 'http://evil.test/';
+        document.body.append(frame);
+      }),
+  );
+  expect(answers).toBe(0);
+  // The real parent's channel still works.
+  expect(await ask(page, 'GET_CHAIN_ID')).toEqual({ type: 'GET_CHAIN_ID_SUCCESS', payload: { chainId: 'eip155:31337' } });
+});
+
+test('the modal: e-mail, code, connected with the new address, restored after a reload, signed out', async ({ page }) => {
+  const email = `modal-${Date.now()}@example.com`;
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  const modal = page.getByTestId('latch-modal');
+  await page.getByTestId('email-input').fill(email);
+  expect(await axeViolations(modal), 'Connect view with the e-mail field is axe-clean').toEqual([]);
+  await page.getByTestId('email-submit').click();
+  await expect(page.getByTestId('otp-input')).toBeVisible();
+  // §9: a new code only after 30 s.
+  await expect(page.getByTestId('otp-resend')).toBeDisabled();
+  await expect(page.getByTestId('otp-resend')).toHaveText(/^New code in (30|29|28|27) s$/);
+  expect(await axeViolations(modal), 'the code view is axe-clean').toEqual([]);
+
+  const code = await codeFor(email, 0);
+  await page.getByTestId('otp-input').fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
+  await page.getByTestId('otp-submit').click();
+  await expect(page.getByTestId('otp-error')).toHaveText(/code/i);
+  await page.getByTestId('otp-input').fill(code);
+  await page.getByTestId('otp-submit').click();
+
+  await expect(page.getByTestId('account-email')).toHaveText(email);
+  const shown = await page.getByTestId('account-address').getAttribute('title');
+  expect(shown).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  expect(await axeViolations(modal), 'the embedded account is axe-clean').toEqual([]);
+
+  // A reload reconnects through the frame's session: no new code.
+  await page.reload();
+  await expect(page.getByTestId('connect-button')).toHaveText(`${shown!.slice(0, 4)}...${shown!.slice(-6)}`);
+  expect(mailsTo(email)).toHaveLength(1);
+
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId('embedded-sign-out').click();
+  await expect(page.getByTestId('connect-button')).toHaveText('Connect Wallet');
+  await page.reload();
+  await expect(page.getByTestId('connect-button')).toHaveText('Connect Wallet');
+});
+
+test('social login: the popup through the local OpenID Connect provider, then connected', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  const login = `social${Date.now()}`;
+  const opened = page.waitForEvent('popup');
+  await page.getByTestId('social-google').click();
+  const popup = await opened;
+  // oidc-provider's development login, then its consent page.
+  await popup.locator('input[name="login"]').fill(login);
+  await popup.locator('input[name="password"]').fill('any password');
+  await popup.locator('button[type="submit"]').click();
+  // /social/callback hands the session to the frame and closes itself, maybe before the click
+  // below returns.
+  const closed = popup.waitForEvent('close');
+  await popup
+    .locator('button[type="submit"]')
+    .click()
+    .catch(() => undefined);
+  await closed;
+  await expect(page.getByTestId('account-email')).toHaveText(`${login}@example.com`);
+  await expect(page.getByTestId('account-address')).toHaveAttribute('title', /^0x[0-9a-fA-F]{40}$/);
+});

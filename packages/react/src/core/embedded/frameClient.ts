@@ -1,0 +1,192 @@
+// The modal's side of the wallet frame (spec §4 "Embedded-wallet requests", §8 frame messages;
+// the protocol is in ARCHITECTURE.md "apps/vault"). It only drives the frame: the e-mail, the
+// codes and every check live in the frame and latch; the session token never comes here.
+import { createStore, type Store } from '../store.js';
+
+/** §9: connect calls time out after 30 s; so does loading the frame. */
+export const FRAME_TIMEOUT_MS = 30_000;
+export const HANDSHAKE = 'LATCH_FRAME_HANDSHAKE';
+
+/** §8 frame messages. */
+export const FRAME_ERRORS = {
+  load: 'Unable to load email login dependency',
+  aborted: 'Request was aborted',
+  failed: 'Something went wrong',
+  fallback: 'An error occurred',
+} as const;
+
+/** §4: not loaded, then ready (the frame's READY, 500 ms after its load), then initialised. */
+export type FrameStatus = 'not-loaded' | 'ready' | 'initialised';
+
+export interface FrameState {
+  status: FrameStatus;
+  /** From SESSION_UPDATE: whether the frame holds a session. */
+  connected: boolean;
+}
+
+/** Where the frame lives: an iframe by default, a stand-in in tests. */
+export interface FrameHost {
+  /** Posts the handshake to the frame, pinned to its origin. */
+  postHandshake(message: unknown, targetOrigin: string, port: MessagePort): void;
+  /** Calls back once the frame's page has loaded. */
+  onLoad(listener: () => void): void;
+  remove(): void;
+}
+
+export interface FrameOptions {
+  /** The frame's page, e.g. `http://127.0.0.1:8789/`. */
+  vaultUrl: string;
+  projectId: string;
+  chainId?: string;
+  version: string;
+  enableLogger?: boolean;
+  /** Defaults to a hidden iframe in `document.body`. */
+  host?: (src: string) => FrameHost;
+  timeoutMs?: number;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Connect calls (CONNECT_*) time out; other requests only with this. */
+  timeoutMs?: number;
+}
+
+export interface FrameClient {
+  store: Store<FrameState>;
+  request<T = unknown>(type: string, payload?: Record<string, unknown>, options?: RequestOptions): Promise<T>;
+  destroy(): void;
+}
+
+function iframeHost(src: string): FrameHost {
+  const iframe = document.createElement('iframe');
+  iframe.src = src;
+  iframe.title = 'Latch wallet';
+  iframe.setAttribute('aria-hidden', 'true');
+  iframe.tabIndex = -1;
+  iframe.style.cssText = 'position:absolute;width:0;height:0;border:0;visibility:hidden';
+  const listeners: (() => void)[] = [];
+  iframe.addEventListener('load', () => listeners.forEach((listener) => listener()), { once: true });
+  document.body.append(iframe);
+  return {
+    postHandshake: (message, targetOrigin, port) => iframe.contentWindow?.postMessage(message, targetOrigin, [port]),
+    onLoad: (listener) => listeners.push(listener),
+    remove: () => iframe.remove(),
+  };
+}
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** Loads the frame and handshakes with it; requests wait for its READY. */
+export function createFrameClient(options: FrameOptions): FrameClient {
+  const timeoutMs = options.timeoutMs ?? FRAME_TIMEOUT_MS;
+  const url = new URL(options.vaultUrl);
+  url.search = new URLSearchParams({
+    projectId: options.projectId,
+    ...(options.chainId ? { chainId: options.chainId } : {}),
+    version: options.version,
+    enableLogger: String(options.enableLogger ?? false),
+  }).toString();
+  const store = createStore<FrameState>({ status: 'not-loaded', connected: false });
+  const pending = new Map<string, Pending>();
+  const channel = new MessageChannel();
+  const host = (options.host ?? iframeHost)(url.toString());
+  let failed: Error | null = null;
+  let destroyed = false;
+  let markReady!: () => void;
+  let markFailed!: (error: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+  ready.catch(() => undefined); // a load failure is reported by each request instead
+  const loadTimer = setTimeout(() => {
+    failed = new Error(FRAME_ERRORS.load);
+    markFailed(failed);
+  }, timeoutMs);
+
+  channel.port1.onmessage = (event: MessageEvent<{ type?: unknown; id?: unknown; payload?: unknown }>) => {
+    const { type, id, payload } = event.data ?? {};
+    if (type === 'READY') {
+      clearTimeout(loadTimer);
+      store.setState({ status: 'ready' });
+      markReady();
+    } else if (type === 'SESSION_UPDATE') {
+      store.setState({ connected: Boolean((payload as { connected?: unknown } | undefined)?.connected) });
+    } else if (typeof id === 'string' && typeof type === 'string') {
+      const waiting = pending.get(id);
+      if (!waiting) return;
+      pending.delete(id);
+      if (type.endsWith('_SUCCESS')) {
+        if (store.getState().status === 'ready') store.setState({ status: 'initialised' });
+        waiting.resolve(payload);
+      } else {
+        const message = (payload as { message?: unknown } | undefined)?.message;
+        waiting.reject(new Error(typeof message === 'string' && message ? message : FRAME_ERRORS.fallback));
+      }
+    }
+  };
+  host.onLoad(() => host.postHandshake({ type: HANDSHAKE }, url.origin, channel.port2));
+
+  async function request<T>(type: string, payload: Record<string, unknown> = {}, opts: RequestOptions = {}): Promise<T> {
+    if (opts.signal?.aborted) throw new Error(FRAME_ERRORS.aborted);
+    await ready.catch(() => {
+      throw failed ?? new Error(FRAME_ERRORS.load);
+    });
+    // Aborted or destroyed while the frame was loading.
+    if (opts.signal?.aborted || destroyed) throw new Error(FRAME_ERRORS.aborted);
+    const id = randomId();
+    const limit = opts.timeoutMs ?? (type.startsWith('CONNECT_') ? timeoutMs : undefined);
+    return new Promise<T>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settle = () => {
+        pending.delete(id);
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        settle();
+        reject(new Error(FRAME_ERRORS.aborted));
+      };
+      pending.set(id, {
+        resolve: (value) => {
+          settle();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      if (limit !== undefined) {
+        // §8: a timeout is "Something went wrong".
+        timer = setTimeout(() => {
+          settle();
+          reject(new Error(FRAME_ERRORS.failed));
+        }, limit);
+      }
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      channel.port1.postMessage({ id, type, payload });
+    });
+  }
+
+  return {
+    store,
+    request,
+    destroy() {
+      destroyed = true;
+      clearTimeout(loadTimer);
+      for (const waiting of pending.values()) waiting.reject(new Error(FRAME_ERRORS.aborted));
+      pending.clear();
+      channel.port1.close();
+      host.remove();
+    },
+  };
+}

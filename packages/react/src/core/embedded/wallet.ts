@@ -1,0 +1,176 @@
+// The embedded wallet's login in the modal (spec §4 "Embedded-wallet requests"): a vanilla
+// store the e-mail and code views read, driving the frame. Loaded lazily (load.ts).
+import type { ConnectionController } from '../connection.js';
+import type { LatchEvent } from '../events.js';
+import type { ModalController } from '../modal.js';
+import { createStore, type Store } from '../store.js';
+import type { Eip155Connector, Network } from '../types.js';
+import { createFrameClient, type FrameClient, type FrameHost } from './frameClient.js';
+import { createEmbeddedProvider, type EmbeddedProvider } from './provider.js';
+
+/** The embedded wallet's connector id (spec §1 `ID_AUTH`). */
+export { EMBEDDED_CONNECTOR_ID } from './load.js';
+import { EMBEDDED_CONNECTOR_ID } from './load.js';
+/** §9: a new code may be asked for 30 s after the last one. */
+export const RESEND_COOLDOWN_MS = 30_000;
+
+export interface EmbeddedUser {
+  email: string;
+  userId: string;
+  accounts: { address: string; type: string; namespace: string }[];
+  userName: string | null;
+}
+
+export interface EmbeddedState {
+  /** The address a code was sent to. */
+  email?: string;
+  busy: boolean;
+  /** The frame's or the server's message for the last failure. */
+  error?: string;
+  /** When a new code may be asked for (ms since the epoch). */
+  resendAt: number;
+  /** The logged-in user. */
+  user?: EmbeddedUser;
+}
+
+export interface EmbeddedWallet {
+  store: Store<EmbeddedState>;
+  submitEmail(email: string): Promise<void>;
+  submitOtp(otp: string): Promise<void>;
+  resend(): Promise<void>;
+  /** A reload's reconnect: the frame's session, if any, without a new code. */
+  restore(): Promise<void>;
+  signOut(): Promise<void>;
+  /** The social logins latch has configured for the project (frame-config), in its order. */
+  socials(): Promise<string[]>;
+  /**
+   * A social login in `popup`, which the caller opened on the user's click (an iframe may not
+   * open one): the frame's authorization URL goes there; the frame answers once the popup's last
+   * page handed it the session.
+   */
+  connectSocial(provider: string, popup: Window | null): Promise<void>;
+}
+
+export interface EmbeddedDeps {
+  vaultUrl: string;
+  projectId: string;
+  version: string;
+  network: Network;
+  modal: ModalController;
+  connection: ConnectionController;
+  /** Reports SOCIAL_LOGIN_SUCCESS. */
+  track: (event: LatchEvent) => void;
+  /** The Latch server's API (frame-config). */
+  serverUrl: () => string;
+  /** The host page's origin, which latch checks against the project. */
+  origin: () => string;
+  now?: () => number;
+  /** Where the frame lives; tests pass a stand-in. */
+  host?: (src: string) => FrameHost;
+}
+
+export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
+  const now = deps.now ?? Date.now;
+  const store = createStore<EmbeddedState>({ busy: false, resendAt: 0 });
+  let client: FrameClient | undefined;
+  let provider: EmbeddedProvider | undefined;
+  const frame = () =>
+    (client ??= createFrameClient({
+      vaultUrl: deps.vaultUrl,
+      projectId: deps.projectId,
+      chainId: deps.network.caipNetworkId,
+      version: deps.version,
+      ...(deps.host ? { host: deps.host } : {}),
+    }));
+
+  async function run(work: () => Promise<void>) {
+    store.setState({ busy: true, error: undefined });
+    try {
+      await work();
+    } catch (error) {
+      store.setState({ error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      store.setState({ busy: false });
+    }
+  }
+
+  async function connectUser(user: EmbeddedUser, silent: boolean) {
+    const evm = user.accounts.find((account) => account.namespace === 'eip155');
+    store.setState({ user });
+    if (!evm) throw new Error('An error occurred');
+    provider = createEmbeddedProvider(frame(), evm.address, deps.network.caipNetworkId);
+    const connector: Eip155Connector = {
+      id: EMBEDDED_CONNECTOR_ID,
+      type: 'AUTH',
+      name: user.email,
+      rdns: '',
+      imageUrl: '',
+      provider,
+      // Disconnecting signs out of the frame: its session ends, the next login needs a code.
+      disconnect: async () => {
+        store.setState({ user: undefined, email: undefined });
+        await frame().request('SIGN_OUT');
+      },
+    };
+    await deps.connection.connectWith(connector, { silent });
+  }
+
+  async function sendCode(email: string) {
+    const answer = await frame().request<{ action: string }>('CONNECT_EMAIL', { email });
+    store.setState({ email, resendAt: now() + RESEND_COOLDOWN_MS });
+    if (answer.action === 'VERIFY_OTP') deps.modal.push('EmailVerifyOtp');
+  }
+
+  return {
+    store,
+    submitEmail: (email) => run(() => sendCode(email)),
+    resend: () =>
+      run(async () => {
+        const { email } = store.getState();
+        if (email) await sendCode(email);
+      }),
+    submitOtp: (otp) =>
+      run(async () => {
+        const user = await frame().request<EmbeddedUser>('CONNECT_OTP', { otp });
+        await connectUser(user, false);
+      }),
+    async restore() {
+      try {
+        const { isConnected } = await frame().request<{ isConnected: boolean }>('IS_CONNECTED');
+        if (!isConnected) throw new Error('signed out');
+        await connectUser(await frame().request<EmbeddedUser>('GET_USER'), true);
+      } catch {
+        deps.connection.abandonRestore();
+      }
+    },
+    async socials() {
+      const query = new URLSearchParams({ projectId: deps.projectId, origin: deps.origin() });
+      try {
+        const response = await fetch(`${deps.serverUrl()}/v1/embedded/frame-config?${query}`);
+        if (!response.ok) return [];
+        const { socials } = (await response.json()) as { socials?: unknown };
+        return Array.isArray(socials) ? socials.filter((id): id is string => typeof id === 'string') : [];
+      } catch {
+        return []; // no social buttons; the e-mail field still works
+      }
+    },
+    connectSocial: (provider, popup) =>
+      run(async () => {
+        if (!popup) throw new Error('An error occurred');
+        try {
+          const { uri } = await frame().request<{ uri: string }>('GET_SOCIAL_REDIRECT_URI', { provider });
+          popup.location.href = uri;
+          const user = await frame().request<EmbeddedUser>('CONNECT_SOCIAL', { provider });
+          deps.track({ type: 'SOCIAL_LOGIN_SUCCESS', data: { provider } });
+          await connectUser(user, false);
+        } catch (error) {
+          popup.close();
+          throw error;
+        }
+      }),
+    signOut: async () => {
+      provider?.signedOut();
+      deps.connection.disconnect();
+    },
+  };
+}
