@@ -392,7 +392,7 @@ for (let run = -1; run < RUNS; run++) {
   await page.goto(URL_, { waitUntil: 'networkidle' });
   // First pairing of the visit: the engine's module loads, connects to the relay, then proposes.
   const first = await qrOnce(page);
-  // Closing resets the link (spec §2); the next opening proposes again on the live engine.
+  // Closing resets the link (behaviour 1.5); the next opening proposes again on the live engine.
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid="latch-modal"]', { state: 'detached' });
   const again = await qrOnce(page);

@@ -269,7 +269,7 @@ export function merge(rainbow, onboard) {
   return { data, images };
 }
 
-/** Fiat currencies the on-ramp shows (spec §9), with the sign drawn on their badge. */
+/** Fiat currencies the on-ramp shows (behaviour 7.6), with the sign drawn on their badge. */
 export const CURRENCIES = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', CHF: 'Fr', CAD: 'C$', AUD: 'A$', BRL: 'R$', INR: '₹', KRW: '₩' };
 /** Tokens of the devnet fixture world and the common natives without artwork of their own here. */
 export const TOKENS = ['ETH', 'WETH', 'USDC', 'USDT', 'DAI', 'LTK', 'SOL', 'BTC', 'POL', 'BNB'];

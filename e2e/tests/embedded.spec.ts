@@ -1,4 +1,4 @@
-// Embedded wallets (spec §4 "Embedded-wallet requests", §5 schemas, §7 frame messages): the
+// Embedded wallets (behaviour 5.15 "Embedded-wallet requests", behaviour 5.17 schemas, behaviour 5.15 frame messages): the
 // wallet frame that `latch --dev` serves on its own origin (port + 2), embedded in the demo's
 // page (an allowed origin of project `demo`), driven over the handshake's MessageChannel; the
 // login codes come over real SMTP into e2e/infra/smtp-sink.mjs.
@@ -104,7 +104,7 @@ test('the resend cooldown and a wrong code are refused with their messages', asy
   const refused = await ask(page, 'CONNECT_OTP', { otp: wrong });
   expect(refused.type).toBe('CONNECT_OTP_ERROR');
   expect(refused.payload.message).toMatch(/code/i);
-  // The frame's own §5 checks (latch-core through @latch/wasm-vault), before any call.
+  // The frame's own behaviour 5.17 checks (latch-core through @latch/wasm-vault), before any call.
   expect(await ask(page, 'CONNECT_EMAIL', { email: 'not-an-address' })).toEqual({
     type: 'CONNECT_EMAIL_ERROR',
     payload: { message: 'email: Invalid input' },
@@ -154,7 +154,7 @@ test('the modal: e-mail, code, connected with the new address, restored after a 
   expect(await axeViolations(modal), 'Connect view with the e-mail field is axe-clean').toEqual([]);
   await page.getByTestId('email-submit').click();
   await expect(page.getByTestId('otp-input')).toBeVisible();
-  // §9: a new code only after 30 s.
+  // behaviour 7.1: a new code only after 30 s.
   await expect(page.getByTestId('otp-resend')).toBeDisabled();
   await expect(page.getByTestId('otp-resend')).toHaveText(/^New code in (30|29|28|27) s$/);
   expect(await axeViolations(modal), 'the code view is axe-clean').toEqual([]);

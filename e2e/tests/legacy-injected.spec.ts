@@ -1,4 +1,4 @@
-// A legacy browser wallet: `window.ethereum` without EIP-6963 (spec §5) is offered as the
+// A legacy browser wallet: `window.ethereum` without EIP-6963 (behaviour 2.3) is offered as the
 // "Browser Wallet" and connects; one that also announces itself is listed once, by its
 // announcement; with neither, there is no such entry.
 import { expect, test } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Names end to end (spec §4 "Name registration", issue 27): the modal's RegisterAccountName with
+// Names end to end (behaviour 5.12 "Name registration", issue 27): the modal's RegisterAccountName with
 // the injected test wallet and with the official WalletConnect wallet client (2.21.8, anvil's
 // account 1) signing for real, against the real `latch` (which verifies the
 // signature and keeps the name) and the devnet. The injected-wallet tests register from fresh

@@ -180,7 +180,7 @@ async function sendFromModal(page: Page, token: 'SOL' | 'USDC', amount: string, 
   await expect(page.getByTestId('send-preview')).toContainText(`${amount} ${token}`);
   await page.getByTestId('send-submit').click();
   await expect(page.getByText('Transaction started')).toBeVisible();
-  // Spec §2: after a send the flow returns to Account.
+  // Behaviour 5.6: after a send the flow returns to Account.
   await expect(page.getByTestId('account-address')).toBeVisible();
 }
 

@@ -88,7 +88,7 @@ test('connects a Wallet Standard Solana wallet: Account shows the base58 address
   await expect(page.getByTestId('state-status')).toHaveText('disconnected');
 });
 
-test('opening for Solana lists the Solana wallets only (spec §2 namespace filter)', async ({ page }) => {
+test('opening for Solana lists the Solana wallets only (behaviour 1.4 namespace filter)', async ({ page }) => {
   const { accounts } = solana();
   await installSolanaTestWallet(page, { account: accounts[1]! });
   await page.goto('/');

@@ -51,7 +51,7 @@ test('pairs from the copied link, signs in, survives a reload and ends when the 
   // trip through the relay that the Latch server verifies.
   await expect(page.getByTestId('state-status')).toHaveText('connected');
   await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31337:${ADDRESS}`);
-  // A WalletConnect wallet signs in on ConnectingSiwe (spec §2): the request goes to its app.
+  // A WalletConnect wallet signs in on ConnectingSiwe (behaviour 4.4): the request goes to its app.
   await expect(page.getByTestId('connecting-siwe')).toContainText('have the app at hand');
   expect(await axeViolations(modal), 'ConnectingSiwe is axe-clean').toEqual([]);
   await page.getByTestId('siwx-sign').click();

@@ -70,7 +70,7 @@ test('Connect lists the installed wallet, then featured and recommended wallets 
   await modal.screenshot({ path: testInfo.outputPath('connect-dark.png') });
 });
 
-test('the modal opens with its wallets listed and their images already loaded (spec §2: prefetch before opening)', async ({ page }) => {
+test('the modal opens with its wallets listed and their images already loaded (behaviour 1.4: prefetch before opening)', async ({ page }) => {
   await installTestWallet(page, { privateKey: readDevnet().accounts[1]!.privateKey, rpcUrl: E2E_RPC_URL });
   await page.goto('/');
   // Read the dialog the moment it enters the page, before anything else can load.

@@ -1,4 +1,4 @@
-// What each request does (spec §7 "Embedded-wallet frame"). Each handler answers the
+// What each request does (behaviour 5.15). Each handler answers the
 // `_SUCCESS` payload or throws; frame.ts turns a throw into `_ERROR`.
 import { call } from './api';
 import { ensureWallet } from './keys';
@@ -86,7 +86,7 @@ export const handlers: Record<string, Handler> = {
     if (typeof payload.chainId === 'string') state.chainId = payload.chainId;
     return user(state);
   },
-  // §4: a failed connection check clears the cached login.
+  // behaviour 5.15: a failed connection check clears the cached login.
   IS_CONNECTED: async (state) => {
     if (!sessionToken(state.projectId)) return { isConnected: false };
     try {

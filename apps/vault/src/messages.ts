@@ -18,5 +18,5 @@ export interface FrameMessage {
   payload?: unknown;
 }
 
-/** The §8 default frame message. */
+/** The behaviour 5.15 default frame message. */
 export const DEFAULT_ERROR = 'An error occurred';

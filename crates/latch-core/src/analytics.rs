@@ -1,6 +1,6 @@
-//! Analytics events the modal may send (spec §4 "Analytics", §7 "Analytics").
+//! Analytics events the modal may send (behaviour 6.14 "Analytics").
 
-/// Events the kit sends: the spec's list (§4) plus the connection and
+/// Events the kit sends: the spec's list (behaviour 6.14) plus the connection and
 /// sign-in outcomes the dashboard charts. Anything else is refused, so a
 /// typo cannot silently start a new series.
 pub const EVENT_NAMES: [&str; 15] = [
@@ -24,7 +24,7 @@ pub const EVENT_NAMES: [&str; 15] = [
 /// `props.type` of an event: a normal event or an error report.
 pub const EVENT_KINDS: [&str; 2] = ["track", "error"];
 
-/// Never sent (§7: "Skipped for MODAL_CREATED").
+/// Never sent (behaviour 6.14: "Skipped for MODAL_CREATED").
 pub const SKIPPED_EVENT: &str = "MODAL_CREATED";
 
 /// Most events accepted in one batch.
@@ -65,7 +65,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    // §4: "Analytics: INITIALIZE, CONNECT_SUCCESS, SOCIAL_LOGIN_SUCCESS, SET_PREFERRED_ACCOUNT_TYPE,
+    // Behaviour 6.14: "Analytics: INITIALIZE, CONNECT_SUCCESS, SOCIAL_LOGIN_SUCCESS, SET_PREFERRED_ACCOUNT_TYPE,
     // INTERNAL_SDK_ERROR, DISCONNECT_ERROR, MODAL_OPEN, MODAL_CLOSE, plus sign-in success and error events."
     #[test]
     fn spec_events_are_known() {
@@ -97,7 +97,7 @@ mod tests {
         assert!(event_problem("e", "u", "d", "info", "MODAL_OPEN")
             .unwrap()
             .contains("props.type"));
-        // §7: "Skipped for MODAL_CREATED".
+        // behaviour 6.14: "Skipped for MODAL_CREATED".
         assert!(event_problem("e", "u", "d", "track", "MODAL_CREATED")
             .unwrap()
             .contains("never recorded"));

@@ -1,6 +1,6 @@
 //! Base64 (RFC 4648) in the two forms the protocols here use: standard with
-//! padding (WalletConnect envelopes, §4) and URL-safe without padding (JWTs,
-//! §5). Reading is strict, like the `base64` crate's `STANDARD` and
+//! padding (WalletConnect envelopes, behaviour 2.8) and URL-safe without padding (JWTs,
+//! behaviour 2.8). Reading is strict, like the `base64` crate's `STANDARD` and
 //! `URL_SAFE_NO_PAD` engines: only the alphabet, canonical padding (none in
 //! the URL-safe form) and no stray bits in the last character.
 //!

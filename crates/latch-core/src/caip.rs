@@ -1,4 +1,4 @@
-//! CAIP-2 network ids and CAIP-10 account ids (spec §3 "Address formats", §5).
+//! CAIP-2 network ids and CAIP-10 account ids (behaviour 2.12 "Address formats").
 
 use std::fmt;
 use std::str::FromStr;
@@ -7,12 +7,12 @@ use serde::Serialize;
 
 use crate::{Error, Result};
 
-/// The chain namespaces the kit connects to (spec §1).
+/// The chain namespaces the kit connects to (behaviour 3.1).
 pub const SUPPORTED_NAMESPACES: [&str; 4] = ["eip155", "solana", "polkadot", "bip122"];
 
-/// Every namespace an account id may name (spec §1, §5 "with a known
+/// Every namespace an account id may name (behaviour 3.1, 2.12 "with a known
 /// namespace"): the supported ones and those the sign-in layer recognises.
-/// (`multiversx`, which §1 also names, is longer than CAIP-2's 8 characters:
+/// (`multiversx`, which behaviour 3.1 also names, is longer than CAIP-2's 8 characters:
 /// its accounts are written under `elrond`.)
 pub const KNOWN_NAMESPACES: [&str; 10] = [
     "eip155", "solana", "polkadot", "bip122", "cosmos", "algorand", "cip34", "elrond", "near", "tezos",
@@ -108,7 +108,7 @@ impl CaipNetworkId {
         Ok(format!("{number:#x}"))
     }
 
-    /// Whether the kit can connect to this namespace (spec §1).
+    /// Whether the kit can connect to this namespace (behaviour 3.1).
     pub fn is_supported_namespace(&self) -> bool {
         SUPPORTED_NAMESPACES.contains(&self.namespace.as_str())
     }
@@ -183,7 +183,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    // §5: "CAIP network id: exactly 2 parts, else Invalid CAIP-2 network id."
+    // Behaviour 2.12: "CAIP network id: exactly 2 parts, else Invalid CAIP-2 network id."
     #[test]
     fn network_id_needs_exactly_two_parts() {
         let ok = CaipNetworkId::parse("eip155:31337").unwrap();
@@ -232,7 +232,7 @@ mod tests {
         }
     }
 
-    // §5: "CAIP address: exactly 3 colon-separated non-empty parts ... else Invalid CAIP-10 address."
+    // Behaviour 2.12: "CAIP address: exactly 3 colon-separated non-empty parts ... else Invalid CAIP-10 address."
     #[test]
     fn caip10_needs_three_non_empty_parts() {
         let a = CaipAddress::parse("eip155:1:0x70997970C51812dc3A010C7d01b50e0d17dc79C8").unwrap();
@@ -258,7 +258,7 @@ mod tests {
         }
     }
 
-    // §5: "... with a known namespace, else Invalid CAIP Address."
+    // Behaviour 2.12: "... with a known namespace, else Invalid CAIP Address."
     #[test]
     fn connector_addresses_need_a_supported_namespace() {
         assert!(CaipAddress::validate("bip122:000000000019d6689c085ae165831e93:bc1qabc").is_ok());

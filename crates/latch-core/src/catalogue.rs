@@ -1,4 +1,4 @@
-//! Wallet catalogue rules (spec §4 "Wallet catalogue", §7 `GET /getWallets`):
+//! Wallet catalogue rules (behaviour 2.4 "Wallet catalogue", behaviour 6.12 `GET /getWallets`):
 //! how a search ranks wallets.
 
 /// How well a wallet name answers a search; smaller is better.

@@ -1,4 +1,4 @@
-//! Every business number of the spec (§2, §4, §9) in one place. Rules in this
+//! Every business number of the spec (behaviour 7) in one place. Rules in this
 //! crate read them from [`CONSTANTS`]; TypeScript reads the same object through
 //! `@latch/wasm`'s `constants()` instead of repeating the numbers.
 //!
@@ -11,39 +11,39 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Constants {
-    /// Cooldowns and time-outs of requests (§4, §8, §9).
+    /// Cooldowns and time-outs of requests (behaviour 7.1).
     pub cooldowns: Cooldowns,
-    /// How long cached answers stay fresh (§9).
+    /// How long cached answers stay fresh (behaviour 7.2).
     pub cache_expiry: CacheExpiry,
-    /// Size limits of stored lists and caches (§3, §9).
+    /// Size limits of stored lists and caches (behaviour 7.3, 7.2).
     pub limits: Limits,
-    /// UI and protocol delays (§2, §4, §9).
+    /// UI and protocol delays (behaviour 7.4).
     pub timings: Timings,
-    /// The pairing-link lifetime rules (§4 Connection status).
+    /// The pairing-link lifetime rules (behaviour 2.6 Connection status).
     pub pairing: Pairing,
-    /// On-ramp fallback options (§8 "onramp options fall back to built-in defaults", §9).
+    /// On-ramp fallback options (behaviour 5.9 "onramp options fall back to built-in defaults", behaviour 7.6).
     pub onramp: Onramp,
-    /// Swap defaults (§9).
+    /// Swap defaults (behaviour 7.7).
     pub swap: Swap,
-    /// Wallet catalogue paging (§9).
+    /// Wallet catalogue paging (behaviour 7.8).
     pub catalogue: Catalogue,
-    /// Display precision (§5, §9).
+    /// Display precision (behaviour 7.12).
     pub precision: Precision,
-    /// Logging defaults (§9).
+    /// Logging defaults (behaviour 7.11).
     pub logging: Logging,
-    /// Modal geometry and animation (§2).
+    /// Modal geometry and animation (behaviour 1.8).
     pub modal: Modal,
-    /// Theme defaults (§2).
+    /// Theme defaults (behaviour 1.15).
     pub theme: Theme,
-    /// Chain JSON-RPC transport (§7).
+    /// Chain JSON-RPC transport (behaviour 6.15).
     pub rpc: Rpc,
-    /// Named HTTP status codes (§9).
+    /// Named HTTP status codes (behaviour 7.11).
     pub http_status: HttpStatus,
-    /// Calendar units, 1 s to 365 days (§9).
+    /// Calendar units, 1 s to 365 days (behaviour 7.11).
     pub time: Time,
 }
 
-/// Cooldowns and time-outs (§4, §9).
+/// Cooldowns and time-outs (behaviour 7.1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Cooldowns {
@@ -55,7 +55,7 @@ pub struct Cooldowns {
     pub balance_retry_ms: u64,
 }
 
-/// Cache freshness (§9).
+/// Cache freshness (behaviour 7.2).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CacheExpiry {
@@ -69,7 +69,7 @@ pub struct CacheExpiry {
     pub identity_ms: u64,
 }
 
-/// Sizes (§3, §9).
+/// Sizes (behaviour 7.3).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Limits {
@@ -81,7 +81,7 @@ pub struct Limits {
     pub address_cache_size: u32,
 }
 
-/// UI and protocol delays (§2, §4, §9).
+/// UI and protocol delays (behaviour 7.4).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Timings {
@@ -103,7 +103,7 @@ pub struct Timings {
     pub frame_ready_delay_ms: u64,
 }
 
-/// Pairing-link lifetime (§4).
+/// Pairing-link lifetime (behaviour 2.6).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pairing {
@@ -115,7 +115,7 @@ pub struct Pairing {
     pub retry_gap_ms: u64,
 }
 
-/// On-ramp fallback options (§3 "Onramp options", §9).
+/// On-ramp fallback options (behaviour 5.9 "Onramp options", behaviour 7.6).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Onramp {
@@ -146,7 +146,7 @@ pub struct PaymentMethodLimit {
     pub max: &'static str,
 }
 
-/// Swap defaults (§9).
+/// Swap defaults (behaviour 7.7).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Swap {
@@ -156,7 +156,7 @@ pub struct Swap {
     pub supported_chain_ids: [u64; 12],
 }
 
-/// Wallet catalogue paging (§9).
+/// Wallet catalogue paging (behaviour 7.8).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Catalogue {
@@ -174,7 +174,7 @@ pub struct Catalogue {
     pub image_prefetch_count: u32,
 }
 
-/// Display precision (§5, §9).
+/// Display precision (behaviour 7.12).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Precision {
@@ -184,7 +184,7 @@ pub struct Precision {
     pub token_value_decimals: u32,
 }
 
-/// Logging defaults (§9).
+/// Logging defaults (behaviour 7.11).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Logging {
@@ -194,7 +194,7 @@ pub struct Logging {
     pub default_level: &'static str,
 }
 
-/// Modal geometry and animation (§2).
+/// Modal geometry and animation (behaviour 1.8).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Modal {
@@ -208,7 +208,7 @@ pub struct Modal {
     pub height_ms: u64,
 }
 
-/// Theme defaults (§2).
+/// Theme defaults (behaviour 1.15).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Theme {
@@ -226,7 +226,7 @@ pub struct Theme {
     pub background_dark: &'static str,
 }
 
-/// Chain JSON-RPC transport (§7).
+/// Chain JSON-RPC transport (behaviour 6.15).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rpc {
@@ -244,17 +244,17 @@ pub struct Rpc {
     pub ranking_interval_ms: u64,
 }
 
-/// Named HTTP status codes (§9).
+/// Named HTTP status codes (behaviour 7.11).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HttpStatus {
-    /// 403: origin not on the allowlist (§8 "Invalid App Configuration").
+    /// 403: origin not on the allowlist (behaviour 6.2 "Invalid App Configuration").
     pub forbidden: u16,
     /// 503.
     pub service_unavailable: u16,
 }
 
-/// Calendar units (§9 "time constants 1 s to 365 days").
+/// Calendar units (behaviour 7.11 "time constants 1 s to 365 days").
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Time {
@@ -290,7 +290,7 @@ const ACH_LIMIT: PaymentMethodLimit = PaymentMethodLimit {
     max: "25000.00",
 };
 
-/// The constants (§9 unless noted on the field).
+/// The constants (behaviour 7 unless noted on the field).
 pub const CONSTANTS: Constants = Constants {
     cooldowns: Cooldowns {
         email_login_ms: 30 * SECOND_MS,
@@ -396,7 +396,7 @@ pub const CONSTANTS: Constants = Constants {
 mod tests {
     use super::*;
 
-    // §9, spot checks of values written as products above.
+    // Behaviour 7, spot checks of values written as products above.
     #[test]
     fn derived_values_match_the_spec() {
         assert_eq!(CONSTANTS.pairing.lifetime_ms, 240_000); // "Pairing lifetime 4 min"

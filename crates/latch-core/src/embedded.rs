@@ -1,9 +1,9 @@
-//! Embedded-wallet sign-up and login rules (spec §4 "Embedded-wallet requests",
-//! §5 message schemas): what an e-mail, a one-time code, a device id and the
+//! Embedded-wallet sign-up and login rules (behaviour 5.15 "Embedded-wallet requests",
+//! behaviour 5.17 message schemas): what an e-mail, a one-time code, a device id and the
 //! stored key material must look like. The server and the frame both apply
 //! these, so a value one accepts the other accepts too.
 //!
-//! Refusals use the §5 schema messages: `Required` for a missing or empty
+//! Refusals use the behaviour 5.17 schema messages: `Required` for a missing or empty
 //! value, `Invalid input` for anything else.
 
 use serde_json::Value;
@@ -25,7 +25,7 @@ pub const MAX_ENVELOPE_BYTES: usize = 2 * 1024;
 /// The envelope kinds: a recovery share sealed by a password (Argon2id) or a passkey (PRF).
 pub const ENVELOPE_KINDS: [&str; 2] = ["password", "passkey"];
 
-/// A value refused by a §5 schema: which field, and the schema's message.
+/// A value refused by a behaviour 5.17 schema: which field, and the schema's message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}")]
 pub struct SchemaError {
@@ -81,7 +81,7 @@ fn valid_domain(domain: &str) -> bool {
             .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic()))
 }
 
-/// §5 "email valid address": a dot-atom local part, `@`, and a DNS name with
+/// Behaviour 5.17 "email valid address": a dot-atom local part, `@`, and a DNS name with
 /// an alphabetic top-level label (no quoted local parts, no address literals:
 /// nobody types those into a login field). Answers the address trimmed, with
 /// its domain lower-cased (domains are case-insensitive; local parts are kept
@@ -110,7 +110,7 @@ pub fn email_key(valid_email: &str) -> String {
     valid_email.to_ascii_lowercase()
 }
 
-/// §5 "otp string", which the server further requires to be the code's six digits.
+/// Behaviour 5.17 "otp string", which the server further requires to be the code's six digits.
 pub fn validate_otp(field: &'static str, otp: &str) -> SchemaResult<()> {
     if otp.is_empty() {
         return Err(required(field));

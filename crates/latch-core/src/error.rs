@@ -1,22 +1,22 @@
 /// Why a value was refused. Display strings are the spec's exact messages
-/// (§5, §8) because clients match on them; the rejected input travels in the
+/// (behaviour 2.12, 2.15) because clients match on them; the rejected input travels in the
 /// variant so logs and callers can still say what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A CAIP-2 network id that is not `namespace:reference` (§5).
+    /// A CAIP-2 network id that is not `namespace:reference` (behaviour 2.12).
     #[error("Invalid CAIP-2 network id")]
     InvalidCaipNetworkId {
         /// The rejected text.
         input: String,
     },
-    /// A CAIP-10 account id that is not `namespace:reference:address` (§5).
+    /// A CAIP-10 account id that is not `namespace:reference:address` (behaviour 2.12).
     #[error("Invalid CAIP-10 address")]
     InvalidCaip10Address {
         /// The rejected text.
         input: String,
     },
-    /// A CAIP address whose shape or namespace a connector may not report (§5).
+    /// A CAIP address whose shape or namespace a connector may not report (behaviour 2.12).
     #[error("Invalid CAIP Address")]
     InvalidCaipAddress {
         /// The rejected text.
@@ -35,19 +35,19 @@ pub enum Error {
         reason: &'static str,
     },
     // Networks, lists and orders, RPC policy, links, timing rules.
-    /// A CAIP-2 network id that is well formed but not in the catalogue (§8).
+    /// A CAIP-2 network id that is well formed but not in the catalogue (behaviour 3.12).
     #[error("Network not found")]
     NetworkNotFound {
         /// The id that was looked up.
         caip_network_id: String,
     },
-    /// An RPC method that is neither safe nor approvable in the modal (§6).
+    /// An RPC method that is neither safe nor approvable in the modal (behaviour 5.18).
     #[error("Requested RPC call is not allowed")]
     RpcMethodNotAllowed {
         /// The refused method name.
         method: String,
     },
-    /// A wallet app link that cannot start a deep or universal link (§5).
+    /// A wallet app link that cannot start a deep or universal link (behaviour 2.7).
     #[error("Invalid app URL: {reason}")]
     InvalidAppUrl {
         /// The rejected link.
@@ -68,29 +68,29 @@ pub enum Error {
     /// A millisecond timestamp that is not a finite number in the JS `Date` range.
     #[error("Invalid timestamp")]
     InvalidTimestamp,
-    /// A name to register that breaks §5 "at least 4 characters, letters,
+    /// A name to register that breaks behaviour 5.11 "at least 4 characters, letters,
     /// digits, hyphen only"; the message says which part.
     #[error("{reason}")]
     InvalidName {
         /// The user-facing explanation.
         reason: &'static str,
     },
-    /// An EVM chain id without an ENSIP-11 coin type (§5: at or above 2^31).
+    /// An EVM chain id without an ENSIP-11 coin type (behaviour 5.11: at or above 2^31).
     #[error("Invalid chainId")]
     InvalidChainId,
-    /// A send draft missing what the send needs (§5); the message is shown to the user.
+    /// A send draft missing what the send needs (behaviour 5.5); the message is shown to the user.
     #[error("{reason}")]
     IncompleteSendDraft {
         /// The user-facing explanation, the spec's exact text where it gives one.
         reason: &'static str,
     },
-    /// A send on a namespace that has no send flow (§8 "Unsupported chain").
+    /// A send on a namespace that has no send flow (behaviour 5.5 "Unsupported chain").
     #[error("Unsupported chain")]
     UnsupportedSendChain {
         /// The namespace of the draft.
         namespace: String,
     },
-    /// A send of more than the balance holds (§4 "Send"); shown to the user.
+    /// A send of more than the balance holds (behaviour 5.6 "Send"); shown to the user.
     #[error("Amount exceeds balance")]
     AmountExceedsBalance,
     /// An expirer target that is neither `topic:<string>` nor `id:<number>`.
@@ -99,7 +99,7 @@ pub enum Error {
         /// The rejected text.
         input: String,
     },
-    /// An expirer target built from a value of the wrong type for its kind (§8).
+    /// An expirer target built from a value of the wrong type for its kind (behaviour 2.8).
     #[error("Value must be \"{expected}\" for expirer target type: {kind}")]
     ExpirerValueType {
         /// `topic` or `id`.
@@ -107,20 +107,20 @@ pub enum Error {
         /// `string` or `number`.
         expected: &'static str,
     },
-    /// Both sign-in options were given; only one may drive sign-in (§5).
+    /// Both sign-in options were given; only one may drive sign-in (behaviour 4.2).
     #[error("Cannot set both `siweConfig` and `siwx` options")]
     SiwxConflict,
-    /// No project id was configured (§5, §8).
+    /// No project id was configured (behaviour 6.2).
     #[error("Project ID Not Configured")]
     ProjectIdNotConfigured,
-    /// An e-mail login attempted within the cooldown (§4, §8, §9 30 s).
+    /// An e-mail login attempted within the cooldown (behaviour 5.16, 7.1 30 s).
     #[error("Please try again after {seconds} seconds")]
     EmailCooldown {
         /// Whole seconds left, rounded up.
         seconds: u64,
     },
-    // Addresses and sign-in messages (§3, §5, §8 sign-in).
-    /// Text that is not 32 to 44 base58 characters decoding to 32 bytes (§5).
+    // Addresses and sign-in messages (behaviour 4.3, 4.2, 4.7 sign-in).
+    /// Text that is not 32 to 44 base58 characters decoding to 32 bytes (behaviour 2.13).
     #[error("Invalid Solana address")]
     InvalidSolanaAddress {
         /// The rejected text.
@@ -151,14 +151,14 @@ pub enum Error {
         reason: String,
     },
     /// A sign-in message whose expiration time has passed. The text is the
-    /// spec's alert title (§8 "Session Expired"), which clients match on.
+    /// spec's alert title (behaviour 4.8 "Session Expired"), which clients match on.
     #[error("Session Expired")]
     SignInExpired {
         /// The message's `Expiration Time`.
         expiration_time: String,
     },
     /// A sign-in message whose not-before time is still ahead: usually a wrong
-    /// clock on one side (§8 "token not yet valid; check the clock and reconnect").
+    /// clock on one side (behaviour 4.8 "token not yet valid; check the clock and reconnect").
     #[error("Session not yet valid: check the clock and reconnect")]
     SignInNotYetValid {
         /// The message's `Not Before`.

@@ -1,4 +1,4 @@
-//! How amounts, addresses and dates are shown (spec §5, §9). Exact decimal
+//! How amounts, addresses and dates are shown (behaviour 1.16, 7.12). Exact decimal
 //! string arithmetic throughout: a float would misprint large balances.
 //!
 //! Rounding, per use: balances are floored (a user must not see more than they
@@ -21,11 +21,11 @@ pub use time::{
 
 use crate::{Error, Result};
 
-/// Decimals shown for balances (spec §9 "Balance precision 3 decimals").
+/// Decimals shown for balances (behaviour 7.12 "Balance precision 3 decimals").
 pub const BALANCE_DECIMALS: usize = 3;
-/// Leading characters kept when an address is truncated (spec §5).
+/// Leading characters kept when an address is truncated (behaviour 1.16).
 pub const TRUNCATE_START: usize = 4;
-/// Trailing characters kept when an address is truncated (spec §5).
+/// Trailing characters kept when an address is truncated (behaviour 1.16).
 pub const TRUNCATE_END: usize = 6;
 
 /// Turns an integer amount in base units (decimal, or `0x` hex as JSON-RPC
@@ -92,7 +92,7 @@ pub fn format_balance(balance: Option<&str>, symbol: Option<&str>) -> Result<Str
 }
 
 /// Shortens an address for display to its first 4 and last 6 characters
-/// (spec §5): `0x70997970C51812dc3A010C7d01b50e0d17dc79C8` → `0x70...dc79C8`.
+/// (behaviour 1.16): `0x70997970C51812dc3A010C7d01b50e0d17dc79C8` → `0x70...dc79C8`.
 /// Text too short to gain from it is returned whole.
 pub fn truncate_address(address: &str) -> String {
     let chars: Vec<char> = address.chars().collect();
@@ -123,7 +123,7 @@ mod tests {
         assert!(format_units(&too_big, 18).is_err());
     }
 
-    // §5: "Balance display floored to 3 decimals ('0.000' when missing or zero)".
+    // Behaviour 1.16: "Balance display floored to 3 decimals ('0.000' when missing or zero)".
     #[test]
     fn balance_floors_to_three_decimals() {
         assert_eq!(format_balance(None, None).unwrap(), "0.000");
@@ -140,7 +140,7 @@ mod tests {
         }
     }
 
-    // §5: "Addresses display truncated to 4 start and 6 end characters."
+    // Behaviour 1.16: "Addresses display truncated to 4 start and 6 end characters."
     #[test]
     fn address_truncation() {
         assert_eq!(

@@ -1,5 +1,5 @@
-//! The Activity tab's transaction history (spec §2 "Transaction history is
-//! grouped by year, then month…", §5 "History: a transaction is dropped if all
+//! The Activity tab's transaction history (behaviour 1.17 "Transaction history is
+//! grouped by year, then month…", behaviour 5.13 "History: a transaction is dropped if all
 //! transfers are spam-flagged NFTs; only those matching the connected chain
 //! are kept").
 //!
@@ -108,7 +108,7 @@ impl Transaction {
     }
 }
 
-/// The transactions the Activity tab shows on `caip_network_id` (§5): those of
+/// The transactions the Activity tab shows on `caip_network_id` (behaviour 5.13): those of
 /// that chain that are not entirely spam NFTs, in input order.
 pub fn filter_transactions<T: Borrow<Transaction>>(transactions: Vec<T>, caip_network_id: &str) -> Result<Vec<T>> {
     let chain = CaipNetworkId::parse(caip_network_id)?.to_string();
@@ -128,7 +128,7 @@ pub struct MonthGroup<T> {
     pub year: i64,
     /// 1 = January … 12 = December.
     pub month: u8,
-    /// `March` in the current year, `March 2023` before it (§2).
+    /// `March` in the current year, `March 2023` before it (behaviour 1.17).
     pub label: String,
     /// Whether the month is in the current year, so a translated heading leaves the year out.
     pub current_year: bool,
@@ -137,7 +137,7 @@ pub struct MonthGroup<T> {
 }
 
 /// Groups transactions by the month they were mined in, newest month first
-/// (§2). Months are calendar months at `utc_offset_minutes` from UTC (the
+/// (behaviour 1.17). Months are calendar months at `utc_offset_minutes` from UTC (the
 /// viewer's zone; the core reads none), and so is "the current year" of `now_ms`.
 /// A transaction whose `minedAt` is not a date is an error, not silently moved.
 pub fn group_by_year_month<T: Borrow<Transaction>>(
@@ -203,7 +203,7 @@ mod tests {
         }
     }
 
-    // §5: "a transaction is dropped if all transfers are spam-flagged NFTs;
+    // Behaviour 5.13: "a transaction is dropped if all transfers are spam-flagged NFTs;
     // only those matching the connected chain are kept".
     #[test]
     fn filters_spam_and_other_chains() {
@@ -222,7 +222,7 @@ mod tests {
         assert!(filter_transactions(all, "eip155").is_err());
     }
 
-    // §2: "grouped by year, then month. The current year shows only the month
+    // Behaviour 1.17: "grouped by year, then month. The current year shows only the month
     // name; earlier years show month and year."
     #[test]
     fn groups_newest_month_first() {

@@ -1,4 +1,4 @@
-//! Every rule of the Latch spec (`SPEC.md`), implemented once.
+//! Every rule of Latch's behaviour (`docs/behaviour/`), implemented once.
 //!
 //! Architecture invariant: this crate is pure. It does no IO, reads no clock and
 //! draws no randomness; callers pass such values in. That keeps every rule

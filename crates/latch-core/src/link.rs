@@ -1,4 +1,4 @@
-//! Links that hand a pairing URI to a wallet app (§5): a native deep link
+//! Links that hand a pairing URI to a wallet app (behaviour 2.7): a native deep link
 //! (`scheme://wc?uri=…`) or a universal link (`https://…/wc?uri=…`).
 //!
 //! App URLs come from the wallet catalogue service, so they are validated:
@@ -80,7 +80,7 @@ fn link(base: String, wc_uri: &str) -> String {
     format!("{}wc?uri={}", with_trailing_slash(base), encode_uri_component(wc_uri))
 }
 
-/// A universal link (§5): `app_url` (which must be `http(s)://host…`) with a
+/// A universal link (behaviour 2.7): `app_url` (which must be `http(s)://host…`) with a
 /// trailing slash, then `wc?uri=` and the encoded pairing URI.
 pub fn build_universal_link(app_url: &str, wc_uri: &str) -> Result<String> {
     check_common(app_url, wc_uri)?;
@@ -94,7 +94,7 @@ pub fn build_universal_link(app_url: &str, wc_uri: &str) -> Result<String> {
     Ok(link(app_url.to_owned(), wc_uri))
 }
 
-/// A native deep link (§5). An `http(s)` app URL is a universal link
+/// A native deep link (behaviour 2.7). An `http(s)` app URL is a universal link
 /// ([`build_universal_link`]). Otherwise the URL is a scheme: one given without
 /// `://` (`metamask:` or `metamask`) loses its `:` and `/` characters and gets
 /// `://`; then a trailing slash is ensured and `wc?uri=` plus the encoded
@@ -164,7 +164,7 @@ mod tests {
         }
     }
 
-    // §5: "Native deep link: an http link is a universal link; others get the scheme suffix and
+    // Behaviour 2.7: "Native deep link: an http link is a universal link; others get the scheme suffix and
     // trailing slash; the pairing uri is URL-encoded in a wc?uri= query."
     #[test]
     fn native_links() {

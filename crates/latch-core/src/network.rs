@@ -1,7 +1,7 @@
-//! Networks: the catalogue (§3 Network, §9), the unsupported-network
-//! placeholder (§3), restoring the active network (§4 Networks), the add-chain
-//! trigger codes (§4), account types and feature support per namespace (§6),
-//! the embedded-wallet networks (§6) and on-ramp chain names (§9).
+//! Networks: the catalogue (behaviour 3.2 Network, behaviour 7.7), the unsupported-network
+//! placeholder (behaviour 3.3), restoring the active network (behaviour 3.6 Networks), the add-chain
+//! trigger codes (behaviour 3.7), account types and feature support per namespace (behaviour 3.9),
+//! the embedded-wallet networks (behaviour 3.11) and on-ramp chain names (behaviour 7.6).
 //!
 //! Catalogue entries are public, well-known facts: names, currencies, public
 //! RPC and explorer URLs. No entry carries `assets`: network images come from
@@ -69,7 +69,7 @@ impl<'de> Deserialize<'de> for NetworkId {
     }
 }
 
-/// A network the kit can connect to (§3). Serialises to the camelCase shape JS
+/// A network the kit can connect to (behaviour 3.2). Serialises to the camelCase shape JS
 /// wallet libraries use; optional parts are left out rather than `null`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -97,7 +97,7 @@ pub struct Network {
     pub testnet: Option<bool>,
 }
 
-/// A network's native coin (§3).
+/// A network's native coin (behaviour 3.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NativeCurrency {
     /// e.g. `Ether`.
@@ -108,7 +108,7 @@ pub struct NativeCurrency {
     pub decimals: u8,
 }
 
-/// JSON-RPC endpoints (§3): `default` is used; `chainDefault` is the chain's
+/// JSON-RPC endpoints (behaviour 3.2): `default` is used; `chainDefault` is the chain's
 /// own public endpoint when `default` points at a proxy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -127,7 +127,7 @@ pub struct RpcEndpoints {
     pub http: Vec<String>,
 }
 
-/// Network images (§3).
+/// Network images (behaviour 3.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkAssets {
@@ -173,7 +173,7 @@ const ETHER: (&str, &str, u8) = ("Ether", "ETH", 18);
 /// characters of its fixed genesis hash `62ezpasMJWZPGdzfoeZF6RAkYHVpfnLhQa8bSPWEMyLs`.
 pub const LOCAL_SOLANA_DEVNET: &str = "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh";
 
-/// The 12 swap networks of §9, Solana and Bitcoin mainnet and test networks,
+/// The 12 swap networks of behaviour 7.7, Solana and Bitcoin mainnet and test networks,
 /// and the local devnets (an anvil node, `devnet/`; a litesvm node, `solana-devnet/`).
 const CATALOGUE: [Entry; 18] = [
     Entry {
@@ -371,10 +371,10 @@ pub fn network(caip_network_id: &str) -> Result<Option<Network>> {
         .map(Entry::to_network))
 }
 
-/// The fixed name of the unsupported-network placeholder (§3).
+/// The fixed name of the unsupported-network placeholder (behaviour 3.3).
 pub const UNSUPPORTED_NETWORK_NAME: &str = "Unknown Network";
 
-/// The placeholder that stands in for a network the app did not request (§3):
+/// The placeholder that stands in for a network the app did not request (behaviour 3.3):
 /// the fixed [`UNSUPPORTED_NETWORK_NAME`], an empty currency (empty name and
 /// symbol, 0 decimals) and an empty `default` RPC list. It keeps the id of the
 /// network the wallet is on, so the UI can still say which one; without an id
@@ -470,7 +470,7 @@ pub struct RestoreNetworkRequest {
     pub namespaces: Option<Vec<String>>,
 }
 
-/// The network to make active at start (§4 Networks): the stored one if it is
+/// The network to make active at start (behaviour 3.6 Networks): the stored one if it is
 /// in the requested list; else the unsupported placeholder if its namespace is
 /// known (the app has an adapter for it); else the default network; else the
 /// first requested one; `None` when there is none.
@@ -499,14 +499,14 @@ pub fn restore_network(request: RestoreNetworkRequest) -> Result<Option<Network>
     Ok(default_network.or_else(|| requested.into_iter().next()))
 }
 
-/// Wallet error codes after which switching becomes an add-chain request (§4).
+/// Wallet error codes after which switching becomes an add-chain request (behaviour 3.7).
 /// 4902 is EIP-3085's unrecognised chain and 5000 a common wallet default;
 /// 32603 is as the spec writes it, and its JSON-RPC form -32603 (internal
 /// error, which some mobile wallets answer for an unknown chain) counts too.
 pub const ADD_CHAIN_TRIGGER_CODES: [i64; 4] = [4902, 5000, 32603, -32603];
 
 /// Whether a wallet-switch error `code` should trigger an add-chain request
-/// (§4). The code is a number as JSON and JS carry it; a fraction, NaN or an
+/// (behaviour 3.7). The code is a number as JSON and JS carry it; a fraction, NaN or an
 /// infinity is never a trigger.
 pub fn is_add_chain_trigger(code: f64) -> bool {
     ADD_CHAIN_TRIGGER_CODES.iter().any(|&trigger| trigger as f64 == code)
@@ -518,12 +518,12 @@ pub const USER_REJECTION_CODES: [i64; 4] = [4001, 5000, 5001, 5002];
 
 /// Whether a wallet error `code` says the user declined (a choice to respect,
 /// not a failure to report). Outside a network switch, where 5000 triggers an
-/// add-chain request first (§4).
+/// add-chain request first (behaviour 3.7).
 pub fn is_user_rejection(code: f64) -> bool {
     USER_REJECTION_CODES.iter().any(|&rejection| rejection as f64 == code)
 }
 
-/// The kinds of account a namespace can hold (§3 Account entity).
+/// The kinds of account a namespace can hold (behaviour 2.11 Account entity).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum AccountType {
@@ -546,7 +546,7 @@ impl AccountType {
     }
 }
 
-/// The account type a namespace uses unless the user prefers another (§6);
+/// The account type a namespace uses unless the user prefers another (behaviour 3.9);
 /// `None` for a namespace the kit does not connect to.
 pub fn default_account_type(namespace: &str) -> Option<AccountType> {
     match namespace {
@@ -557,7 +557,7 @@ pub fn default_account_type(namespace: &str) -> Option<AccountType> {
     }
 }
 
-/// Features whose availability depends on the namespace (§6).
+/// Features whose availability depends on the namespace (behaviour 3.10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NamespaceFeature {
     /// Token balances.
@@ -625,7 +625,7 @@ impl FromStr for NamespaceFeature {
     }
 }
 
-/// Whether `feature` works on `namespace` (§6): balances and onramp on eip155
+/// Whether `feature` works on `namespace` (behaviour 3.10): balances and onramp on eip155
 /// and solana, names and activity on eip155; the auth connector (embedded
 /// wallet) on eip155 and solana; receive and send on eip155 and solana (the
 /// kit sends on both), swaps on eip155 only.
@@ -634,7 +634,7 @@ pub fn supports_feature(feature: NamespaceFeature, namespace: &str) -> bool {
 }
 
 /// The Account view's wallet features that work on `namespace`, in the spec's
-/// order (§2 "Wallet feature order"; `onramp`, `swaps`, `receive`, `send`).
+/// order (behaviour 1.12 "Wallet feature order"; `onramp`, `swaps`, `receive`, `send`).
 /// Whether the app turned each on (`features`) is for the caller to apply.
 pub fn wallet_features(namespace: &str) -> Vec<&'static str> {
     // Not through `FromStr`: its error text would pull formatting into the small `core` wasm module.
@@ -651,7 +651,7 @@ pub fn wallet_features(namespace: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// The networks the embedded (e-mail/social) wallet works on (§6, "about 27").
+/// The networks the embedded (e-mail/social) wallet works on (behaviour 3.11, "about 27").
 /// The spec does not list them; these are the large EVM mainnets with their
 /// official test networks, Solana's three clusters and the local devnet.
 pub const EMBEDDED_WALLET_NETWORKS: [&str; 27] = [
@@ -687,7 +687,7 @@ pub const EMBEDDED_WALLET_NETWORKS: [&str; 27] = [
     "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z",
 ];
 
-/// On-ramp provider chain names by CAIP-2 id (§9).
+/// On-ramp provider chain names by CAIP-2 id (behaviour 7.6).
 const ONRAMP_CHAINS: [(&str, &str); 8] = [
     ("eip155:1", "ethereum"),
     ("eip155:42161", "arbitrum"),
@@ -699,11 +699,11 @@ const ONRAMP_CHAINS: [(&str, &str); 8] = [
     ("eip155:8453", "base"),
 ];
 
-/// The chain the on-ramp provider uses when the network has no name of its own (§9).
+/// The chain the on-ramp provider uses when the network has no name of its own (behaviour 7.6).
 pub const ONRAMP_FALLBACK_CHAIN: &str = "ethereum";
 
 /// The on-ramp provider's chain name for a network, `ethereum` when it has
-/// none (§9); `Invalid CAIP-2 network id` when the id is malformed.
+/// none (behaviour 7.6); `Invalid CAIP-2 network id` when the id is malformed.
 pub fn onramp_chain(caip_network_id: &str) -> Result<&'static str> {
     CaipNetworkId::parse(caip_network_id)?;
     Ok(ONRAMP_CHAINS
@@ -721,7 +721,7 @@ mod tests {
     const DEVNET: &str = "eip155:31337";
     const SOLANA: &str = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
 
-    // §9: "Swap-supported networks (12)" and §3 Network fields: all in the catalogue, well formed.
+    // Behaviour 7.7: "Swap-supported networks (12)" and behaviour 3.2 Network fields: all in the catalogue, well formed.
     #[test]
     fn catalogue_covers_swap_networks_and_is_well_formed() {
         let all = networks();
@@ -760,7 +760,7 @@ mod tests {
         assert_eq!(network("nope").unwrap_err().to_string(), "Invalid CAIP-2 network id");
     }
 
-    // §3: "The unsupported-network placeholder has a fixed unsupported label, empty currency and empty rpc list."
+    // Behaviour 3.3: "The unsupported-network placeholder has a fixed unsupported label, empty currency and empty rpc list."
     #[test]
     fn placeholder_shape() {
         let p = unsupported_network_placeholder(Some("eip155:5")).unwrap();
@@ -787,7 +787,7 @@ mod tests {
         .map(|n| format!("{} {}", n.caip_network_id, n.name))
     }
 
-    // §4: "A restored network is the stored one if it is in the requested list; else the
+    // Behaviour 3.6: "A restored network is the stored one if it is in the requested list; else the
     // placeholder if its namespace is known; else a default or the first requested network."
     #[test]
     fn restore_rule() {
@@ -841,7 +841,7 @@ mod tests {
         );
     }
 
-    // §4: "A wallet-switch error code of 4902, 5000 or 32603 triggers an add-chain request."
+    // Behaviour 3.7: "A wallet-switch error code of 4902, 5000 or 32603 triggers an add-chain request."
     #[test]
     fn add_chain_codes() {
         for (code, yes) in [
@@ -875,7 +875,7 @@ mod tests {
         }
     }
 
-    // §6: "eip155 smartAccount by default, solana and polkadot eoa, bip122 payment."
+    // Behaviour 3.9: "eip155 smartAccount by default, solana and polkadot eoa, bip122 payment."
     #[test]
     fn account_types() {
         assert_eq!(default_account_type("eip155"), Some(AccountType::SmartAccount));
@@ -885,7 +885,7 @@ mod tests {
         assert_eq!(default_account_type("cosmos"), None);
     }
 
-    // §6: "balances on eip155 and solana; names and activity on eip155; onramp on eip155 and solana.
+    // Behaviour 3.10: "balances on eip155 and solana; names and activity on eip155; onramp on eip155 and solana.
     // The auth connector supports eip155 and solana."
     #[test]
     fn feature_matrix() {
@@ -914,7 +914,7 @@ mod tests {
         }
     }
 
-    // §2 "Wallet feature order: onramp, swaps, receive, send", each where §6 supports it.
+    // Behaviour 1.12 "Wallet feature order: onramp, swaps, receive, send", each where behaviour 3.10 supports it.
     #[test]
     fn wallet_features_in_order_per_namespace() {
         assert_eq!(wallet_features("eip155"), ["onramp", "swaps", "receive", "send"]);
@@ -928,7 +928,7 @@ mod tests {
         }
     }
 
-    // §6: "The embedded wallet works only on certain chains (about 27 network ids)."
+    // Behaviour 3.11: "The embedded wallet works only on certain chains (about 27 network ids)."
     #[test]
     fn embedded_wallet_networks_are_distinct_caip_ids() {
         let mut ids = EMBEDDED_WALLET_NETWORKS.to_vec();
@@ -941,7 +941,7 @@ mod tests {
         }
     }
 
-    // §9: "On-ramp chains for one provider: ethereum, arbitrum, polygon, berachain,
+    // Behaviour 7.6: "On-ramp chains for one provider: ethereum, arbitrum, polygon, berachain,
     // avalanche-c-chain, optimism, celo, base; ethereum fallback."
     #[test]
     fn onramp_chains() {

@@ -1,4 +1,4 @@
-//! Which web origins may use a project (spec §8 "Invalid App Configuration":
+//! Which web origins may use a project (behaviour 6.2 "Invalid App Configuration":
 //! an origin not on the project's allowlist is refused).
 //!
 //! A pattern is an origin (`https://app.example.com`) where the port may be `*`

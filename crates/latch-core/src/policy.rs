@@ -1,11 +1,11 @@
-//! What the modal shows and in which order (§2, §5, §9), and which RPC methods
-//! the embedded wallet answers (§6).
+//! What the modal shows and in which order (behaviour 1.10–1.12, 2.3, 7.9), and which RPC methods
+//! the embedded wallet answers (behaviour 5.18).
 
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
 
-/// Wallets the host must not show, by reverse-DNS id or by name (§5).
+/// Wallets the host must not show, by reverse-DNS id or by name (behaviour 2.3).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RestrictedWallets {
@@ -18,7 +18,7 @@ pub struct RestrictedWallets {
 }
 
 impl RestrictedWallets {
-    /// Whether a wallet with this `rdns` and `name` is hidden (§5). Both compare
+    /// Whether a wallet with this `rdns` and `name` is hidden (behaviour 2.3). Both compare
     /// case-insensitively, so a list written `Metamask` still hides `MetaMask`.
     pub fn hides(&self, rdns: Option<&str>, name: Option<&str>) -> bool {
         let rdns_hit = rdns.is_some_and(|r| self.rdns.iter().any(|x| x.eq_ignore_ascii_case(r)));
@@ -40,13 +40,13 @@ pub struct InjectedConnectorContext {
     pub injected_installed: bool,
 }
 
-/// Whether to hide the generic browser-wallet connector (§5: "hidden on
+/// Whether to hide the generic browser-wallet connector (behaviour 2.3: "hidden on
 /// desktop if none is installed"). On mobile it stays: it opens an in-app browser.
 pub fn should_hide_injected_connector(context: InjectedConnectorContext) -> bool {
     context.is_desktop && !context.injected_installed
 }
 
-/// The socials a Telegram mini-app cannot use on `os` (§5). `os` is compared
+/// The socials a Telegram mini-app cannot use on `os` (behaviour 5.16). `os` is compared
 /// case-insensitively: `ios`, `mac` (or `macos`), `android`; any other value
 /// removes nothing.
 fn telegram_blocked_socials(os: &str) -> &'static [&'static str] {
@@ -58,7 +58,7 @@ fn telegram_blocked_socials(os: &str) -> &'static [&'static str] {
     }
 }
 
-/// `socials` without those a Telegram mini-app cannot open on `os` (§5: "iOS
+/// `socials` without those a Telegram mini-app cannot open on `os` (behaviour 5.16: "iOS
 /// removes google, Mac removes x, Android removes facebook and x").
 pub fn filter_telegram_socials(socials: &[String], os: &str) -> Vec<String> {
     let blocked = telegram_blocked_socials(os);
@@ -81,15 +81,15 @@ pub enum ConnectMethod {
     Wallet,
 }
 
-/// The default connect-method order (§2).
+/// The default connect-method order (behaviour 1.10).
 pub const DEFAULT_CONNECT_METHOD_ORDER: [ConnectMethod; 3] =
     [ConnectMethod::Email, ConnectMethod::Social, ConnectMethod::Wallet];
 
-/// The order when an installed wallet is shown, in the spec's other reading (§2).
+/// The order when an installed wallet is shown, in the spec's other reading (behaviour 1.10).
 pub const INSTALLED_WALLET_CONNECT_METHOD_ORDER: [ConnectMethod; 3] =
     [ConnectMethod::Wallet, ConnectMethod::Email, ConnectMethod::Social];
 
-/// What decides the connect-method order. §2 reads two ways; both fit here:
+/// What decides the connect-method order. Behaviour 1.10 reads two ways; both fit here:
 /// - the fixed reading ("defaults to email, social, wallet"): leave
 ///   `installedWalletShown` out;
 /// - the other reading ("wallet, email, social, or the default order when no
@@ -107,7 +107,7 @@ pub struct ConnectMethodOrderRequest {
     pub installed_wallet_shown: Option<bool>,
 }
 
-/// The order of the Connect view's groups (§2); see [`ConnectMethodOrderRequest`].
+/// The order of the Connect view's groups (behaviour 1.10); see [`ConnectMethodOrderRequest`].
 pub fn connect_method_order(request: &ConnectMethodOrderRequest) -> Result<Vec<ConnectMethod>> {
     if let Some(configured) = &request.configured {
         let invalid = |reason: &str| Error::InvalidInput {
@@ -129,7 +129,7 @@ pub fn connect_method_order(request: &ConnectMethodOrderRequest) -> Result<Vec<C
     .to_vec())
 }
 
-/// The order of connector groups in the wallet list (§2).
+/// The order of connector groups in the wallet list (behaviour 1.11).
 pub const DEFAULT_CONNECTOR_TYPE_ORDER: [&str; 7] = [
     "walletConnect",
     "recent",
@@ -140,13 +140,13 @@ pub const DEFAULT_CONNECTOR_TYPE_ORDER: [&str; 7] = [
     "recommended",
 ];
 
-/// The order of the account view's wallet features (§2).
+/// The order of the account view's wallet features (behaviour 1.12).
 pub const WALLET_FEATURE_ORDER: [&str; 4] = ["onramp", "swaps", "receive", "send"];
 
-/// The social logins offered by default, in order (§9).
+/// The social logins offered by default, in order (behaviour 7.9).
 pub const DEFAULT_SOCIALS: [&str; 7] = ["google", "x", "discord", "farcaster", "github", "apple", "facebook"];
 
-/// Optional features and whether they are on (§9).
+/// Optional features and whether they are on (behaviour 7.9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Features {
@@ -176,7 +176,7 @@ pub struct Features {
     pub collapse_wallets: bool,
 }
 
-/// §9: "Default features on: swaps, onramp, receive, send, email, emailShowWallets,
+/// Behaviour 7.9: "Default features on: swaps, onramp, receive, send, email, emailShowWallets,
 /// history, analytics, allWallets. Off: legalCheckbox, smartSessions, collapseWallets."
 pub const DEFAULT_FEATURES: Features = Features {
     swaps: true,
@@ -193,7 +193,7 @@ pub const DEFAULT_FEATURES: Features = Features {
     collapse_wallets: false,
 };
 
-/// How the embedded wallet treats an RPC method (§6).
+/// How the embedded wallet treats an RPC method (behaviour 5.18).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum RpcMethodClass {
@@ -216,7 +216,7 @@ impl RpcMethodClass {
     }
 }
 
-/// §6 "Safe RPC methods": the read methods of the Ethereum JSON-RPC API, the
+/// Behaviour 5.18 "Safe RPC methods": the read methods of the Ethereum JSON-RPC API, the
 /// wallet capability/status/asset reads, the ERC-4337 user-operation reads, and
 /// `eth_sendRawTransaction` (it relays what was signed and approved before).
 pub const SAFE_RPC_METHODS: [&str; 41] = [
@@ -263,7 +263,7 @@ pub const SAFE_RPC_METHODS: [&str; 41] = [
     "eth_estimateUserOperationGas",
 ];
 
-/// §6 "Not-safe methods (need approval in the modal)".
+/// Behaviour 5.18 "Not-safe methods (need approval in the modal)".
 pub const APPROVAL_RPC_METHODS: [&str; 11] = [
     "personal_sign",
     "eth_signTypedData_v4",
@@ -278,10 +278,10 @@ pub const APPROVAL_RPC_METHODS: [&str; 11] = [
     "eth_sendUserOperation",
 ];
 
-/// What the UI shows for a refused method (§6).
+/// What the UI shows for a refused method (behaviour 5.18).
 pub const ACTION_NOT_ALLOWED_MESSAGE: &str = "Action not allowed";
 
-/// Classifies `method` (§6). Names match exactly, as JSON-RPC method names are
+/// Classifies `method` (behaviour 5.18). Names match exactly, as JSON-RPC method names are
 /// case-sensitive; "Unknown methods are rejected", so anything unlisted is
 /// [`RpcMethodClass::NotAllowed`].
 pub fn classify_rpc_method(method: &str) -> RpcMethodClass {
@@ -294,7 +294,7 @@ pub fn classify_rpc_method(method: &str) -> RpcMethodClass {
     }
 }
 
-/// The class of an allowed `method`, else `Requested RPC call is not allowed` (§6).
+/// The class of an allowed `method`, else `Requested RPC call is not allowed` (behaviour 5.18).
 pub fn assert_rpc_method_allowed(method: &str) -> Result<RpcMethodClass> {
     match classify_rpc_method(method) {
         RpcMethodClass::NotAllowed => Err(Error::RpcMethodNotAllowed {
@@ -527,7 +527,7 @@ mod tests {
         items.iter().map(|s| (*s).to_owned()).collect()
     }
 
-    // §5: "Wallets with a restricted reverse-DNS id or name are hidden."
+    // Behaviour 2.3: "Wallets with a restricted reverse-DNS id or name are hidden."
     #[test]
     fn restricted_wallets() {
         let restricted = RestrictedWallets {
@@ -547,7 +547,7 @@ mod tests {
         assert!(!RestrictedWallets::default().hides(Some("io.metamask"), Some("MetaMask")));
     }
 
-    // §5: "the browser-wallet injected connector is hidden on desktop if none is installed."
+    // Behaviour 2.3: "the browser-wallet injected connector is hidden on desktop if none is installed."
     #[test]
     fn injected_connector_visibility() {
         for (is_desktop, injected_installed, hide) in [
@@ -564,7 +564,7 @@ mod tests {
         }
     }
 
-    // §5: "In a Telegram mini-app, socials are filtered: iOS removes google, Mac removes x,
+    // Behaviour 5.16: "In a Telegram mini-app, socials are filtered: iOS removes google, Mac removes x,
     // Android removes facebook and x."
     #[test]
     fn telegram_socials() {
@@ -580,7 +580,7 @@ mod tests {
         assert_eq!(filter_telegram_socials(&all, "windows"), all);
     }
 
-    // §2: "Connect-method order defaults to email, social, wallet; another reading gives
+    // Behaviour 1.10: "Connect-method order defaults to email, social, wallet; another reading gives
     // wallet, email, social, or the default order when no injected or announced wallet is shown."
     #[test]
     fn connect_method_orders() {
@@ -605,7 +605,7 @@ mod tests {
         );
     }
 
-    // §9: "Default features on: swaps, onramp, receive, send, email, emailShowWallets,
+    // Behaviour 7.9: "Default features on: swaps, onramp, receive, send, email, emailShowWallets,
     // history, analytics, allWallets. Off: legalCheckbox, smartSessions, collapseWallets."
     #[test]
     fn default_features_on_and_off() {
@@ -615,7 +615,7 @@ mod tests {
         assert!(!f.legal_checkbox && !f.smart_sessions && !f.collapse_wallets);
     }
 
-    // §6: safe reads, approvals, and "Unknown methods are rejected".
+    // Behaviour 5.18: safe reads, approvals, and "Unknown methods are rejected".
     #[test]
     fn rpc_classes() {
         for (method, class) in [

@@ -1,4 +1,4 @@
-//! EVM sends (spec §4 "Send", §5 send rules): an amount typed in whole units
+//! EVM sends (behaviour 5.6 "Send", behaviour 5.5 send rules): an amount typed in whole units
 //! turned into base units exactly, the transaction a wallet is asked to send
 //! (native value or an ERC-20 `transfer`), the Max amount that leaves the gas
 //! cost for a native send, and the gas cost in the native coin and in USD.
@@ -181,7 +181,7 @@ pub struct MaxSendInput {
 
 /// The most that can be sent, in whole units: a token's whole balance; for
 /// the native coin the balance less gas limit × gas price, never below zero.
-/// A native Max needs both gas figures (§5: no native send without a gas price).
+/// A native Max needs both gas figures (behaviour 5.5: no native send without a gas price).
 pub fn max_send_amount(input: &MaxSendInput) -> Result<String> {
     let balance = parse_units_floor(&input.balance.to_decimal()?, input.decimals)?;
     let max = if input.is_native {
@@ -223,7 +223,7 @@ pub struct GasCost {
 }
 
 /// Gas limit × gas price in the native coin and, at `native_price_usd`, in USD
-/// (the "gas price in USD" of the send draft, §3, that §5's rule compares).
+/// (the "gas price in USD" of the send draft, behaviour 5.4, that behaviour 5.5's rule compares).
 pub fn gas_cost(input: &GasCostInput) -> Result<GasCost> {
     let fee = format_units(
         &gas_fee(&input.gas_limit, &input.gas_price)?.to_string(),
@@ -237,7 +237,7 @@ pub fn gas_cost(input: &GasCostInput) -> Result<GasCost> {
     })
 }
 
-/// An amount's fiat value at a unit price, exact (the network balance in USD, §3).
+/// An amount's fiat value at a unit price, exact (the network balance in USD, behaviour 5.4).
 pub fn fiat_value(amount: &Decimal, price: &Decimal) -> Decimal {
     amount.mul(price)
 }

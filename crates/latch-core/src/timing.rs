@@ -1,22 +1,22 @@
-//! Time-based rules: the pairing-link lifetime (§4 Connection status) and the
-//! e-mail login cooldown (§4 Embedded-wallet requests, §8). Callers pass the
+//! Time-based rules: the pairing-link lifetime (behaviour 2.6 Connection status) and the
+//! e-mail login cooldown (behaviour 5.15 Embedded-wallet requests, behaviour 5.16). Callers pass the
 //! clock (`now_ms`, Unix milliseconds); nothing here reads it.
 
 use crate::constants::CONSTANTS;
 use crate::{Error, Result};
 
-/// When a pairing link made at `now_ms` expires: now plus 4 minutes (§4).
+/// When a pairing link made at `now_ms` expires: now plus 4 minutes (behaviour 2.6).
 pub fn pairing_expiry(now_ms: u64) -> u64 {
     now_ms.saturating_add(CONSTANTS.pairing.lifetime_ms)
 }
 
 /// Whether a pairing link expiring at `expiry_ms` must be regenerated: under
-/// 10 s remain (§4). An already expired link is near expiry too.
+/// 10 s remain (behaviour 2.6). An already expired link is near expiry too.
 pub fn is_pairing_near_expiry(expiry_ms: u64, now_ms: u64) -> bool {
     expiry_ms.saturating_sub(now_ms) < CONSTANTS.pairing.near_expiry_ms
 }
 
-/// Whether pairing may be retried: at least 1 s since the last attempt (§4).
+/// Whether pairing may be retried: at least 1 s since the last attempt (behaviour 2.6).
 /// A last attempt "in the future" (the clock went back) counts as just now.
 pub fn can_retry_pairing(last_attempt_ms: u64, now_ms: u64) -> bool {
     now_ms.saturating_sub(last_attempt_ms) >= CONSTANTS.pairing.retry_gap_ms
@@ -45,14 +45,14 @@ mod tests {
 
     const NOW: u64 = 1_700_000_000_000;
 
-    // §4: "A new expiry is now plus 4 minutes."
+    // Behaviour 2.6: "A new expiry is now plus 4 minutes."
     #[test]
     fn expiry_is_four_minutes_ahead() {
         assert_eq!(pairing_expiry(NOW), NOW + 240_000);
         assert_eq!(pairing_expiry(u64::MAX), u64::MAX);
     }
 
-    // §4: "A pairing expires when under 10 s remain and must then be regenerated."
+    // Behaviour 2.6: "A pairing expires when under 10 s remain and must then be regenerated."
     #[test]
     fn near_expiry_under_ten_seconds() {
         for (expiry, near) in [
@@ -66,7 +66,7 @@ mod tests {
         }
     }
 
-    // §4: "A retry is allowed when at least 1 s has passed."
+    // Behaviour 2.6: "A retry is allowed when at least 1 s has passed."
     #[test]
     fn retry_after_one_second() {
         for (last, ok) in [
@@ -80,7 +80,7 @@ mod tests {
         }
     }
 
-    // §4: "E-mail login is blocked within 30 s of the last attempt." §8: "Please try again after {n} seconds".
+    // Behaviour 5.16: "E-mail login is blocked within 30 s of the last attempt." behaviour 5.16: "Please try again after {n} seconds".
     #[test]
     fn js_timestamps() {
         assert_eq!(timestamp_from_js(1_700_000_000_000.7), Ok(1_700_000_000_000));

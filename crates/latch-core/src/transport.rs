@@ -1,4 +1,4 @@
-//! Ranking of redundant RPC transports (spec §7 "latency/stability ranking
+//! Ranking of redundant RPC transports (behaviour 6.16 "latency/stability ranking
 //! optional (weights 0.3 and 0.7, 10 samples, 4 s polling)").
 
 use crate::constants::CONSTANTS;
@@ -67,7 +67,7 @@ mod tests {
         s
     }
 
-    // §7: "weights 0.3 and 0.7": stability outweighs speed.
+    // Behaviour 6.16: "weights 0.3 and 0.7": stability outweighs speed.
     #[test]
     fn stability_outweighs_latency() {
         let fast_flaky = probes(10.0, 5, 5);

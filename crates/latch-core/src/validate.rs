@@ -1,6 +1,6 @@
-//! Validation rules of spec §5 (with the messages of §8): names, coin types,
+//! Validation rules of behaviour 5.5 (with the messages of behaviour 5.11): names, coin types,
 //! send drafts, gas, token lists, wallet assets, expirer targets, sign-in and
-//! project configuration, and the e-mail login cooldown (§4, §9).
+//! project configuration, and the e-mail login cooldown (behaviour 5.16, 7.1).
 
 use std::borrow::Borrow;
 use std::fmt;
@@ -12,7 +12,7 @@ use crate::constants::CONSTANTS;
 use crate::format::{Decimal, NumberInput};
 use crate::{Error, Result};
 
-/// Shortest name that may be registered (§5 "at least 4 characters").
+/// Shortest name that may be registered (behaviour 5.11 "at least 4 characters").
 pub const MIN_NAME_LENGTH: usize = 4;
 /// Longest name (one DNS label).
 pub const MAX_NAME_LENGTH: usize = 63;
@@ -32,7 +32,7 @@ pub fn deserialize_input<'de, T: Deserialize<'de>, D: Deserializer<'de>>(what: &
     })
 }
 
-/// Checks the label of a name to register (§5: at least 4 characters,
+/// Checks the label of a name to register (behaviour 5.11: at least 4 characters,
 /// letters, digits, hyphen only) and returns it in lower case, the form names
 /// are registered and resolved in (ENS normalisation lower-cases ASCII, so
 /// `Alice` and `alice` are one name and typing either is fine). Letters are
@@ -65,7 +65,7 @@ pub fn validate_name(name: &str) -> Result<String> {
 }
 
 /// The ENSIP-11 coin type of an EVM chain: 60 for Ethereum mainnet, else
-/// `0x80000000 | chain_id`; ids at or above 2^31 have none (§5 "Invalid chainId").
+/// `0x80000000 | chain_id`; ids at or above 2^31 have none (behaviour 5.11 "Invalid chainId").
 pub fn evm_chain_id_to_coin_type(chain_id: u64) -> Result<u32> {
     match u32::try_from(chain_id) {
         Ok(1) => Ok(ETHEREUM_COIN_TYPE),
@@ -84,7 +84,7 @@ pub fn coin_type_to_evm_chain_id(coin_type: u32) -> Result<u64> {
     }
 }
 
-/// The send form's state (spec §3 "Send draft"), reduced to what validation reads.
+/// The send form's state (behaviour 5.4 "Send draft"), reduced to what validation reads.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendDraft {
@@ -108,7 +108,7 @@ fn is_present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Err
     Ok(Option::<serde::de::IgnoredAny>::deserialize(deserializer)?.is_some())
 }
 
-/// A token balance (spec §3), reduced to what the rules read.
+/// A token balance (behaviour 5.1), reduced to what the rules read.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct TokenBalance {
     /// CAIP-10 address of the token contract; absent for the native token.
@@ -128,7 +128,7 @@ pub struct TokenQuantity {
 }
 
 impl TokenBalance {
-    /// §5 "Token balances hide entries with decimals quantity 0 (low quality)":
+    /// behaviour 5.1 "Token balances hide entries with decimals quantity 0 (low quality)":
     /// the balance API reports spam and unpriced tokens with decimals `"0"`.
     pub fn is_low_quality(&self) -> bool {
         self.decimals() == Some("0")
@@ -148,15 +148,15 @@ pub fn filter_low_quality_tokens<T: Borrow<TokenBalance>>(balances: Vec<T>) -> V
     balances.into_iter().filter(|b| !b.borrow().is_low_quality()).collect()
 }
 
-/// §5 / §8: the message when a send lacks its amount or its receiver.
+/// Behaviour 5.5 / 5.5: the message when a send lacks its amount or its receiver.
 const MISSING_AMOUNT_OR_RECEIVER: &str = "Please enter a valid amount and receiver address";
 
-/// Whether the draft can be sent (§5). Solana needs an amount and a receiver;
+/// Whether the draft can be sent (behaviour 5.5). Solana needs an amount and a receiver;
 /// EVM needs a token, an amount and a receiver, and for the native token (no
 /// token address) also a gas price and the token's decimals. An amount is
 /// valid when it is a number above zero; a receiver when it is not blank. The
 /// address format itself is the address rules' concern. Other namespaces have
-/// no send flow: `Unsupported chain` (§8).
+/// no send flow: `Unsupported chain` (behaviour 5.5).
 pub fn validate_send_draft(draft: &SendDraft) -> Result<()> {
     let incomplete = |reason| Err(Error::IncompleteSendDraft { reason });
     let has_amount = draft
@@ -190,7 +190,7 @@ pub fn validate_send_draft(draft: &SendDraft) -> Result<()> {
     }
 }
 
-/// The inputs of the insufficient-gas rule (§5).
+/// The inputs of the insufficient-gas rule (behaviour 5.5).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GasCheck {
@@ -210,7 +210,7 @@ pub(crate) fn null_as_false<'de, D: Deserializer<'de>>(deserializer: D) -> Resul
     Ok(Option::<bool>::deserialize(deserializer)?.unwrap_or(false))
 }
 
-/// §5 "Insufficient gas: network balance in USD is 0 or below gas price in
+/// Behaviour 5.5 "Insufficient gas: network balance in USD is 0 or below gas price in
 /// USD; smart accounts exempt". Exact decimal comparison.
 pub fn is_insufficient_gas(check: &GasCheck) -> bool {
     if check.is_smart_account {
@@ -222,8 +222,8 @@ pub fn is_insufficient_gas(check: &GasCheck) -> bool {
     balance.is_zero() || balance < gas
 }
 
-/// A wallet asset as `wallet_getAssets` reports it (spec §3). Deserializing
-/// one is the validity check of §5: address and balance strings, type
+/// A wallet asset as `wallet_getAssets` reports it (behaviour 5.3). Deserializing
+/// one is the validity check of behaviour 5.3: address and balance strings, type
 /// `ERC20` or `NATIVE`, and the metadata types below.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct WalletAsset {
@@ -238,7 +238,7 @@ pub struct WalletAsset {
     pub metadata: WalletAssetMetadata,
 }
 
-/// The two asset types §3 names.
+/// The two asset types behaviour 5.3 names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub enum WalletAssetKind {
     /// A token contract.
@@ -249,7 +249,7 @@ pub enum WalletAssetKind {
     Native,
 }
 
-/// A wallet asset's `metadata`. §3 lists `value` without a type rule in §5 and
+/// A wallet asset's `metadata`. Behaviour 5.3 lists `value` without a type rule in behaviour 5.3 and
 /// wallets omit it when they have no price source, so it alone is optional.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -270,7 +270,7 @@ pub struct WalletAssetMetadata {
     pub value: Option<f64>,
 }
 
-/// §5 "Wallet asset valid only if address and balance are strings, type ERC20
+/// Behaviour 5.3 "Wallet asset valid only if address and balance are strings, type ERC20
 /// or NATIVE, metadata types as stated"; anything else, including not an object, is invalid.
 pub fn is_valid_wallet_asset<'de, D: Deserializer<'de>>(asset: D) -> bool {
     WalletAsset::deserialize(asset).is_ok()
@@ -290,7 +290,7 @@ impl FromStr for ExpirerTarget {
     type Err = Error;
 
     /// `topic:<non-empty text>` or `id:<digits>` (at most 2^53 - 1), else
-    /// `Invalid target, expected id:number or topic:string` (§5). Everything
+    /// `Invalid target, expected id:number or topic:string` (behaviour 2.8). Everything
     /// after the first colon is the value, so topics may contain colons.
     fn from_str(target: &str) -> Result<Self> {
         let invalid = || Error::InvalidExpirerTarget {
@@ -330,7 +330,7 @@ pub enum TargetValue<'a> {
 }
 
 impl ExpirerTarget {
-    /// The typed builder: `topic` takes text, `id` a whole number, else §8
+    /// The typed builder: `topic` takes text, `id` a whole number, else behaviour 2.8
     /// `Value must be "string" for expirer target type: topic` (or the number /
     /// id equivalent). A fractional or out-of-range id, an empty topic or
     /// another kind is not a target: `Invalid target…`.
@@ -358,7 +358,7 @@ impl ExpirerTarget {
     }
 }
 
-/// §5: "siweConfig and siwx cannot both be set".
+/// Behaviour 4.2: "siweConfig and siwx cannot both be set".
 pub fn check_siwx_options(has_siwe_config: bool, has_siwx: bool) -> Result<()> {
     if has_siwe_config && has_siwx {
         return Err(Error::SiwxConflict);
@@ -366,7 +366,7 @@ pub fn check_siwx_options(has_siwe_config: bool, has_siwx: bool) -> Result<()> {
     Ok(())
 }
 
-/// §5 "A project id is required, else the alert Project ID Not Configured":
+/// Behaviour 6.2 "A project id is required, else the alert Project ID Not Configured":
 /// missing, empty or blank.
 pub fn check_project_id(project_id: Option<&str>) -> Result<()> {
     match project_id {
@@ -375,7 +375,7 @@ pub fn check_project_id(project_id: Option<&str>) -> Result<()> {
     }
 }
 
-/// §4 "E-mail login is blocked within 30 s of the last attempt", with §8's
+/// Behaviour 5.16 "E-mail login is blocked within 30 s of the last attempt", with behaviour 5.16's
 /// message giving the whole seconds left, rounded up. No last attempt, or one
 /// dated in the future (a device clock moved back; trusting it could lock the
 /// user out for as long), does not block: the server enforces the real limit.
@@ -391,7 +391,7 @@ pub fn check_email_cooldown(last_attempt_ms: Option<i64>, now_ms: i64) -> Result
     })
 }
 
-/// The §8 throttle message while the cooldown lasts, else `None`.
+/// The behaviour 5.16 throttle message while the cooldown lasts, else `None`.
 pub fn email_cooldown_message(last_attempt_ms: Option<i64>, now_ms: i64) -> Option<String> {
     check_email_cooldown(last_attempt_ms, now_ms)
         .err()
@@ -408,7 +408,7 @@ mod tests {
         deserialize_input("test input", value).unwrap()
     }
 
-    // §5: "Name validation: at least 4 characters, letters, digits, hyphen only."
+    // Behaviour 5.11: "Name validation: at least 4 characters, letters, digits, hyphen only."
     #[test]
     fn names() {
         assert_eq!(validate_name("alice").unwrap(), "alice");
@@ -429,7 +429,7 @@ mod tests {
         }
     }
 
-    // §5: "EVM chain id to coin type rejects ids at or above 2^31 with 'Invalid chainId'."
+    // Behaviour 5.11: "EVM chain id to coin type rejects ids at or above 2^31 with 'Invalid chainId'."
     #[test]
     fn coin_types() {
         assert_eq!(evm_chain_id_to_coin_type(1).unwrap(), 60);
@@ -450,7 +450,7 @@ mod tests {
         }
     }
 
-    // §5: "Solana send needs amount and receiver, else 'Please enter a valid amount and
+    // Behaviour 5.5: "Solana send needs amount and receiver, else 'Please enter a valid amount and
     // receiver address'. EVM send needs token, amount, receiver; native also needs gas price and decimals."
     #[test]
     fn send_drafts() {
@@ -526,7 +526,7 @@ mod tests {
         );
     }
 
-    // §5: "Insufficient gas: network balance in USD is 0 or below gas price in USD; smart accounts exempt."
+    // Behaviour 5.5: "Insufficient gas: network balance in USD is 0 or below gas price in USD; smart accounts exempt."
     #[test]
     fn insufficient_gas() {
         let check = |input: Value| is_insufficient_gas(&from_json(input));
@@ -547,7 +547,7 @@ mod tests {
         );
     }
 
-    // §5: "Token balances hide entries with decimals quantity 0 (low quality)."
+    // Behaviour 5.1: "Token balances hide entries with decimals quantity 0 (low quality)."
     #[test]
     fn low_quality_tokens() {
         let balances: Vec<TokenBalance> = from_json(json!([
@@ -560,7 +560,7 @@ mod tests {
         assert_eq!(kept, [&balances[0], &balances[2], &balances[3]]);
     }
 
-    // §5: "Wallet asset valid only if address and balance are strings, type ERC20 or NATIVE, metadata types as stated."
+    // Behaviour 5.3: "Wallet asset valid only if address and balance are strings, type ERC20 or NATIVE, metadata types as stated."
     #[test]
     fn wallet_assets() {
         let valid = json!({
@@ -593,7 +593,7 @@ mod tests {
         assert!(!is_valid_wallet_asset(json!("asset")));
     }
 
-    // §5: "Expirer targets must be topic:string or id:number, else 'Invalid target, expected id:number or topic:string'."
+    // Behaviour 2.8: "Expirer targets must be topic:string or id:number, else 'Invalid target, expected id:number or topic:string'."
     #[test]
     fn expirer_targets() {
         assert_eq!("topic:abc".parse(), Ok(ExpirerTarget::Topic("abc".to_owned())));
@@ -651,7 +651,7 @@ mod tests {
         );
     }
 
-    // §5: "siweConfig and siwx cannot both be set… A project id is required, else the alert Project ID Not Configured."
+    // Behaviour 4.2: "siweConfig and siwx cannot both be set… A project id is required, else the alert Project ID Not Configured."
     #[test]
     fn configuration() {
         assert!(check_siwx_options(true, false).is_ok());
@@ -667,7 +667,7 @@ mod tests {
         }
     }
 
-    // §4: "E-mail login is blocked within 30 s of the last attempt"; §8 "Please try again after {n} seconds".
+    // Behaviour 5.16: "E-mail login is blocked within 30 s of the last attempt"; behaviour 5.16 "Please try again after {n} seconds".
     #[test]
     fn email_cooldown() {
         let now = 1_700_000_000_000;

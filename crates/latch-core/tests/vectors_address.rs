@@ -1,4 +1,4 @@
-//! `vectors/address.json` against latch-core (spec §5).
+//! `vectors/address.json` against latch-core (behaviour 2.13).
 
 mod common;
 

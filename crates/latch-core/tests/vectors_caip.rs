@@ -1,4 +1,4 @@
-//! `vectors/caip.json` against latch-core (spec §3, §5).
+//! `vectors/caip.json` against latch-core (behaviour 2.12).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! `vectors/constants.json` against latch-core (spec §4, §9).
+//! `vectors/constants.json` against latch-core (behaviour 2.6, 7).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! `vectors/format.json` against latch-core (spec §5, §9).
+//! `vectors/format.json` against latch-core (behaviour 1.16, 7.12).
 
 mod common;
 

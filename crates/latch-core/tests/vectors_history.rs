@@ -1,4 +1,4 @@
-//! `vectors/history.json` against latch-core (spec §2, §5).
+//! `vectors/history.json` against latch-core (behaviour 1.17, 5.13).
 
 mod common;
 

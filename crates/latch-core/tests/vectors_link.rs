@@ -1,4 +1,4 @@
-//! `vectors/link.json` against latch-core (spec §5).
+//! `vectors/link.json` against latch-core (behaviour 2.7).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! `vectors/network.json` against latch-core (spec §3, §4, §6, §9).
+//! `vectors/network.json` against latch-core (behaviour 3.2, 3.6, 3.9, 7.7).
 
 mod common;
 

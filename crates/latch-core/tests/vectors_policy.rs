@@ -1,4 +1,4 @@
-//! `vectors/policy.json` against latch-core (spec §2, §5, §6, §9).
+//! `vectors/policy.json` against latch-core (behaviour 1.10, 2.3, 5.18, 7.9).
 
 mod common;
 

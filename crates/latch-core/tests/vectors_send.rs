@@ -1,4 +1,4 @@
-//! `vectors/send.json` against latch-core (spec §4 "Send", §5).
+//! `vectors/send.json` against latch-core (behaviour 5.6 "Send", behaviour 5.5).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! `vectors/siwx.json` against latch-core (spec §3, §4, §8 sign-in).
+//! `vectors/siwx.json` against latch-core (behaviour 4.3, 4.5, 4.7 sign-in).
 
 mod common;
 

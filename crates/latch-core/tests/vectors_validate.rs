@@ -1,4 +1,4 @@
-//! `vectors/validate.json` against latch-core (spec §4, §5, §8).
+//! `vectors/validate.json` against latch-core (behaviour 5.16, 5.11, 5.5).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Analytics ingestion (spec §7 "Analytics"): `POST /e` (one event),
+//! Analytics ingestion (behaviour 6.14 "Analytics"): `POST /e` (one event),
 //! `POST /batch` (an array, as `sendBeacon` sends it, often `text/plain`),
 //! and `GET /getAnalyticsConfig`. Events are validated by latch-core's rules
 //! and stored once per event id; a project with analytics off stores nothing.

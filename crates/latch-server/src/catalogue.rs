@@ -1,4 +1,4 @@
-//! The wallet catalogue (spec §3, §7 "Wallet catalogue service"): `GET /getWallets`
+//! The wallet catalogue (behaviour 2.4, 6.12 "Wallet catalogue service"): `GET /getWallets`
 //! in the Explorer API's format, and the import the `latch catalogue` commands use.
 
 use std::sync::{Arc, RwLock};
@@ -19,7 +19,7 @@ use crate::AppState;
 
 /// How long a read catalogue is served before the store is read again.
 const CATALOGUE_TTL: Duration = Duration::from_secs(5);
-/// Default and largest page (spec §9: page size 40, search 100).
+/// Default and largest page (behaviour 7.8: page size 40, search 100).
 const DEFAULT_ENTRIES: usize = 40;
 const MAX_ENTRIES: usize = 100;
 

@@ -37,9 +37,9 @@ pub struct Config {
     pub dev: bool,
     /// Chains the RPC gateway serves.
     pub chains: Vec<ChainConfig>,
-    /// Upstream RPC timeout in milliseconds (spec §7: 10 s).
+    /// Upstream RPC timeout in milliseconds (behaviour 6.15: 10 s).
     pub upstream_timeout_ms: u64,
-    /// Largest JSON-RPC batch accepted (spec §7: 1000).
+    /// Largest JSON-RPC batch accepted (behaviour 6.15: 1000).
     pub max_batch: usize,
     /// Largest request body in bytes on routes without a limit of their own in `body_limits`.
     pub max_body_bytes: usize,
@@ -92,7 +92,7 @@ pub struct Config {
     pub solana_devnet_file: Option<PathBuf>,
     /// The zone names are registered under (`alice.<zone>`): the primary suffix.
     pub name_zone: String,
-    /// A former zone (the legacy suffix, spec §9): `alice.<legacy>` resolves as `alice.<zone>`
+    /// A former zone (the legacy suffix, behaviour 7.10): `alice.<legacy>` resolves as `alice.<zone>`
     /// in lookups and through the CCIP-Read gateway; new names are registered under `name_zone`.
     pub name_legacy_zone: Option<String>,
     /// The secp256k1 key (32 bytes, hex) the CCIP-Read gateway signs answers with; the zone's
@@ -364,7 +364,7 @@ pub struct ChainConfig {
     /// `GET /v1/?chainId=…` upgraded to a WebSocket; tried in order when a client connects.
     #[serde(default)]
     pub ws_upstreams: Vec<String>,
-    /// Re-order upstreams by measured latency and stability (spec §7), probing every 4 s.
+    /// Re-order upstreams by measured latency and stability (behaviour 6.16), probing every 4 s.
     #[serde(default)]
     pub rank: bool,
     /// Changes to the methods the public gateway forwards for this chain (the

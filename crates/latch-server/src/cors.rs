@@ -1,4 +1,4 @@
-//! CORS that answers only a project's allowed origins (spec §8 "Invalid App
+//! CORS that answers only a project's allowed origins (behaviour 6.2 "Invalid App
 //! Configuration"). Preflights name their project in the query (`projectId`)
 //! and pass only for an origin on its allowlist. Actual responses carry
 //! `Access-Control-Allow-Origin` for allowed origins, and also on the 401/403

@@ -93,7 +93,7 @@ pub enum ApiError {
         /// What was wrong, for a person.
         description: String,
     },
-    /// An e-mail code asked for again within the §9 cooldown (429); the text is §8's.
+    /// An e-mail code asked for again within the behaviour 7.1 cooldown (429); the text is behaviour 5.16's.
     #[error("Please try again after {0} seconds")]
     EmailCooldown(u64),
     /// No route (404).

@@ -1,4 +1,4 @@
-//! The chain RPC gateway (spec §7 "Chain RPC"): JSON-RPC 2.0, single or
+//! The chain RPC gateway (behaviour 6.15 "Chain RPC"): JSON-RPC 2.0, single or
 //! batch, forwarded to a chain's upstreams in order with fallback.
 //!
 //! The public path ([`Gateway::plan`] then [`Gateway::answer`]) forwards only
@@ -129,7 +129,7 @@ impl Gateway {
     }
 
     /// Probes every upstream of every ranked chain once and re-orders them
-    /// (spec §7: latency 0.3, stability 0.7, last 10 samples).
+    /// (behaviour 6.16: latency 0.3, stability 0.7, last 10 samples).
     pub async fn rank_once(&self) {
         for chain in self.chains.values().filter(|c| c.rank) {
             let Some(probe) = chain.probe_request() else { continue };

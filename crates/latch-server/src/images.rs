@@ -1,4 +1,4 @@
-//! Image blobs (spec §7): `GET /getWalletImage/{id}`, `/public/getAssetImage/{id}`,
+//! Image blobs (behaviour 6.13): `GET /getWalletImage/{id}`, `/public/getAssetImage/{id}`,
 //! `/public/getCurrencyImage/{code}` and `/public/getTokenImage/{symbol}`, and the
 //! `images` part of a catalogue bundle that `latch catalogue import` reads.
 //!

@@ -1,4 +1,4 @@
-//! The transaction-history indexer (spec §7 history): follows EVM chains over
+//! The transaction-history indexer (behaviour 6.6 history): follows EVM chains over
 //! JSON-RPC through the gateway and records native value transfers and token
 //! transfers (ERC-20 and ERC-721 `Transfer`, ERC-1155 `TransferSingle` /
 //! `TransferBatch`) for `/v1/account/{address}/history`.

@@ -1,4 +1,4 @@
-//! Names (spec §4 "Name registration", §7 profile endpoints): a name under the
+//! Names (behaviour 5.12 "Name registration", behaviour 6.9 profile endpoints): a name under the
 //! configured zone registered with a signed message, resolved forward and
 //! reverse, and suggested.
 //!
@@ -108,7 +108,7 @@ fn full_name(name: &str, zone: &str) -> ApiResult<String> {
 }
 
 /// The zone's full name for `name`, a single label under the primary or the legacy suffix
-/// (spec §9: `alice.<legacy>` is `alice.<zone>`); `None` outside both.
+/// (behaviour 7.10: `alice.<legacy>` is `alice.<zone>`); `None` outside both.
 pub(crate) fn zone_name(config: &crate::config::Config, name: &str) -> Option<String> {
     let zones = std::iter::once(&config.name_zone).chain(config.name_legacy_zone.as_ref());
     zones

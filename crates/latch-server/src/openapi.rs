@@ -103,7 +103,7 @@ impl Modify for AdminToken {
             "admin_token",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
-        // Every public endpoint names its project one of two ways (spec §5).
+        // Every public endpoint names its project one of two ways (behaviour 6.2).
         let described = |name: &str| {
             ApiKeyValue::with_description(
                 name,

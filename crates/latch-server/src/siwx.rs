@@ -1,4 +1,4 @@
-//! Sign in with X (spec §4 "Sign-in", §8 sign-in): nonces, verification of
+//! Sign in with X (behaviour 4.5 "Sign-in", behaviour 4.7 sign-in): nonces, verification of
 //! signed EIP-4361 / CAIP-122 messages, and sessions a host app can trust.
 //!
 //! Binding to the app: a nonce is issued only for a domain some allowed origin

@@ -1,4 +1,4 @@
-//! JSON-RPC over WebSocket (spec §7 Chain RPC, "WebSocket upgrade for
+//! JSON-RPC over WebSocket (behaviour 6.15 Chain RPC, "WebSocket upgrade for
 //! `eth_subscribe` passthrough"): `GET /v1/?chainId=…` upgraded to a WebSocket
 //! is joined to one of the chain's `ws_upstreams`, so subscriptions
 //! (`eth_subscribe` / `eth_unsubscribe` and their notifications) reach the client.

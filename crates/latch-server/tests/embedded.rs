@@ -383,7 +383,7 @@ async fn cooldown_attempts_and_expiry() {
     assert_eq!(start(&router, email, DEVICE).await.status, StatusCode::OK);
     let code = code_in(&last_mail(&router, email).await);
 
-    // §9: one send per 30 s, with §8's text and the seconds left.
+    // Behaviour 7.1: one send per 30 s, with behaviour 5.16's text and the seconds left.
     let again = start(&router, email, DEVICE).await;
     let (status, kind, field, text) = refusal(&again);
     assert_eq!(

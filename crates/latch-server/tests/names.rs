@@ -119,7 +119,7 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
     assert_eq!(none, json!([]));
     let (_, identity) = get(&router, &format!("/v1/identity/{one}?projectId=test")).await;
     assert_eq!(identity["name"], "alice.latch.id", "identity falls back to Latch names");
-    // The legacy suffix (spec §9) finds the same record under its primary name.
+    // The legacy suffix (behaviour 7.10) finds the same record under its primary name.
     let (status, legacy) = get(&router, "/v1/profile/account/alice.latch.eth?projectId=test").await;
     assert_eq!(
         (status, legacy["name"].as_str()),

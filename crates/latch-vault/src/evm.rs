@@ -1,4 +1,4 @@
-//! The EVM account's signatures for the not-safe methods (spec §6):
+//! The EVM account's signatures for the not-safe methods (behaviour 5.18):
 //! `personal_sign` (EIP-191), `eth_signTypedData_v4` (EIP-712, latch-core's
 //! `eip712`) and `eth_sendTransaction` (legacy EIP-155 and
 //! EIP-1559, encoded by latch-core's `evm_tx`).

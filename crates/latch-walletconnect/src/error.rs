@@ -71,23 +71,23 @@ pub enum Error {
     /// provider without a Sign client.
     #[error("Sign Client not initialized")]
     Closed,
-    /// A provider `request()` with no session (spec §8 Sessions).
+    /// A provider `request()` with no session (behaviour 2.9 Sessions).
     #[error("Please call connect() before request()")]
     RequestBeforeConnect,
-    /// A provider `enable()` (or `eth_requestAccounts`) with no session (spec §8 Sessions).
+    /// A provider `enable()` (or `eth_requestAccounts`) with no session (behaviour 2.9 Sessions).
     #[error("Please call connect() before enable()")]
     EnableBeforeConnect,
-    /// A chain whose namespace neither the session nor the connect() config has (spec §8 Sessions).
+    /// A chain whose namespace neither the session nor the connect() config has (behaviour 2.9 Sessions).
     #[error("Namespace '{0}' is not configured. Please call connect() first with namespace config.")]
     NamespaceNotConfigured(String),
-    /// An HTTP JSON-RPC call for a chain (CAIP-2) the session does not include (spec §8 Sessions).
+    /// An HTTP JSON-RPC call for a chain (CAIP-2) the session does not include (behaviour 2.9 Sessions).
     #[error("JSON-RPC provider for {0} not found")]
     NoJsonRpcProvider(String),
     /// An HTTP JSON-RPC call for a chain with neither an rpcMap entry nor a
-    /// gateway; the id is the CAIP-2 reference, as the official provider says it (spec §8 Sessions).
+    /// gateway; the id is the CAIP-2 reference, as the official provider says it (behaviour 2.9 Sessions).
     #[error("No RPC url provided for chainId: {0}")]
     NoRpcUrl(String),
-    /// A provider with no default chain, and none given (spec §8 Sessions).
+    /// A provider with no default chain, and none given (behaviour 2.9 Sessions).
     #[error("ChainId not found")]
     ChainIdNotFound,
     /// The HTTP JSON-RPC call failed: no answer, or a non-2xx status (`HTTP status code: 502`).
@@ -193,14 +193,14 @@ mod tests {
         let codes: std::collections::BTreeSet<_> = all.iter().map(Error::code).collect();
         assert_eq!(codes.len(), all.len());
         assert!(codes.iter().all(|c| c.starts_with("WC_")));
-        // The spec's words for a provider without a Sign client (§8 Sessions).
+        // The spec's words for a provider without a Sign client (behaviour 2.9 Sessions).
         assert_eq!(Error::Closed.to_string(), "Sign Client not initialized");
         // A wallet's refusal is shown as the wallet said it.
         assert_eq!(all[10].to_string(), "User rejected.");
         assert_eq!(all[10].rpc_code(), Some(5000));
         assert_eq!(all[24].rpc_code(), Some(-32000));
         assert_eq!(Error::Closed.rpc_code(), None);
-        // The provider's messages, verbatim (§8 Sessions).
+        // The provider's messages, verbatim (behaviour 2.9 Sessions).
         let spec = [
             (Error::RequestBeforeConnect, "Please call connect() before request()"),
             (Error::EnableBeforeConnect, "Please call connect() before enable()"),

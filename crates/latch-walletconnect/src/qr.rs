@@ -1,4 +1,4 @@
-//! QR codes for pairing links (spec §2 ConnectingWalletConnect): byte mode,
+//! QR codes for pairing links (behaviour 1.1 ConnectingWalletConnect): byte mode,
 //! error-correction level M (15 % of the code may be covered or smudged and
 //! it still reads), the smallest version that fits, the mask with the lowest
 //! penalty. Written from ISO/IEC 18004 for size: the general-purpose encoder

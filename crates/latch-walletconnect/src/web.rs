@@ -22,7 +22,7 @@ use crate::io::{BodyKind, Clock, Http, Incoming, Socket, Storage, Transport};
 use crate::task::{self, LocalBoxFuture};
 use crate::{Error, Result};
 
-/// The official client's IndexedDB database and store (SPEC §3).
+/// The official client's IndexedDB database and store (behaviour 2.14).
 pub const DB_NAME: &str = "WALLET_CONNECT_V2_INDEXED_DB";
 /// The object store inside [`DB_NAME`].
 pub const DB_STORE: &str = "keyvaluestorage";

@@ -202,7 +202,7 @@ async fn the_provider_with_the_official_wallet_on_anvil() {
             assert!(matches!(&refused, Err(Error::Rpc { .. })), "{refused:?}");
             assert!(refused.unwrap_err().rpc_code().is_some());
 
-            // The §8 messages where they arise.
+            // The behaviour 2.9 messages where they arise.
             assert_eq!(
                 dapp.request("getBalance", json!([]), Some("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"))
                     .await,

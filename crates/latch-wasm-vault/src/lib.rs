@@ -253,7 +253,7 @@ fn to_js(value: &serde_json::Value) -> JsValue {
     }
 }
 
-/// Checks a request from the host page against latch-core's frame schemas (spec §5, §7) and
+/// Checks a request from the host page against latch-core's frame schemas (behaviour 5.17, 5.15) and
 /// answers it normalized: `{ id, type, payload }`. Refused: an `Error` named `SchemaError`
 /// whose message is `<field>: Required` or `<field>: Invalid input`.
 #[wasm_bindgen(js_name = parseFrameRequest)]

@@ -92,7 +92,7 @@ describe('parseFrameRequest (latch-core embedded::frame)', async () => {
       payload: { chainId: 'eip155:10' },
     });
   });
-  it('throws a SchemaError with the §5 messages', () => {
+  it('throws a SchemaError with the behaviour 5.17 messages', () => {
     const refusal = (message) => {
       try {
         parseFrameRequest(message);

@@ -1,4 +1,4 @@
-//! Pairing links as QR codes (spec §2 ConnectingWalletConnect). The engine
+//! Pairing links as QR codes (behaviour 1.1 ConnectingWalletConnect). The engine
 //! computes the modules (latch_walletconnect::qr); this draws them as one SVG
 //! path, so the code takes the theme's colours and scales without blurring.
 

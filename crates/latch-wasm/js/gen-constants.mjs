@@ -39,6 +39,6 @@ writeFileSync(
     `export declare const LATCH_CONSTANTS: LatchConstants;\n` +
     `/** latch-core's messages for the option checks createLatch() makes before init(). */\n` +
     `export declare const LATCH_MESSAGES: Readonly<Record<${Object.keys(messages).map((k) => `'${k}'`).join(' | ')}, string>>;\n` +
-    `/** The optional features and whether each is on by default (spec §9), usable before init(). */\n` +
+    `/** The optional features and whether each is on by default (behaviour 7.9), usable before init(). */\n` +
     `export declare const LATCH_DEFAULT_FEATURES: Readonly<Features>;\n`,
 );

@@ -8,7 +8,7 @@ use crate::{js_error, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
-/** A network (spec §3). `id` is the chain id on eip155, the CAIP-2 reference elsewhere. */
+/** A network (behaviour 3.2). `id` is the chain id on eip155, the CAIP-2 reference elsewhere. */
 export interface Network {
   id: number | string;
   caipNetworkId: string;
@@ -40,7 +40,7 @@ export type NamespaceFeature =
   | 'swaps'
   | 'receive'
   | 'send';
-/** An Account view action's feature (spec §2 "Wallet feature order"). */
+/** An Account view action's feature (behaviour 1.12 "Wallet feature order"). */
 export type WalletFeature = 'onramp' | 'swaps' | 'receive' | 'send';
 "#;
 
@@ -71,7 +71,7 @@ pub fn unsupported_network_placeholder(caip_network_id: Option<String>) -> Resul
     to_js(&network::unsupported_network_placeholder(caip_network_id.as_deref()).map_err(js_error)?)
 }
 
-/// The network to make active at start (§4); `undefined` when nothing was requested.
+/// The network to make active at start (behaviour 3.6); `undefined` when nothing was requested.
 #[cfg(feature = "extra")]
 #[wasm_bindgen(js_name = restoreNetwork, unchecked_return_type = "Network | undefined")]
 pub fn restore_network(

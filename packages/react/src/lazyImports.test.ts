@@ -24,14 +24,14 @@ it('imports @latch/wasm/extra only dynamically, in core/wasmExtra.ts', () => {
   expect(wasmExtra).toContain("import('@latch/wasm/extra').then(");
 });
 
-it('imports the Activity panel (the optional `history` part, spec §9) only dynamically', () => {
+it('imports the Activity panel (the optional `history` part, behaviour 7.9) only dynamically', () => {
   const importers = sources.filter(({ text }) => text.includes("'./ActivityPanel.js'"));
   expect(importers.map(({ file }) => file)).toEqual(['views/Account/AccountTabs.tsx']);
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/ActivityPanel\.js'/m);
   expect(importers[0]?.text).toContain("import('./ActivityPanel.js')");
 });
 
-it('imports the Receive view (the optional `receive` part, spec §2) only dynamically, from the view registry', () => {
+it('imports the Receive view (the optional `receive` part, behaviour 1.9) only dynamically, from the view registry', () => {
   const importers = sources.filter(({ text }) => text.includes("'./Receive/ReceiveView.js'"));
   expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/Receive\/ReceiveView\.js'/m);
@@ -47,7 +47,7 @@ it('imports the QR encoder (@latch/wasm-walletconnect) only dynamically', () => 
   for (const { text } of importers) expect(text).not.toMatch(/^import (?!type )[^;]*'@latch\/wasm-walletconnect'/m);
 });
 
-it('imports the Send view (the optional `send` part, spec §9) only dynamically, from the view registry', () => {
+it('imports the Send view (the optional `send` part, behaviour 7.9) only dynamically, from the view registry', () => {
   const importers = sources.filter(({ text }) => text.includes("'./Send/SendView.js'"));
   expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/Send\/SendView\.js'/m);
@@ -57,7 +57,7 @@ it('imports the Send view (the optional `send` part, spec §9) only dynamically,
   expect(outside.map(({ file }) => file)).toEqual([]);
 });
 
-it('imports the Swap view (the optional `swaps` part, spec §9) only dynamically, from the view registry', () => {
+it('imports the Swap view (the optional `swaps` part, behaviour 7.9) only dynamically, from the view registry', () => {
   const importers = sources.filter(({ text }) => text.includes("'./Swap/SwapView.js'"));
   expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/Swap\/SwapView\.js'/m);
@@ -98,7 +98,7 @@ it('imports the legacy window.ethereum watcher only dynamically, from createLatc
   expect(importers[0]?.text).toContain("import('./legacyInjected.js')");
 });
 
-it('imports the two name views (spec §2) as one chunk, only dynamically, from the view registry', () => {
+it('imports the two name views (behaviour 1.1) as one chunk, only dynamically, from the view registry', () => {
   const importers = sources.filter(({ text }) => text.includes("'./RegisterAccountName/index.js'"));
   expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/RegisterAccountName\/index\.js'/m);
@@ -111,7 +111,7 @@ it('imports the two name views (spec §2) as one chunk, only dynamically, from t
   expect(outside.map(({ file }) => file)).toEqual([]);
 });
 
-it('imports the Buy view (the optional `onramp` part, spec §2) only dynamically, from the view registry', () => {
+it('imports the Buy view (the optional `onramp` part, behaviour 1.9) only dynamically, from the view registry', () => {
   const importers = sources.filter(({ text }) => text.includes("'./Buy/BuyView.js'"));
   expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/Buy\/BuyView\.js'/m);
@@ -121,7 +121,7 @@ it('imports the Buy view (the optional `onramp` part, spec §2) only dynamically
   expect(outside.map(({ file }) => file)).toEqual([]);
 });
 
-it('imports the e-mail login (the optional `email` part, spec §2) only dynamically', () => {
+it('imports the e-mail login (the optional `email` part, behaviour 1.9) only dynamically', () => {
   // The views: from the Connect view (the field) and the view registry (the code view).
   const views = sources.filter(({ text }) => text.includes("'../EmailLogin/index.js'") || text.includes("'./EmailLogin/index.js'"));
   expect(views.map(({ file }) => file).sort()).toEqual(['views/Connect/ConnectView.tsx', 'views/index.ts']);

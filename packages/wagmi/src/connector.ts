@@ -28,7 +28,7 @@ function eip155Session(latch: Latch): Eip155Session | undefined {
   return { address: getAddress(address), chainId, provider: connector.provider };
 }
 
-/** Resolves once Latch is no longer restoring the last session (`connecting` on load, spec §4). */
+/** Resolves once Latch is no longer restoring the last session (`connecting` on load, behaviour 2.5). */
 function settled(latch: Latch): Promise<void> {
   return new Promise((resolve) => {
     const check = () => {

@@ -1,4 +1,4 @@
-//! EVM addresses (spec §5 "EVM address: optional 0x plus 40 hex characters").
+//! EVM addresses (behaviour 2.13 "EVM address: optional 0x plus 40 hex characters").
 
 use alloy_primitives::Address;
 

@@ -1,4 +1,4 @@
-//! Chain addresses and the other hex values wallets hand back (spec §5).
+//! Chain addresses and the other hex values wallets hand back (behaviour 2.13).
 //!
 //! One module per namespace the kit connects to; [`is_valid_address`] is the
 //! single entry point that picks the rule from a CAIP-2 namespace.
@@ -15,9 +15,9 @@ pub use solana::{is_solana_address, parse_solana_address};
 
 /// Whether `address` is a valid account address in the CAIP-2 `namespace`.
 ///
-/// §5: "EVM address: optional 0x plus 40 hex characters. Solana: 32 to 44
+/// Behaviour 2.13: "EVM address: optional 0x plus 40 hex characters. Solana: 32 to 44
 /// base58 characters. Other namespaces invalid." Bitcoin and Polkadot are the
-/// two other namespaces the kit connects to (§1), so they get their own rules
+/// two other namespaces the kit connects to (behaviour 3.1), so they get their own rules
 /// rather than falling under "other". EVM addresses must also pass EIP-55 when
 /// written in mixed case, as in [`parse_evm_address`].
 pub fn is_valid_address(namespace: &str, address: &str) -> bool {
@@ -30,14 +30,14 @@ pub fn is_valid_address(namespace: &str, address: &str) -> bool {
     }
 }
 
-/// §5: "Transaction hash: 0x plus 64 hex."
+/// Behaviour 2.13: "Transaction hash: 0x plus 64 hex."
 pub fn is_transaction_hash(value: &str) -> bool {
     value
         .strip_prefix("0x")
         .is_some_and(|hex| hex.len() == 64 && is_hex(hex))
 }
 
-/// §5: "Signed message: 0x plus at least 62 hex."
+/// Behaviour 2.13: "Signed message: 0x plus at least 62 hex."
 pub fn is_signed_message(value: &str) -> bool {
     value
         .strip_prefix("0x")
@@ -55,7 +55,7 @@ mod tests {
 
     #[test]
     fn valid_address_by_namespace() {
-        // §5: each namespace with its own rule; "Other namespaces invalid".
+        // behaviour 2.13: each namespace with its own rule; "Other namespaces invalid".
         let cases = [
             ("eip155", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", true),
             ("eip155", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", true),
@@ -79,7 +79,7 @@ mod tests {
         let hash = format!("0x{}", "ab".repeat(32));
         assert!(is_transaction_hash(&hash));
         assert!(is_transaction_hash(&hash.to_uppercase().replacen("0X", "0x", 1)));
-        assert!(!is_transaction_hash(&hash[2..])); // §5: the 0x is required
+        assert!(!is_transaction_hash(&hash[2..])); // behaviour 2.13: the 0x is required
         assert!(!is_transaction_hash(&format!("{hash}a")));
         assert!(!is_transaction_hash(&hash[..65]));
         assert!(!is_transaction_hash(&format!("0x{}", "g".repeat(64))));

@@ -1,8 +1,8 @@
-//! Solana addresses (spec §5 "Solana: 32 to 44 base58 characters").
+//! Solana addresses (behaviour 2.13 "Solana: 32 to 44 base58 characters").
 
 use crate::{Error, Result};
 
-/// Shortest and longest base58 text of 32 bytes (§5 "32 to 44").
+/// Shortest and longest base58 text of 32 bytes (behaviour 2.13 "32 to 44").
 const LENGTHS: std::ops::RangeInclusive<usize> = 32..=44;
 
 /// Whether `value` is a Solana address: see [`parse_solana_address`].
@@ -11,7 +11,7 @@ pub fn is_solana_address(value: &str) -> bool {
 }
 
 /// The 32 bytes of a Solana address (an ed25519 public key or a program-derived
-/// address). §5 gives only the length and alphabet; the text must also decode
+/// address). Behaviour 2.13 gives only the length and alphabet; the text must also decode
 /// to exactly 32 bytes, since 44 base58 characters can hold up to 33.
 pub fn parse_solana_address(value: &str) -> Result<[u8; 32]> {
     let invalid = || Error::InvalidSolanaAddress {
@@ -31,7 +31,7 @@ mod tests {
 
     #[test]
     fn solana_addresses() {
-        // §5: "Solana: 32 to 44 base58 characters".
+        // behaviour 2.13: "Solana: 32 to 44 base58 characters".
         let valid = [
             "7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv",
             "11111111111111111111111111111111", // the system program: 32 zero bytes

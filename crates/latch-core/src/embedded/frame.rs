@@ -1,10 +1,10 @@
-//! The wallet frame's requests (spec §5 "Embedded-wallet message schemas", §7
+//! The wallet frame's requests (behaviour 5.17 "Embedded-wallet message schemas", behaviour 5.15
 //! "Embedded-wallet frame"): what the host page may ask the frame over their
 //! `MessageChannel`, checked before the frame acts on it. A request is
 //! `{id, type, payload}`; the answer is `<type>_SUCCESS` or `<type>_ERROR` with
 //! the same id (the frame writes those itself).
 //!
-//! Refusals carry the §5 messages, `Required` or `Invalid input`, and the field.
+//! Refusals carry the behaviour 5.17 messages, `Required` or `Invalid input`, and the field.
 //! A good request comes back normalized: the e-mail trimmed and its domain
 //! lower-cased, a numeric chain id as CAIP-2, payload keys the type does not
 //! read dropped (so nothing unchecked reaches the frame's code).
@@ -23,14 +23,14 @@ const MAX_TEXT_BYTES: usize = 256;
 /// Most theme variables or metadata fields.
 const MAX_ENTRIES: usize = 32;
 
-/// §5 "social provider one of google, github, apple, facebook, x, discord".
+/// behaviour 5.17 "social provider one of google, github, apple, facebook, x, discord".
 pub const SOCIAL_PROVIDERS: [&str; 6] = ["google", "github", "apple", "facebook", "x", "discord"];
-/// §5 "connect action VERIFY_DEVICE, VERIFY_OTP, CONNECT".
+/// behaviour 5.17 "connect action VERIFY_DEVICE, VERIFY_OTP, CONNECT".
 pub const CONNECT_ACTIONS: [&str; 3] = ["VERIFY_DEVICE", "VERIFY_OTP", "CONNECT"];
-/// §5 "update-email action VERIFY_PRIMARY_OTP, VERIFY_SECONDARY_OTP".
+/// behaviour 5.17 "update-email action VERIFY_PRIMARY_OTP, VERIFY_SECONDARY_OTP".
 pub const UPDATE_EMAIL_ACTIONS: [&str; 2] = ["VERIFY_PRIMARY_OTP", "VERIFY_SECONDARY_OTP"];
 
-/// The requests the frame answers (§7), each answered `<type>_SUCCESS` or `<type>_ERROR`.
+/// The requests the frame answers (behaviour 5.15), each answered `<type>_SUCCESS` or `<type>_ERROR`.
 pub const REQUEST_TYPES: [&str; 16] = [
     "CONNECT_EMAIL",
     "CONNECT_DEVICE",
@@ -157,12 +157,12 @@ pub fn parse_request(message: &Value) -> SchemaResult<FrameRequest> {
     })
 }
 
-/// Whether `action` is a §5 connect action.
+/// Whether `action` is a behaviour 5.17 connect action.
 pub fn is_connect_action(action: &str) -> bool {
     CONNECT_ACTIONS.contains(&action)
 }
 
-/// Whether `action` is a §5 update-email action.
+/// Whether `action` is a behaviour 5.17 update-email action.
 pub fn is_update_email_action(action: &str) -> bool {
     UPDATE_EMAIL_ACTIONS.contains(&action)
 }

@@ -1,4 +1,4 @@
-//! Decimal numbers for display (spec §5 "Number format en-US, 2 decimals
+//! Decimal numbers for display (behaviour 1.16 "Number format en-US, 2 decimals
 //! default… Quantities show 3 decimals"). Exact decimal string arithmetic: a
 //! float would misprint large or long values, and JS's `Intl.NumberFormat`
 //! also rounds the shortest decimal form of a number, not its binary value.
@@ -12,11 +12,11 @@ use serde::Deserialize;
 
 use crate::{Error, Result};
 
-/// Decimals of [`format_number`] when the caller names none (§5 "2 decimals default").
+/// Decimals of [`format_number`] when the caller names none (behaviour 1.16 "2 decimals default").
 pub const DEFAULT_NUMBER_DECIMALS: u8 = 2;
-/// Decimals of a token's fiat value (§5, §9 "token balance 2 decimals").
+/// Decimals of a token's fiat value (behaviour 1.16, 7.12 "token balance 2 decimals").
 pub const TOKEN_VALUE_DECIMALS: u8 = 2;
-/// Decimals of a transfer quantity in the history (§5 "Quantities show 3 decimals").
+/// Decimals of a transfer quantity in the history (behaviour 1.16 "Quantities show 3 decimals").
 pub const QUANTITY_DECIMALS: u8 = 3;
 
 /// Exponents beyond this are refused: no displayable amount needs them, and
@@ -323,7 +323,7 @@ fn group_thousands(int: &str) -> String {
     out
 }
 
-/// A token's fiat value (§5 "token value shown with 2 decimals"): en-US,
+/// A token's fiat value (behaviour 1.16 "token value shown with 2 decimals"): en-US,
 /// rounded (a valuation, not a holding, so it is not floored like balances),
 /// `0.00` when missing. The currency sign is the UI's, as it is translated.
 pub fn format_value(value: Option<&Decimal>) -> String {
@@ -331,7 +331,7 @@ pub fn format_value(value: Option<&Decimal>) -> String {
 }
 
 /// The sign a transfer quantity carries for its transaction's operation type
-/// (§5 "+ for receive, deposit, borrow, claim; - for withdraw, repay, burn").
+/// (behaviour 1.16 "+ for receive, deposit, borrow, claim; - for withdraw, repay, burn").
 /// `send` also takes `-`, as the value leaves the wallet; every other type
 /// (trade, mint, execute, approve…) has no fixed direction and takes none.
 /// Operation types are the lower-case names the history API reports.
@@ -343,7 +343,7 @@ pub fn quantity_sign(operation_type: &str) -> &'static str {
     }
 }
 
-/// A transfer quantity for the history (§5): its sign by operation type, then
+/// A transfer quantity for the history (behaviour 1.16): its sign by operation type, then
 /// the amount in en-US notation rounded to 3 decimals: `("1234.5678",
 /// "receive")` → `"+1,234.568"`. Quantities are magnitudes, so a negative
 /// one is refused rather than shown with two signs.
@@ -416,7 +416,7 @@ mod tests {
         assert_eq!(dec("1.50"), dec("1.5"));
     }
 
-    // §5: "Number format en-US, 2 decimals default."
+    // Behaviour 1.16: "Number format en-US, 2 decimals default."
     #[test]
     fn en_us_number_format() {
         for (value, decimals, shown) in [
@@ -436,7 +436,7 @@ mod tests {
         }
     }
 
-    // §5: "token value shown with 2 decimals".
+    // Behaviour 1.16: "token value shown with 2 decimals".
     #[test]
     fn token_value() {
         assert_eq!(format_value(None), "0.00");
@@ -444,7 +444,7 @@ mod tests {
         assert_eq!(format_value(Some(&dec("0.004"))), "0.00");
     }
 
-    // §5: "Quantities show 3 decimals, + for receive, deposit, borrow, claim; - for withdraw, repay, burn."
+    // Behaviour 1.16: "Quantities show 3 decimals, + for receive, deposit, borrow, claim; - for withdraw, repay, burn."
     #[test]
     fn quantity_signs() {
         for (kind, shown) in [

@@ -1,4 +1,4 @@
-//! Dates for display (spec §5 "Relative dates: 1 min, 2 hrs, 3 d, 1 mo,
+//! Dates for display (behaviour 1.16 "Relative dates: 1 min, 2 hrs, 3 d, 1 mo,
 //! 1 yr"). Calendar arithmetic on the proleptic Gregorian calendar in UTC;
 //! callers shift by the user's UTC offset, as the core reads no time zone.
 
@@ -63,7 +63,7 @@ pub fn relative_time(timestamp_ms: i64, now_ms: i64) -> RelativeTime {
     RelativeTime { unit, count }
 }
 
-/// The English form (spec §5): `just now` under a minute, then `{n} min`,
+/// The English form (behaviour 1.16): `just now` under a minute, then `{n} min`,
 /// `1 hr` / `{n} hrs`, `{n} d`, `{n} mo` (30 days), `{n} yr` (365 days). Only
 /// `hr` takes a plural, as in the spec's examples and the original kit's locale.
 pub fn format_relative_time(timestamp_ms: i64, now_ms: i64) -> String {
@@ -245,7 +245,7 @@ mod tests {
 
     const NOW: i64 = 1_700_000_000_000;
 
-    // §5: "Relative dates: 1 min, 2 hrs, 3 d, 1 mo, 1 yr."
+    // Behaviour 1.16: "Relative dates: 1 min, 2 hrs, 3 d, 1 mo, 1 yr."
     #[test]
     fn relative_units() {
         for (ago, shown) in [

@@ -1,5 +1,5 @@
-//! Buying crypto with fiat (spec §3 "Onramp options/quote", §7 onramp endpoints,
-//! §8 fallbacks, §9 limits and chains): fiat amounts read exactly (cents, never
+//! Buying crypto with fiat (behaviour 5.9 "Onramp options/quote", behaviour 6.10 onramp endpoints,
+//! behaviour 5.9 fallbacks, behaviour 7.6 limits and chains): fiat amounts read exactly (cents, never
 //! floats), the per-method limits, the built-in default options, a quote's
 //! fee/total arithmetic and the estimate answered when a provider's quote fails.
 //! Provider URL formats live in [`urls`].
@@ -20,7 +20,7 @@ use crate::{Error, Result};
 /// purchase comes near it, and it keeps every product inside `u64`.
 pub const MAX_FIAT_CENTS: u64 = 100_000_000_000;
 
-/// Fee in basis points the estimate charges (§9: provider fees are 1–2 %, so the
+/// Fee in basis points the estimate charges (behaviour 7.6: provider fees are 1–2 %, so the
 /// estimate assumes the dearer end rather than promise too much).
 pub const ESTIMATE_FEE_BPS: u32 = 200;
 
@@ -119,7 +119,7 @@ pub struct PurchaseCurrency {
     pub networks: Vec<PurchaseNetwork>,
 }
 
-/// `GET /v1/onramp/options` (§7), field names as the spec writes them.
+/// `GET /v1/onramp/options` (behaviour 6.10), field names as the spec writes them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OnrampOptions {
@@ -146,7 +146,7 @@ fn network(name: &str, display: &str, chain_id: &str, contract: &str) -> Purchas
     }
 }
 
-/// The built-in options (§9), answered when a provider's options fail (§8):
+/// The built-in options (behaviour 7.6), answered when a provider's options fail (behaviour 5.9):
 /// card 10.00–7500.00 and ACH bank 10.00–25000.00, in USD and EUR; ETH and USDC
 /// on the on-ramp chains the spec lists (USDC on the chains Circle issues it).
 pub fn default_options() -> OnrampOptions {
@@ -330,7 +330,7 @@ pub struct Money {
     pub currency: String,
 }
 
-/// `POST /v1/onramp/quote` (§3, §7).
+/// `POST /v1/onramp/quote` (behaviour 5.9, 6.10).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OnrampQuote {
@@ -346,7 +346,7 @@ pub struct OnrampQuote {
     pub purchase_amount: Money,
     /// The provider's id for the quote (`estimate-…` for an estimate).
     pub quote_id: String,
-    /// True when the provider did not answer and this is [`estimate`]'s arithmetic (§8).
+    /// True when the provider did not answer and this is [`estimate`]'s arithmetic (behaviour 5.9).
     #[serde(default)]
     pub estimate: bool,
 }
@@ -437,7 +437,7 @@ pub fn parse_price(text: &str) -> Result<U256> {
     Ok(value)
 }
 
-/// The estimate answered when the provider's quote fails (§8: "falls back to a
+/// The estimate answered when the provider's quote fails (behaviour 5.9: "falls back to a
 /// mock quote"): [`ESTIMATE_FEE_BPS`], no network fee, marked `estimate`.
 pub fn estimate(
     total_cents: u64,
@@ -462,7 +462,7 @@ pub fn estimate(
 
 /// The network an asset is bought on for a wallet on `caip_network_id`: the
 /// asset's network on that chain when it has one, else the on-ramp chain the
-/// spec names for it, else `ethereum` (§9); `None` when the asset is offered on
+/// spec names for it, else `ethereum` (behaviour 7.6); `None` when the asset is offered on
 /// neither.
 pub fn select_network<'a>(asset: &'a PurchaseCurrency, caip_network_id: &str) -> Option<&'a PurchaseNetwork> {
     let reference = caip_network_id.split_once(':').map_or("", |(_, r)| r);

@@ -62,7 +62,7 @@ fn default_options_are_the_spec_limits() {
             max: "25000.00".into()
         }
     );
-    // The JSON shape of §7: camelCase outside, snake_case inside.
+    // The JSON shape of behaviour 6.10: camelCase outside, snake_case inside.
     let json = serde_json::to_value(&options).unwrap();
     assert_eq!(json["paymentCurrencies"][0]["payment_method_limits"][0]["min"], "10.00");
     assert_eq!(

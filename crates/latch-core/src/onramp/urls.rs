@@ -1,4 +1,4 @@
-//! Provider checkout URLs, each to its documented parameter names (§7
+//! Provider checkout URLs, each to its documented parameter names (behaviour 6.10
 //! `/v1/generators/onrampurl`). Pure: the server passes the keys and, for
 //! Coinbase, the session token it obtained.
 

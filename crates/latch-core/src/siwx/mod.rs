@@ -1,4 +1,4 @@
-//! Sign-in messages (spec §3 "Sign-in session", §4 "Sign-in", §8 sign-in):
+//! Sign-in messages (behaviour 4.3 "Sign-in session", behaviour 4.5 "Sign-in", behaviour 4.7 sign-in):
 //! EIP-4361 (Sign-In with Ethereum) and its chain-agnostic form CAIP-122,
 //! here for Solana accounts, built and parsed by one grammar.
 //!
@@ -380,7 +380,7 @@ impl<C> SignInMessage<C> {
     /// libraries read them. `issuedAt` is not compared with the clock: a
     /// message made a little in the future by a skewed clock still counts.
     ///
-    /// §8 lists "Session Expired (token not yet valid; check the clock and
+    /// Behaviour 4.8 lists "Session Expired (token not yet valid; check the clock and
     /// reconnect)". The two cases get distinct errors so a client can say which:
     /// an expired message is `Session Expired` (the spec's alert title, which
     /// clients match on), one not yet valid is `Session not yet valid: check

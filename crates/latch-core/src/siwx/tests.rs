@@ -257,7 +257,7 @@ fn rfc_3986_shapes() {
 
 #[test]
 fn time_window() {
-    // §8 "Session Expired": expired from the expiration time on; not yet
+    // behaviour 4.8 "Session Expired": expired from the expiration time on; not yet
     // valid before the not-before time.
     let mut message = siwe();
     message.not_before = Some("2024-01-01T12:00:00Z".into());

@@ -1,4 +1,4 @@
-//! Solana sends (spec §5 "Solana send needs amount and receiver"): SOL and SPL
+//! Solana sends (behaviour 5.5 "Solana send needs amount and receiver"): SOL and SPL
 //! token transfers as unsigned legacy transactions, the bytes a Wallet Standard
 //! wallet signs (`solana:signAndSendTransaction`, `solana:signTransaction`).
 //!
@@ -29,7 +29,7 @@ use crate::{Error, Result};
 /// SOL has 9 decimals: 1 SOL is 10^9 lamports.
 pub const SOL_DECIMALS: u8 = 9;
 
-/// §5's message for a send without a usable amount or receiver.
+/// Behaviour 5.5's message for a send without a usable amount or receiver.
 const INCOMPLETE: &str = "Please enter a valid amount and receiver address";
 
 /// A send as the app describes it (JS `buildSolanaTransfer`'s argument).
@@ -150,7 +150,7 @@ pub fn associated_token_address_text(owner: &str, mint: &str, token_program_id: 
 }
 
 /// The wire bytes of `request` as an unsigned legacy transaction, one empty
-/// signature slot for the sender. Errors: §5's `Please enter a valid amount and
+/// signature slot for the sender. Errors: behaviour 5.5's `Please enter a valid amount and
 /// receiver address` for a blank amount or receiver, `Invalid amount: …` for
 /// an amount that is not positive, too precise or too large, `Invalid Solana
 /// address` for a malformed address, `Invalid Solana transfer: …` for

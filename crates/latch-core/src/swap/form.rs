@@ -1,4 +1,4 @@
-//! The Swap view's checks (spec §2 Swap, §8): the typed amount in base units,
+//! The Swap view's checks (behaviour 5.8 Swap, behaviour 5.8): the typed amount in base units,
 //! whether it exceeds the balance, whether the router's allowance covers it.
 //! Exact integer arithmetic: the view must ask for what it shows.
 

@@ -1,4 +1,4 @@
-//! The convert API's inputs (spec §7 `/v1/convert/*`): CAIP-10 token ids with
+//! The convert API's inputs (behaviour 6.7 `/v1/convert/*`): CAIP-10 token ids with
 //! the native-coin placeholder, amounts in base units, the slippage in percent.
 //! Every parser answers bad input with an error naming the field; none panics
 //! (a fuzz target runs them on arbitrary text).
@@ -120,7 +120,7 @@ pub fn parse_base_units(what: &'static str, input: &str) -> Result<U256> {
 /// Most slippage accepted: beyond it a swap is a gift to whoever front-runs it.
 pub const MAX_SLIPPAGE_BPS: u32 = 5_000;
 
-/// The slippage in percent (spec §9: 1), at most two decimals, above 0 and at
+/// The slippage in percent (behaviour 7.7: 1), at most two decimals, above 0 and at
 /// most 50; in basis points.
 pub fn parse_slippage_bps(input: &str) -> Result<u32> {
     const WHAT: &str = "eip155.slippage";

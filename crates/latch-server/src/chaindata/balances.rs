@@ -1,4 +1,4 @@
-//! `GET /v1/account/{address}/balance` and `POST /v1/fungible/price` (spec §7):
+//! `GET /v1/account/{address}/balance` and `POST /v1/fungible/price` (behaviour 6.8):
 //! native and ERC-20 balances read in one Multicall3 call per chain, priced in
 //! USD from Uniswap V2 reserves read in the same call; Solana balances by
 //! `super::solana`.
@@ -23,10 +23,10 @@ use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::project::Caller;
 use crate::AppState;
 
-/// The address clients use for a chain's native coin (spec §7 `forceUpdate`).
+/// The address clients use for a chain's native coin (behaviour 6.8 `forceUpdate`).
 pub const NATIVE_TOKEN: &str = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
 
-/// A token amount as text (spec §3 Token balance `quantity`).
+/// A token amount as text (behaviour 5.1 Token balance `quantity`).
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct Quantity {
     /// The token's decimals, as text.
@@ -35,7 +35,7 @@ pub struct Quantity {
     pub numeric: String,
 }
 
-/// One balance (spec §3 "Token balance").
+/// One balance (behaviour 5.1 "Token balance").
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Balance {

@@ -1,4 +1,4 @@
-//! `GET /v1/account/{address}/history` (spec §7): the indexer's transfers,
+//! `GET /v1/account/{address}/history` (behaviour 6.6): the indexer's transfers,
 //! grouped per transaction, newest first, 50 per page, in the original
 //! service's transaction shape (metadata camelCase, transfers snake_case).
 //! An EVM chain the indexer does not follow is read from its node's Otterscan
@@ -25,7 +25,7 @@ use crate::project::Caller;
 use crate::store::Transfer;
 use crate::AppState;
 
-/// Transactions per page (spec §7).
+/// Transactions per page (behaviour 6.6).
 pub const PAGE_SIZE: u32 = 50;
 
 /// ERC-20 / ERC-721 metadata calls (no arguments, unlike ENS's `name(bytes32)`).

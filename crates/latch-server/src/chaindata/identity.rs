@@ -1,4 +1,4 @@
-//! `GET /v1/identity/{address}` (spec §7): the ENS name an address claims
+//! `GET /v1/identity/{address}` (behaviour 6.5): the ENS name an address claims
 //! (reverse record), trusted only when the name resolves back to the address,
 //! and the name's `avatar` text record; through the classic registry →
 //! resolver flow, so it works on any chain with an ENS registry. Without an

@@ -1,4 +1,4 @@
-//! Chain data read from the chains themselves (spec §7): balances with USD
+//! Chain data read from the chains themselves (behaviour 6.8): balances with USD
 //! prices from on-chain Uniswap V2 reserves (Solana balances with configured
 //! prices), and ENS identity. The original
 //! service resells data providers; `latch` reads through its own gateway, so
@@ -23,9 +23,9 @@ use alloy_primitives::{Address, U256};
 use crate::config::{Config, PriceConfig, StaticPriceConfig};
 use crate::gateway::Gateway;
 
-/// How long balances are served from memory (spec §7: the client caches 30 s too).
+/// How long balances are served from memory (behaviour 6.8: the client caches 30 s too).
 pub const BALANCE_TTL: Duration = Duration::from_secs(30);
-/// How long an identity is served from memory (spec §7: 5 min).
+/// How long an identity is served from memory (behaviour 6.5: 5 min).
 pub const IDENTITY_TTL: Duration = Duration::from_secs(300);
 /// How long token metadata read from a contract is kept.
 pub const METADATA_TTL: Duration = Duration::from_secs(86_400);

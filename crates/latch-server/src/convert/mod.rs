@@ -1,4 +1,4 @@
-//! `/v1/convert/*` (spec §7, §9): swaps quoted and built from the chain's own
+//! `/v1/convert/*` (behaviour 6.7, 7.7): swaps quoted and built from the chain's own
 //! pools (Uniswap V2-style markets configured per chain, the devnet's from its
 //! fixture), so a self-hosted team needs no third-party key; aggregator
 //! plug-ins join in when configured (`aggregators`). The route math, calldata

@@ -20,7 +20,7 @@ use crate::{now_ms, AppState};
 const UPDATE_PRIMARY: &str = "update-primary";
 const UPDATE_SECONDARY: &str = "update-secondary";
 
-/// `GET /v1/embedded/user`: the session's user (spec §3).
+/// `GET /v1/embedded/user`: the session's user (behaviour 5.14).
 #[utoipa::path(get, path = "/v1/embedded/user", tag = "embedded",
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = UserInfo), (status = 401, body = ErrorBody, description = "SESSION_INVALID")))]
@@ -158,7 +158,7 @@ pub struct UpdateEmail {
     new_email: String,
 }
 
-/// What the frame asks for next (§5 update-email action).
+/// What the frame asks for next (behaviour 5.17 update-email action).
 #[derive(Serialize, ToSchema)]
 pub struct UpdateAnswer {
     /// `VERIFY_PRIMARY_OTP` after the codes are sent (then `VERIFY_SECONDARY_OTP` in the frame);

@@ -36,7 +36,7 @@ fn device_hash(device_id: &str) -> String {
     hex::encode(Sha256::digest(format!("latch-device\n{device_id}")))
 }
 
-/// The §9 cooldown (30 s since the last code or link to this address, whatever its
+/// The behaviour 7.1 cooldown (30 s since the last code or link to this address, whatever its
 /// purpose among `purposes`), then the daily caps per address and per client.
 pub(crate) async fn check_limits(
     state: &AppState,
@@ -218,7 +218,7 @@ pub(crate) async fn take_code(state: &AppState, code: &EmbeddedCode, field: &'st
     }
 }
 
-/// `POST /v1/embedded/email/start` body (§5 connect e-mail).
+/// `POST /v1/embedded/email/start` body (behaviour 5.17 connect e-mail).
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StartRequest {
@@ -230,7 +230,7 @@ pub struct StartRequest {
     device_id: String,
 }
 
-/// What the frame does next (§5 connect action).
+/// What the frame does next (behaviour 5.17 connect action).
 #[derive(Serialize, ToSchema)]
 pub struct StartAnswer {
     /// `VERIFY_OTP`: a code was mailed. `VERIFY_DEVICE`: a known user on a new device; an
@@ -307,7 +307,7 @@ pub async fn start(
     }))
 }
 
-/// `POST /v1/embedded/email/verify` body (§5 connect OTP).
+/// `POST /v1/embedded/email/verify` body (behaviour 5.17 connect OTP).
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct VerifyRequest {

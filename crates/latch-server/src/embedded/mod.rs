@@ -1,5 +1,5 @@
-//! Embedded-wallet sign-up and login (spec §4 "Embedded-wallet requests", §5
-//! message schemas, §9 30 s e-mail cooldown), for the wallet frame ("vault").
+//! Embedded-wallet sign-up and login (behaviour 5.15 "Embedded-wallet requests", behaviour 6.2
+//! message schemas, behaviour 7.1 30 s e-mail cooldown), for the wallet frame ("vault").
 //!
 //! Every route names its project like the other `/v1` routes; browsers may
 //! call from the project's allowed origins or from `embedded.vault_origin`.
@@ -125,7 +125,7 @@ pub(crate) fn refused(
     }
 }
 
-/// A §5 schema refusal (`Required` / `Invalid input`) as a 400.
+/// A behaviour 5.17 schema refusal (`Required` / `Invalid input`) as a 400.
 pub(crate) fn schema(error: latch_core::embedded::SchemaError) -> ApiError {
     refused(StatusCode::BAD_REQUEST, "INVALID_INPUT", error.field, error.message)
 }
@@ -218,7 +218,7 @@ pub(crate) fn secs_ms(secs: u64) -> i64 {
     i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX)
 }
 
-/// An account of the user (spec §3 embedded-wallet user).
+/// An account of the user (behaviour 5.14 embedded-wallet user).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserAccount {
@@ -231,7 +231,7 @@ pub struct UserAccount {
     pub namespace: &'static str,
 }
 
-/// The embedded-wallet user (spec §3).
+/// The embedded-wallet user (behaviour 5.14).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserInfo {

@@ -1,4 +1,4 @@
-//! Buying crypto (spec §3, §7, §8): `GET /v1/onramp/options`, `POST /v1/onramp/quote`
+//! Buying crypto (behaviour 5.9, 6.10): `GET /v1/onramp/options`, `POST /v1/onramp/quote`
 //! and `POST /v1/generators/onrampurl`, answered by the operator's providers
 //! (Coinbase, MoonPay, Transak) or the built-in [`sandbox`]. Every rule (limits,
 //! fees, URL formats) is `latch_core::onramp`'s; this module does the IO, the
@@ -99,7 +99,7 @@ impl Onramp {
         }
     }
 
-    /// The provider's options, from the cache within its TTL; the defaults when it fails (§8),
+    /// The provider's options, from the cache within its TTL; the defaults when it fails (behaviour 5.9),
     /// with whether they are the fallback.
     async fn options_of(&self, provider: &Arc<dyn Provider>) -> (OnrampOptions, bool) {
         if let Some((at, options, fallback)) = lock(&self.options).get(provider.id()) {
@@ -145,7 +145,7 @@ pub struct OptionsQuery {
     provider: Option<String>,
 }
 
-/// The options of §7, with which provider answered and which are configured.
+/// The options of behaviour 6.10, with which provider answered and which are configured.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OptionsReply {
@@ -159,7 +159,7 @@ pub struct OptionsReply {
     pub provider: String,
     /// Every configured provider, the default first.
     pub providers: Vec<String>,
-    /// True when the provider failed and these are the built-in defaults (§8).
+    /// True when the provider failed and these are the built-in defaults (behaviour 5.9).
     pub fallback: bool,
 }
 
@@ -184,7 +184,7 @@ pub async fn options(
     }))
 }
 
-/// `POST /v1/onramp/quote` body (§7).
+/// `POST /v1/onramp/quote` body (behaviour 6.10).
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteBody {
@@ -237,7 +237,7 @@ fn text(value: &Value) -> String {
 }
 
 /// The network of `asset` named `network` (its name or chain reference); the
-/// ethereum fallback when the name is empty (§9).
+/// ethereum fallback when the name is empty (behaviour 7.6).
 fn network_of<'a>(asset: &'a core::PurchaseCurrency, network: &str) -> ApiResult<&'a core::PurchaseNetwork> {
     let found = if network.is_empty() {
         core::select_network(asset, "").or_else(|| asset.networks.first())
@@ -254,7 +254,7 @@ fn network_of<'a>(asset: &'a core::PurchaseCurrency, network: &str) -> ApiResult
     })
 }
 
-/// `POST /v1/onramp/quote`: the provider's quote, or a marked estimate when it fails (§8).
+/// `POST /v1/onramp/quote`: the provider's quote, or a marked estimate when it fails (behaviour 5.9).
 #[utoipa::path(post, path = "/v1/onramp/quote", tag = "onramp", request_body = QuoteBody,
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = Object, description = "coinbaseFee, networkFee, paymentSubtotal, paymentTotal, purchaseAmount ({amount, currency}), quoteId, estimate"),
@@ -338,7 +338,7 @@ pub async fn quote(State(state): State<AppState>, _caller: Caller, body: Bytes) 
     Ok(Json(quote))
 }
 
-/// The §8 estimate; without a price the purchase amount is left empty (unknown), never guessed.
+/// The behaviour 5.9 estimate; without a price the purchase amount is left empty (unknown), never guessed.
 fn estimate(ask: &QuoteAsk, price: Option<&str>) -> ApiResult<OnrampQuote> {
     let refuse = |e: latch_core::Error| ApiError::Refused {
         code: "INVALID_AMOUNT",
@@ -401,7 +401,7 @@ impl AppState {
     }
 }
 
-/// One destination of `POST /v1/generators/onrampurl` (§7).
+/// One destination of `POST /v1/generators/onrampurl` (behaviour 6.10).
 #[derive(Deserialize, ToSchema)]
 pub struct DestinationWallet {
     /// The wallet address.
@@ -414,7 +414,7 @@ pub struct DestinationWallet {
     assets: Vec<String>,
 }
 
-/// `POST /v1/generators/onrampurl` body (§7).
+/// `POST /v1/generators/onrampurl` body (behaviour 6.10).
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UrlBody {

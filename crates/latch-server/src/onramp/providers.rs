@@ -15,7 +15,7 @@ use super::{QuoteAsk, UrlAsk};
 use crate::error::{ApiError, ApiResult};
 
 /// One on-ramp provider. `options` and `quote` may fail: the endpoints then
-/// answer the built-in defaults and a marked estimate (spec §8).
+/// answer the built-in defaults and a marked estimate (behaviour 5.9).
 #[async_trait::async_trait]
 pub trait Provider: Send + Sync {
     /// `coinbase`, `moonpay`, `transak`, `sandbox`.
@@ -105,7 +105,7 @@ impl Provider for Coinbase {
         "coinbase"
     }
 
-    // Coinbase's options and quote APIs are not called yet: the defaults and the estimate answer (§8).
+    // Coinbase's options and quote APIs are not called yet: the defaults and the estimate answer (behaviour 5.9).
     async fn options(&self) -> anyhow::Result<OnrampOptions> {
         Ok(default_options())
     }

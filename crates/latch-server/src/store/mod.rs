@@ -34,7 +34,7 @@ pub enum StoreError {
 /// Result of a storage operation.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// A dapp allowed to use this `latch` (spec §5 "A project id is required").
+/// A dapp allowed to use this `latch` (behaviour 6.2 "A project id is required").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Project {
@@ -44,11 +44,11 @@ pub struct Project {
     pub allowed_origins: Vec<String>,
     /// Unix seconds.
     pub created_at: i64,
-    /// Whether the modal may send analytics for this project (spec §7 `isAnalyticsEnabled`).
+    /// Whether the modal may send analytics for this project (behaviour 6.14 `isAnalyticsEnabled`).
     pub analytics_enabled: bool,
 }
 
-/// One analytics event as received (spec §3 "Analytics event").
+/// One analytics event as received (behaviour 6.14 "Analytics event").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalyticsEvent {
@@ -74,7 +74,7 @@ pub struct AnalyticsEvent {
     pub properties: Option<String>,
 }
 
-/// One wallet of the catalogue (spec §3 "Wallet catalogue entry"), stored as
+/// One wallet of the catalogue (behaviour 2.4 "Wallet catalogue entry"), stored as
 /// its whole JSON entry plus the columns it is ordered and looked up by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredWallet {
@@ -88,7 +88,7 @@ pub struct StoredWallet {
     pub data: String,
 }
 
-/// An image served by the catalogue service (spec §7 "image blobs").
+/// An image served by the catalogue service (behaviour 6.13 "image blobs").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredImage {
     /// Which endpoint serves it: `wallet`, `asset`, `currency` or `token`.
@@ -103,7 +103,7 @@ pub struct StoredImage {
     pub etag: String,
 }
 
-/// A registered name (spec §4 name registration) with its addresses per coin type.
+/// A registered name (behaviour 5.12 name registration) with its addresses per coin type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NameRecord {
     /// The full name, zone included, lower case.

@@ -51,7 +51,7 @@ export interface AccountDataController {
   nfts(): Promise<NftHoldings>;
 }
 
-/** Spec §9: after a failed balance read, no retry for 30 s. */
+/** Behaviour 7.1: after a failed balance read, no retry for 30 s. */
 export const TOKEN_RETRY_MS: number = LATCH_CONSTANTS.cooldowns.balanceRetryMs;
 
 const EMPTY_TOKENS: TokensState = { status: 'idle', balances: [], error: undefined, failedAt: undefined };
@@ -72,7 +72,7 @@ export function createAccountData({
   api: ApiClient;
   account: Store<AccountState>;
   networks: readonly Network[];
-  /** Spec §8: failed reads are also announced as toasts. */
+  /** Behaviour 5.2: failed reads are also announced as toasts. */
   toasts?: ToastController;
   now?: () => number;
 }): AccountDataController {

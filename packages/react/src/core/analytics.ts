@@ -10,7 +10,7 @@ export interface AnalyticsOptions {
 
 /**
  * Forwards events to `POST {serverUrl}/e` once the server's `/getAnalyticsConfig` says analytics
- * is on for the project (any error means off, spec §7). Events raised before the answer wait for
+ * is on for the project (any error means off, behaviour 6.14). Events raised before the answer wait for
  * it. Returns the cleanup.
  */
 export function startAnalytics({ target, events, projectId, serverUrl }: AnalyticsOptions): () => void {

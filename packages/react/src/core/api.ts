@@ -46,7 +46,7 @@ export interface NameSuggestion {
   registered: boolean;
 }
 
-/** `POST /v1/profile/account`: a signed registration (spec §7). */
+/** `POST /v1/profile/account`: a signed registration (behaviour 6.9). */
 export interface NameRegistration {
   coin_type: number;
   address: string;
@@ -55,10 +55,10 @@ export interface NameRegistration {
   signature: string;
 }
 
-/** The address the balance API's `forceUpdate` uses for a chain's native coin (spec §7). */
+/** The address the balance API's `forceUpdate` uses for a chain's native coin (behaviour 6.8). */
 const NATIVE_TOKEN_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
-/** The Latch server's account endpoints (spec §7). */
+/** The Latch server's account endpoints (behaviour 6.8). */
 export interface ApiClient {
   /** `fresh`: bypass the server's 30 s cache (after a send), through its `forceUpdate`. */
   balances(address: string, chainId: CaipNetworkId, fresh?: boolean): Promise<TokenBalance[]>;
@@ -81,7 +81,7 @@ export interface ServerLocation {
 
 /**
  * A URL of the Latch server with `projectId`, the SDK's type and version (`st`, `sv`: every GET
- * carries them, spec §7) and the non-empty `query` values as parameters.
+ * carries them, behaviour 6.1) and the non-empty `query` values as parameters.
  */
 export function serverUrl(
   { projectId, getServerUrl }: ServerLocation,

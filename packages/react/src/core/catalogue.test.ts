@@ -45,7 +45,7 @@ describe('catalogue client', () => {
     expect(data.map((wallet) => wallet.name)).toEqual(['A', 'B']);
   });
 
-  it('reports a refusal as HttpError (spec §7 "HTTP status code: {status}")', async () => {
+  it('reports a refusal as HttpError (behaviour 6.3 "HTTP status code: {status}")', async () => {
     vi.stubGlobal('fetch', async () => Response.json({ status: 'FAILED', reasons: [] }, { status: 403 }));
     const failure = createCatalogueClient(server).getWallets({});
     await expect(failure).rejects.toBeInstanceOf(HttpError);

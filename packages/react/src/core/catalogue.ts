@@ -2,7 +2,7 @@ import { serverUrl, type ServerLocation } from './api.js';
 import { fetchJson } from './gateway.js';
 
 /**
- * A wallet of the Latch server's catalogue (spec §3 "Wallet catalogue entry", §7 `GET /getWallets`),
+ * A wallet of the Latch server's catalogue (behaviour 2.4 "Wallet catalogue entry", behaviour 6.12 `GET /getWallets`),
  * with the Explorer API's field names. Absent fields may come as `null`.
  */
 export interface CatalogueWallet {
@@ -58,7 +58,7 @@ export interface CatalogueClient {
 
 const joined = (list: readonly string[] | undefined) => (list?.length ? list.join(',') : undefined);
 
-/** The Latch server's wallet catalogue (spec §7 "Wallet catalogue service"). */
+/** The Latch server's wallet catalogue (behaviour 6.12 "Wallet catalogue service"). */
 export function createCatalogueClient(server: ServerLocation): CatalogueClient {
   return {
     async getWallets(query) {

@@ -89,13 +89,13 @@ export interface ConnectionController {
    */
   signMessage(message: string): Promise<string>;
   /**
-   * Asks the wallet to switch to `network` (spec §4 "Networks"), adding it first when the wallet
+   * Asks the wallet to switch to `network` (behaviour 3.5 "Networks"), adding it first when the wallet
    * answers that it does not know it. A Solana wallet is not asked: the app picks its Solana
    * network. Another namespace's network is `unsupported`. Throws `NetworkSwitchError`.
    */
   switchNetwork(network: Network): Promise<void>;
   /**
-   * Spec §4: on load, the status is `connecting` while the wallet connected last is looked for,
+   * Behaviour 2.5: on load, the status is `connecting` while the wallet connected last is looked for,
    * then `connected` once it answers with an account or `disconnected` when it does not (or
    * does not announce itself within a second). Returns the cleanup.
    */
@@ -107,7 +107,7 @@ export const RESTORE_WAIT_MS = 1_000;
 
 /**
  * Why a network switch failed: `rejected` by the user, `unsupported` when the wallet could not
- * add the chain (spec §8 `Chain is not supported`), `failed` otherwise.
+ * add the chain (behaviour 3.7 `Chain is not supported`), `failed` otherwise.
  */
 export class NetworkSwitchError extends Error {
   override readonly name = 'NetworkSwitchError';
@@ -133,7 +133,7 @@ const EMPTY_ACCOUNT: AccountState = {
 
 /**
  * EIP-1193: the user rejected the request. A network switch checks this code alone: WalletConnect's
- * 5000 triggers an add-chain request there (spec §4).
+ * 5000 triggers an add-chain request there (behaviour 3.7).
  */
 const USER_REJECTED_REQUEST = 4001;
 
@@ -196,7 +196,7 @@ export function createConnectionController({
     const { open } = modal.store.getState();
     if (!supported) {
       account.setState({ balance: undefined, balanceSymbol: undefined, balanceStatus: 'idle' });
-      // Spec §4: an unsupported network opens the UnsupportedChain view.
+      // Behaviour 3.5: an unsupported network opens the UnsupportedChain view.
       if (open) modal.reset('UnsupportedChain');
       else modal.open({ view: 'UnsupportedChain' });
       return;
@@ -284,7 +284,7 @@ export function createConnectionController({
       const reason = cause instanceof Error ? cause.message : String(cause);
       events.emit({
         type: 'DISCONNECT_ERROR',
-        // Spec §8's wording, for the operator's analytics (the visitor is disconnected anyway).
+        // Behaviour 2.10's wording, for the operator's analytics (the visitor is disconnected anyway).
         data: { message: `Failed to disconnect chain ${connectorNamespace(connector)}: ${reason}` },
       });
     });

@@ -34,7 +34,7 @@ describe('createLatch', () => {
     expect(() => createTestLatch({ projectId: '' })).toThrow('Project ID Not Configured');
   });
 
-  it('without EIP-6963 discovery opens on the QR code on a desktop and on the wallet list on a phone (spec §2)', async () => {
+  it('without EIP-6963 discovery opens on the QR code on a desktop and on the wallet list on a phone (behaviour 1.3)', async () => {
     installWallet(createTestProvider());
     const latch = createTestLatch({ enableEIP6963: false, walletConnect: { relayUrl: 'ws://127.0.0.1:9/relay' } });
     cleanups.push(latch.mount(window));
@@ -55,7 +55,7 @@ describe('createLatch', () => {
     expect(currentView(usual.modal.store.getState())).toBe('Connect');
   });
 
-  it('resolves the optional features from the spec defaults (§9) and the host\'s overrides', () => {
+  it('resolves the optional features from the spec defaults (behaviour 7.9) and the host\'s overrides', () => {
     expect(createTestLatch().features).toMatchObject({ allWallets: true, history: true, legalCheckbox: false });
     const latch = createTestLatch({ features: { history: false, legalCheckbox: true } });
     expect(latch.features).toMatchObject({ allWallets: true, history: false, legalCheckbox: true, analytics: true });

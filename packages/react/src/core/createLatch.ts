@@ -72,14 +72,14 @@ export interface LatchOptions extends WalletListOptions {
    */
   analytics?: boolean;
   /**
-   * Optional parts on or off; unset ones keep the spec's defaults (§9: all on but
+   * Optional parts on or off; unset ones keep the spec's defaults (behaviour 7.9: all on but
    * `legalCheckbox`, `smartSessions`, `collapseWallets`). The modal honours `allWallets` (the
    * *All wallets* entry), `history` (the Account view's Activity tab) and `analytics` (as the
    * `analytics` option); the others name parts Latch does not have yet and change nothing.
    */
   features?: Partial<Features>;
   /**
-   * Sign in with X (spec §4 "Sign-in"): after connecting, the visitor signs a message and gets a
+   * Sign in with X (behaviour 4.5 "Sign-in"): after connecting, the visitor signs a message and gets a
    * session. `{}` uses the Latch server; pass `adapter` to use your own backend.
    */
   siwx?: SiwxOptions;
@@ -87,7 +87,7 @@ export interface LatchOptions extends WalletListOptions {
   siweConfig?: SiweConfig;
   /**
    * Shows the modal inside the page where `<LatchEmbedded />` is placed, always open; closing
-   * returns to Account (connected) or Connect (spec §2).
+   * returns to Account (connected) or Connect (behaviour 1.5).
    */
   embedded?: boolean;
   /** Renders the modal where `LatchProvider` is instead of appending it to `document.body`. */
@@ -105,11 +105,11 @@ export interface LatchOptions extends WalletListOptions {
    * Discover browser wallets announced through EIP-6963 (and a legacy `window.ethereum` that does not
    * announce, offered as the browser wallet); default true. Without them (and with
    * WalletConnect on), opening goes straight to the QR code on a desktop and to the wallet list on a
-   * phone (spec §2 "no adapters").
+   * phone (behaviour 1.3 "no adapters").
    */
   enableEIP6963?: boolean;
   /**
-   * The embedded wallet (spec §1: e-mail login): the wallet frame's page that the Latch server
+   * The embedded wallet (behaviour 5.16: e-mail login): the wallet frame's page that the Latch server
    * serves on its own origin. Without it the Connect view offers no e-mail field.
    */
   embeddedWallet?: EmbeddedWalletOptions;
@@ -117,7 +117,7 @@ export interface LatchOptions extends WalletListOptions {
 
 export interface Latch {
   readonly networks: readonly Network[];
-  /** The optional parts, resolved: the spec's defaults (§9) and the host's `features`. */
+  /** The optional parts, resolved: the spec's defaults (behaviour 7.9) and the host's `features`. */
   readonly features: Readonly<Features>;
   /** The e-mail login, when `embeddedWallet` is configured and `features.email` is on. */
   readonly embeddedWallet?: EmbeddedWalletLoader;
@@ -128,7 +128,7 @@ export interface Latch {
   setThemeMode(mode: ThemeMode): void;
   /** Replaces the host's variable overrides. */
   setThemeVariables(overrides: ThemeVariables): void;
-  /** The last event reported (spec §4 "Analytics"), with when; for `useLatchEvents`. */
+  /** The last event reported (behaviour 6.14 "Analytics"), with when; for `useLatchEvents`. */
   readonly lastEvent: Store<{ event?: LatchEvent; timestamp?: number }>;
   /** The locale shown and its catalogue; components re-render when it changes. */
   readonly locale: Store<LocaleState>;
@@ -139,7 +139,7 @@ export interface Latch {
   readonly t: Translate;
   /** Open state, view history and the router actions. */
   readonly modal: ModalController;
-  /** Flows such as Send and Swap (spec §4): where cancel and success lead the modal. */
+  /** Flows such as Send and Swap (behaviour 1.13): where cancel and success lead the modal. */
   readonly transactionStack: TransactionStack;
   /** The `embedded` option. */
   readonly embedded: boolean;
@@ -212,7 +212,7 @@ export function createLatch(options: LatchOptions): Latch {
     isConnected: () => connectionController.connection.getState().status === 'connected',
     mayClose: () => siwx.mayClose(),
     embedded: options.embedded === true,
-    // Spec §2: with no wallet adapter but WalletConnect, a phone lists wallets and a desktop
+    // Behaviour 1.3: with no wallet adapter but WalletConnect, a phone lists wallets and a desktop
     // shows the QR code at once.
     disconnectedView: () =>
       options.enableEIP6963 === false && options.enableWalletConnect !== false

@@ -6,7 +6,7 @@ export interface ConnectorData {
 
 /**
  * Events a Latch instance reports to the host (`onEvent`) and, unless
- * `analytics: false`, to the Latch server (spec §4 "Analytics").
+ * `analytics: false`, to the Latch server (behaviour 6.14 "Analytics").
  */
 export type LatchEvent =
   | { type: 'MODAL_OPEN'; data: { connected: boolean } }
@@ -21,7 +21,7 @@ export type LatchEvent =
   | { type: 'INITIALIZE'; data: { networks: string[]; sdkVersion: string } }
   | { type: 'SWITCH_NETWORK'; data: { caipNetworkId: string } }
   | { type: 'CLICK_ALL_WALLETS'; data: Record<string, never> }
-  /** The embedded wallet's social login succeeded (spec §4 "Analytics"). */
+  /** The embedded wallet's social login succeeded (behaviour 6.14 "Analytics"). */
   | { type: 'SOCIAL_LOGIN_SUCCESS'; data: { provider: string } }
   /** The wallet refused or failed to end its session; the page is disconnected anyway. */
   | { type: 'DISCONNECT_ERROR'; data: { message: string } }

@@ -1,7 +1,7 @@
 import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { CaipNetworkId } from './types.js';
 
-/** Spec §7: chain RPC calls time out after 10 s. */
+/** Behaviour 6.15: chain RPC calls time out after 10 s. */
 const RPC_TIMEOUT_MS = LATCH_CONSTANTS.rpc.timeoutMs;
 
 /** A non-2xx answer from the Latch server; `detail` carries the server's stated reason. */
@@ -18,7 +18,7 @@ export class HttpError extends Error {
 }
 
 /**
- * The spec's alert for a refusal by the Latch server (§8): an unknown project (401) is
+ * The spec's alert for a refusal by the Latch server (behaviour 6.2): an unknown project (401) is
  * `Invalid Project ID`, an origin off the project's allowlist (403) `Invalid App Configuration`.
  */
 export function serverRefusal(error: unknown): 'invalidProjectId' | 'invalidAppConfiguration' | undefined {

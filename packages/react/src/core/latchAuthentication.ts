@@ -36,7 +36,7 @@ interface ServerTokens {
 const ACCESS_MARGIN_MS = 30_000;
 
 /**
- * Sign-in against the Latch server (spec §7 sign-in endpoints): nonces and verification by the
+ * Sign-in against the Latch server (behaviour 6.11 sign-in endpoints): nonces and verification by the
  * server, the message built by latch-core. No long-lived credential is ever readable by page
  * scripts: the server keeps the session token in an HTTP-only cookie (sent by `fetch` when the
  * server is on this page's origin), and answers a short-lived access token and a one-time

@@ -1,6 +1,6 @@
 import type { Connector, Eip1193Provider } from './types.js';
 
-/** The connector id of a legacy `window.ethereum` wallet (spec §1 `injected`). */
+/** The connector id of a legacy `window.ethereum` wallet (behaviour 2.1 `injected`). */
 export const INJECTED_CONNECTOR_ID = 'injected';
 
 /**
@@ -10,7 +10,7 @@ export const INJECTED_CONNECTOR_ID = 'injected';
 export const LEGACY_INJECTED_WAIT_MS = 300;
 
 /**
- * Offers a legacy `window.ethereum` (a wallet without EIP-6963) as the browser wallet (spec §5),
+ * Offers a legacy `window.ethereum` (a wallet without EIP-6963) as the browser wallet (behaviour 2.3),
  * unless it is the provider of a wallet that announced itself. Nothing is offered when there is
  * none, so a desktop without a wallet shows no such entry. Loaded by `mount` as a chunk of its own:
  * few wallets need it, and the entry's budget (issue 6) has no room. Nothing to clean up: the one

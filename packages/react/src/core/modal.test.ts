@@ -122,7 +122,7 @@ describe('modal open and close', () => {
   });
 });
 
-describe('images before opening (spec §2: prefetch raced against 2 s)', () => {
+describe('images before opening (behaviour 1.4: prefetch raced against 2 s)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
@@ -215,7 +215,7 @@ describe('modal close guard', () => {
   });
 });
 
-describe('embedded mode (spec §2)', () => {
+describe('embedded mode (behaviour 1.7)', () => {
   it('is shown from the start, and closing or going back returns to Account or Connect', () => {
     const events = createEventBus();
     const received: LatchEvent[] = [];

@@ -40,7 +40,7 @@ export type WalletNamespace = 'eip155' | 'solana';
 export interface OpenOptions {
   /** Forces the first view instead of Account (connected) or Connect (not connected). */
   view?: ViewName;
-  /** Spec §2: offer only the wallets of this namespace (e.g. a "Connect a Solana wallet" button). */
+  /** Behaviour 1.4: offer only the wallets of this namespace (e.g. a "Connect a Solana wallet" button). */
   namespace?: WalletNamespace;
 }
 
@@ -61,10 +61,10 @@ export interface ModalController {
   setLoading(loading: boolean): void;
 }
 
-/** Spec §2: how long opening waits for the first view's images at most. */
+/** Behaviour 1.4: how long opening waits for the first view's images at most. */
 export const IMAGE_PRELOAD_RACE_MS = LATCH_CONSTANTS.timings.imagePreloadRaceMs;
 
-/** Spec §9: the shake flag clears itself after 500 ms. */
+/** Behaviour 7.4: the shake flag clears itself after 500 ms. */
 export const SHAKE_DURATION_MS = LATCH_CONSTANTS.timings.shakeMs;
 
 export function currentView(state: ModalState): ViewName {
@@ -82,14 +82,14 @@ export function createModalController({
 }: {
   events: EventBus;
   isConnected: () => boolean;
-  /** Spec §2: embedded in the page, the modal is always shown; closing returns to Account or Connect. */
+  /** Behaviour 1.5: embedded in the page, the modal is always shown; closing returns to Account or Connect. */
   embedded?: boolean;
-  /** Spec §2: when sign-in is required, sign-in views cannot be closed until a session exists. */
+  /** Behaviour 4.6: when sign-in is required, sign-in views cannot be closed until a session exists. */
   mayClose?: () => boolean;
-  /** The first view when not connected (spec §2: Connect, or without adapters AllWallets / the QR code). */
+  /** The first view when not connected (behaviour 1.3: Connect, or without adapters AllWallets / the QR code). */
   disconnectedView?: () => ViewName;
   /**
-   * Spec §2: before opening, the images the first view shows are fetched, raced against 2 s;
+   * Behaviour 1.4: before opening, the images the first view shows are fetched, raced against 2 s;
    * `undefined` when the view needs nothing.
    */
   prepare?: (view: ViewName) => Promise<unknown> | undefined;

@@ -1,4 +1,4 @@
-// The Buy view's store (spec §3 "Onramp", §7): options, a debounced live quote and the provider's
+// The Buy view's store (behaviour 5.9 "Onramp", behaviour 6.10): options, a debounced live quote and the provider's
 // checkout in a popup. Every rule (limits, fees, URL formats) is the Latch server's, which applies
 // latch-core's; this store only asks, shows and follows.
 import type { MessageKey } from '../locales/index.js';

@@ -13,11 +13,11 @@ export interface RegisterNameMessage {
   values?: Record<string, string>;
 }
 
-/** What RegisterAccountName shows (spec §2, §4 "Name registration"). */
+/** What RegisterAccountName shows (behaviour 1.1, 5.12 "Name registration"). */
 export interface RegisterNameState {
   /** The label as typed. */
   input: string;
-  /** latch-core's rule (§5) broken by the input, as the catalogue's key. */
+  /** latch-core's rule (behaviour 5.11) broken by the input, as the catalogue's key. */
   invalid?: MessageKey;
   /** True from a valid input until its suggestions are in. */
   checking: boolean;
@@ -29,7 +29,7 @@ export interface RegisterNameState {
   taken?: string;
   /** True while the wallet signs and the server registers. */
   submitting: boolean;
-  /** Spec §8's name errors, shown in `register-name-error`. */
+  /** Behaviour 5.12's name errors, shown in `register-name-error`. */
   error?: RegisterNameMessage;
   /** The name just registered, for RegisterAccountNameSuccess. */
   registered?: string;
@@ -39,7 +39,7 @@ export interface RegisterNameState {
 
 export interface RegisterNameController {
   store: Store<RegisterNameState>;
-  /** Checks the rule at once and asks for suggestions after the debounce (500 ms, spec §9). */
+  /** Checks the rule at once and asks for suggestions after the debounce (500 ms, behaviour 7.4). */
   setInput(input: string): void;
   /** Registers the available name: sign, register, set the profile name, success view. */
   submit(): Promise<void>;
@@ -48,10 +48,10 @@ export interface RegisterNameController {
   loadOwned(): Promise<void>;
 }
 
-/** Spec §9's default debounce, for the suggestion lookups. */
+/** Behaviour 7.4's default debounce, for the suggestion lookups. */
 export const SUGGESTION_DEBOUNCE_MS: number = LATCH_CONSTANTS.timings.debounceMs;
 
-/** latch-core's name-rule messages (spec §5) and the catalogue keys that translate them. */
+/** latch-core's name-rule messages (behaviour 5.11) and the catalogue keys that translate them. */
 const RULE_MESSAGES: Record<string, MessageKey> = {
   'Name must be at least 4 characters': 'nameTooShort',
   'Name can only contain letters, digits and hyphens': 'nameInvalidCharacters',
@@ -163,13 +163,13 @@ export function createRegisterName({
       const signature = await signMessage(message);
       const profile = await accountData.api.registerName({ coin_type: coinType, address, message, signature });
       if (expected !== request) return;
-      // Spec §4: the profile name is set at once; the server's identity answers it from now on.
+      // Behaviour 5.12: the profile name is set at once; the server's identity answers it from now on.
       accountData.identity.setState({ name: profile.name });
       store.setState({ submitting: false, registered: profile.name });
       modal.replace('RegisterAccountNameSuccess');
     } catch {
       if (expected !== request) return;
-      // Spec §4: a failure returns to RegisterAccountName with §8's message.
+      // Behaviour 5.12: a failure returns to RegisterAccountName with behaviour 5.12's message.
       store.setState({ submitting: false, error: { key: 'nameRegisterFailed', values: { name: available } } });
     }
   }

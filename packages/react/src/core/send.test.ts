@@ -178,7 +178,7 @@ describe('send store', () => {
     }
   });
 
-  it('refuses a send whose gas the native balance cannot pay (spec §5)', async () => {
+  it('refuses a send whose gas the native balance cannot pay (behaviour 5.5)', async () => {
     const empty = BALANCES.map((token) =>
       token.address ? token : { ...token, value: 0, quantity: { ...token.quantity, numeric: '0' } },
     );

@@ -13,7 +13,7 @@ import { WalletRequestError } from './transactions.js';
 import type { Network } from './types.js';
 import { loadWasmExtra } from './wasmExtra.js';
 
-/** The spec's send draft (§3), as the Send view edits it. */
+/** The spec's send draft (behaviour 5.4), as the Send view edits it. */
 export interface SendState {
   step: 'form' | 'preview';
   token?: TokenBalance;
@@ -54,7 +54,7 @@ export type SendSolana = (draft: {
 
 export interface SendController {
   store: Store<SendState>;
-  /** Native first, then the tokens, low-quality ones hidden (spec §5). */
+  /** Native first, then the tokens, low-quality ones hidden (behaviour 5.1). */
   tokens(): TokenBalance[];
   selectToken(token: TokenBalance): void;
   setAmount(amount: string): void;
@@ -97,7 +97,7 @@ const EMPTY: SendState = {
   lastRetry: undefined,
 };
 
-/** latch-core's send-draft messages (spec §5, §8) and the catalogue keys that translate them. */
+/** latch-core's send-draft messages (behaviour 5.5, 5.6) and the catalogue keys that translate them. */
 const DRAFT_MESSAGES: Record<string, MessageKey> = {
   'Please select a token': 'sendSelectToken',
   'Please enter a valid amount and receiver address': 'sendMissingAmountOrReceiver',
@@ -146,7 +146,7 @@ export function createSend({
   transactions: TransactionsController;
   toasts: ToastController;
   modal: ModalController;
-  /** The flow Send runs on when the Account action started it (spec §4 "Transaction stack"). */
+  /** The flow Send runs on when the Account action started it (behaviour 1.13 "Transaction stack"). */
   transactionStack?: TransactionStack;
   now?: () => number;
 }): SendController {
@@ -157,7 +157,7 @@ export function createSend({
   const network = () => networks.find((n) => n.caipNetworkId === account.getState().caipNetworkId);
   const namespace = () => account.getState().caipNetworkId?.split(':')[0] ?? '';
 
-  // Spec §4 "Networks": switching the network (or account) clears the send draft.
+  // Behaviour 3.5 "Networks": switching the network (or account) clears the send draft.
   let last = `${account.getState().caipAddress}`;
   account.subscribe(() => {
     const now = `${account.getState().caipAddress}`;
@@ -386,13 +386,13 @@ export function createSend({
           await transactions.sendTransaction({ ...transaction, ...fees });
         }
       } catch (error) {
-        // Solana failures have their own text (spec §8); EVM ones "Something went wrong".
+        // Solana failures have their own text (behaviour 5.6); EVM ones "Something went wrong".
         const message = messageOf(error);
         const solanaFailure = namespace() === 'solana' && message === 'sendFailed';
         store.setState({ loading: false, error: solanaFailure ? 'sendSolanaFailed' : message });
         return;
       }
-      // Spec §4 "Send": back to Account, "Transaction started", the draft reset. Started from the
+      // Behaviour 5.6 "Send": back to Account, "Transaction started", the draft reset. Started from the
       // Account action, Send is a flow on the transaction stack, whose success does the return.
       reset();
       const flow = transactionStack?.store.getState().entries.at(-1);

@@ -8,7 +8,7 @@ import type { ToastController } from './toasts.js';
 import type { CaipAddress, CaipNetworkId, Network } from './types.js';
 import type { MessageKey } from '../locales/index.js';
 
-/** A verified sign-in (spec §3 "Sign-in session"). */
+/** A verified sign-in (behaviour 4.3 "Sign-in session"). */
 export interface SiwxSession {
   /** The CAIP-10 account that signed. */
   account: CaipAddress;
@@ -114,7 +114,7 @@ export interface SiwxController {
 export const SIGN_IN_VIEWS: readonly ViewName[] = ['SIWXSignMessage', 'ConnectingSiwe'];
 
 
-/** A refusal with one of the spec's messages (§8 sign-in). */
+/** A refusal with one of the spec's messages (behaviour 4.7 sign-in). */
 export class SiwxError extends Error {
   override readonly name = 'SiwxError';
 }
@@ -204,7 +204,7 @@ export function createSiwxController({
   const isConnected = () => connection.connection.getState().status === 'connected';
   const required = () => adapter !== undefined && options.required === true;
 
-  /** Spec §2: a wallet paired over WalletConnect signs in on ConnectingSiwe (the request goes to its app). */
+  /** Behaviour 4.4: a wallet paired over WalletConnect signs in on ConnectingSiwe (the request goes to its app). */
   function signInView(): ViewName {
     const { connectors, activeConnectorId } = connection.connection.getState();
     const connector = connectors.find(({ id }) => id === activeConnectorId);
@@ -217,7 +217,7 @@ export function createSiwxController({
     else modal.open({ view });
   }
 
-  /** Spec §4: after connecting to a supported network without a session, SIWXSignMessage opens. */
+  /** Behaviour 4.5: after connecting to a supported network without a session, SIWXSignMessage opens. */
   async function evaluate() {
     const run = ++evaluation;
     const { caipAddress, caipNetworkId } = account.getState();
@@ -271,7 +271,7 @@ export function createSiwxController({
   function fail(error: MessageKey, message: string) {
     store.setState({ signing: false, error });
     events.emit({ type: 'SIWX_AUTH_ERROR', data: { message } });
-    // Spec §4: failure reopens the view and shows the error.
+    // Behaviour 4.5: failure reopens the view and shows the error.
     if (!SIGN_IN_VIEWS.includes(currentView(modal.store.getState())) || !modal.store.getState().open) showSignIn();
   }
 
@@ -299,7 +299,7 @@ export function createSiwxController({
       });
     } catch (cause) {
       if (run !== attempt) return;
-      // Spec §8: this toast also disconnects and resets to Connect.
+      // Behaviour 4.7: this toast also disconnects and resets to Connect.
       store.setState({ signing: false });
       events.emit({ type: 'SIWX_AUTH_ERROR', data: { message: reason(cause) } });
       toasts.show({ variant: 'error', message: 'signInInitFailed' });
@@ -330,7 +330,7 @@ export function createSiwxController({
     if (run !== attempt) return;
     store.setState({ status: 'authenticated', session, signing: false, error: undefined });
     events.emit({ type: 'SIWX_AUTH_SUCCESS', data: { caipNetworkId }, address });
-    // Spec §4: success adds the session and closes the modal.
+    // Behaviour 4.5: success adds the session and closes the modal.
     modal.close();
   }
 

@@ -4,7 +4,7 @@ import { declinedByUser } from './walletErrors.js';
 import { feature } from './walletStandard.js';
 import { loadWasmExtra } from './wasmExtra.js';
 
-/** Spec §8: the Send view's alert for a Solana send that did not go out. */
+/** Behaviour 5.6: the Send view's alert for a Solana send that did not go out. */
 export const SOLANA_SEND_FAILED_MESSAGE = 'Failed to send transaction. Please try again.';
 
 /** The user declined the transaction in the wallet: a choice to respect, not a failure to report. */
@@ -16,7 +16,7 @@ export class SolanaSendRejectedError extends Error {
   }
 }
 
-/** The send failed (gateway, wallet or chain); `cause` says why, the message is the spec's (§8). */
+/** The send failed (gateway, wallet or chain); `cause` says why, the message is the spec's (behaviour 5.6). */
 export class SolanaSendError extends Error {
   override readonly name = 'SolanaSendError';
   readonly code = 'SOLANA_SEND_FAILED';
@@ -63,9 +63,9 @@ interface SolanaSignTransactionFeature {
  * account exists (both read through the Latch gateway); the wallet signs and sends it with
  * `solana:signAndSendTransaction`, or signs with `solana:signTransaction` and the gateway sends it.
  *
- * Throws the core's `LatchError` for input the user can fix (§5 "Please enter a valid amount and
+ * Throws the core's `LatchError` for input the user can fix (behaviour 5.5 "Please enter a valid amount and
  * receiver address", `Invalid amount: …`, `Invalid Solana address`), `SolanaSendRejectedError`
- * when the user declines in the wallet, and `SolanaSendError` (§8's message) for anything else.
+ * when the user declines in the wallet, and `SolanaSendError` (behaviour 5.6's message) for anything else.
  */
 export async function sendSolanaTransfer(input: SolanaTransferInput): Promise<string> {
   const { connector, address, network, gateway, token, amount, receiver } = input;

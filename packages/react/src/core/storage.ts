@@ -1,4 +1,4 @@
-/** Where Latch keeps what must survive a reload (spec §3 "Persisted local items"). */
+/** Where Latch keeps what must survive a reload (behaviour 2.14 "Persisted local items"). */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** Keys, in one place so two features never collide. */
@@ -7,7 +7,7 @@ export const STORAGE_KEYS = {
   connectedWallet: '@latch/connected-wallet',
   /** The sign-in session token of the default (Latch server) adapter, per project. */
   siwxToken: (projectId: string) => `@latch/siwx-token/${projectId}`,
-  /** The wallets connected last, newest first (spec §3, §9: at most 2). */
+  /** The wallets connected last, newest first (behaviour 2.14, 7.3: at most 2). */
   recentWallets: '@latch/recent-wallets',
 } as const;
 

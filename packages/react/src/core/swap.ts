@@ -11,7 +11,7 @@ import { WalletRequestError, type TransactionsController } from './transactions.
 import type { CaipNetworkId } from './types.js';
 import { loadWasmExtra } from './wasmExtra.js';
 
-/** A token of `/v1/convert/tokens` (spec §7); `address` is CAIP-10 (the placeholder for the native coin). */
+/** A token of `/v1/convert/tokens` (behaviour 6.7); `address` is CAIP-10 (the placeholder for the native coin). */
 export interface ConvertToken {
   name: string;
   symbol: string;
@@ -46,7 +46,7 @@ export interface BuiltTransaction {
   tx: { from: string; to: string; data: string; amount: string; value: string; eip155: { gas: string; gasPrice: string } };
 }
 
-/** The Latch server's convert endpoints (spec §7 `/v1/convert/*`). */
+/** The Latch server's convert endpoints (behaviour 6.7 `/v1/convert/*`). */
 export interface ConvertApi {
   tokens(chainId: CaipNetworkId): Promise<ConvertToken[]>;
   quote(query: { amount: string; from: string; to: string; userAddress: string }): Promise<SwapQuote>;
@@ -139,13 +139,13 @@ export interface SwapController {
   reset(): void;
 }
 
-/** The spec's quote debounce (§9: 500 ms). */
+/** The spec's quote debounce (behaviour 7.4: 500 ms). */
 export const QUOTE_DEBOUNCE_MS = 500;
 /** How often the head block is read while the view is open. */
 export const BLOCK_POLL_MS = 2_000;
 /** Above this price impact (percent) the view warns. */
 export const HIGH_PRICE_IMPACT = 5;
-/** Spec §9: swap slippage tolerance 1 (%). */
+/** Behaviour 7.7: swap slippage tolerance 1 (%). */
 export const SWAP_SLIPPAGE = 1;
 
 const EMPTY: SwapState = { tokens: [], amount: '', quoting: false, needsApproval: false, step: 'form' };
@@ -387,7 +387,7 @@ export function createSwap({
         store.setState({ step: 'form', error: messageOf(failure) });
         return;
       }
-      // Spec §4: back to Account with "Transaction started"; the transactions controller reads
+      // Behaviour 5.6: back to Account with "Transaction started"; the transactions controller reads
       // the balances and Activity again once the swap is mined.
       controller.reset();
       const flow = transactionStack?.store.getState().entries.at(-1);

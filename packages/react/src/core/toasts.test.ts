@@ -13,7 +13,7 @@ describe('toasts', () => {
     expect(toasts.store.getState().current).toBeUndefined();
   });
 
-  it('closes an open toast first and shows the new one after 150 ms (spec §4)', () => {
+  it('closes an open toast first and shows the new one after 150 ms (behaviour 1.14)', () => {
     const toasts = createToasts();
     toasts.show({ variant: 'loading', message: 'signInWaiting' });
     toasts.show({ variant: 'error', message: 'signatureDeclined' });

@@ -17,12 +17,12 @@ export interface ToastState {
 
 export interface ToastController {
   store: Store<ToastState>;
-  /** Shows a toast; one already showing is closed first and the new one follows after 150 ms (spec §4). */
+  /** Shows a toast; one already showing is closed first and the new one follows after 150 ms (behaviour 1.14). */
   show(toast: Toast): void;
   hide(): void;
 }
 
-/** Spec §9: between closing one toast and showing the next. */
+/** Behaviour 7.4: between closing one toast and showing the next. */
 const TOAST_SWAP_MS = LATCH_CONSTANTS.timings.toastSwapMs;
 /**
  * How long a success or error toast stays. The spec names no duration; long enough to read a

@@ -12,7 +12,7 @@ function setup(history: ViewName[] = ['Account']) {
   return { modal, stack, state };
 }
 
-describe('transaction stack (spec §4)', () => {
+describe('transaction stack (behaviour 1.13)', () => {
   it('push adds the entry and shows its view', () => {
     const { stack, state } = setup();
     const entry = { view: 'Networks' as const, goBack: true };

@@ -2,7 +2,7 @@ import type { ModalController, ViewName } from './modal.js';
 import { createStore, type Store } from './store.js';
 
 /**
- * One flow on the transaction stack (spec §4): the view it shows, where success leads, and what
+ * One flow on the transaction stack (behaviour 1.13): the view it shows, where success leads, and what
  * to call when it ends. At most one of `goBack`, `replace` and `reset` should be set; success
  * checks them in that order, and with none of them stays where it is.
  */
@@ -33,10 +33,10 @@ export interface TransactionStack {
   store: Store<TransactionStackState>;
   /** Adds a flow and shows its view. */
   push(entry: TransactionEntry): void;
-  /** Spec §4: ends the current flow as cancelled: goes back, then calls `onCancel`. */
+  /** Behaviour 1.13: ends the current flow as cancelled: goes back, then calls `onCancel`. */
   cancel(): void;
   /**
-   * Spec §4: ends the current flow as done: goes back, or replaces (returning to before
+   * Behaviour 1.13: ends the current flow as done: goes back, or replaces (returning to before
    * ConnectingSiwe, or closing the modal), or resets to a view; then calls `onSuccess`.
    */
   success(): void;

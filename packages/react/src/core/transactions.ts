@@ -7,7 +7,7 @@ import type { CaipNetworkId } from './types.js';
 /**
  * Why a signature or transaction asked of the wallet did not happen: `rejected` (the user said
  * no: EIP-1193 4001, WalletConnect 5000–5002), `unsupportedChain` (the account is in a namespace
- * this call does not serve, spec §8 "Unsupported chain"), `notConnected`, `reverted` (mined but
+ * this call does not serve, behaviour 5.5 "Unsupported chain"), `notConnected`, `reverted` (mined but
  * failed), `failed` (anything else; `cause` holds what was thrown).
  */
 export type WalletRequestErrorKind = 'rejected' | 'unsupportedChain' | 'notConnected' | 'reverted' | 'failed';

@@ -8,7 +8,7 @@ export type CaipNetworkId = `${string}:${string}`;
 /** A CAIP-10 account id such as `eip155:1:0xabc…`. */
 export type CaipAddress = `${string}:${string}:${string}`;
 
-/** A network the host application supports (spec §3, Network). */
+/** A network the host application supports (behaviour 3.2, Network). */
 export interface Network {
   id: number | string;
   caipNetworkId: CaipNetworkId;
@@ -70,14 +70,14 @@ export interface StandardWalletAccount {
 }
 
 /**
- * How a wallet connects (spec §1). Latch itself makes `ANNOUNCED` (EIP-6963, Wallet Standard),
+ * How a wallet connects (behaviour 2.2). Latch itself makes `ANNOUNCED` (EIP-6963, Wallet Standard),
  * `INJECTED` (a legacy `window.ethereum` that does not announce) and `WALLET_CONNECT` connectors;
  * `EXTERNAL` (an adapter's own connector), `AUTH` (the embedded wallet) and `MULTI_CHAIN` name
  * kinds Latch does not make yet.
  */
 export type ConnectorType = 'INJECTED' | 'ANNOUNCED' | 'EXTERNAL' | 'WALLET_CONNECT' | 'AUTH' | 'MULTI_CHAIN';
 
-/** The connector ids the spec recognises (§1); `injected` is the legacy `window.ethereum` wallet. */
+/** The connector ids the spec recognises (behaviour 2.1); `injected` is the legacy `window.ethereum` wallet. */
 export type ConnectorId = 'walletConnect' | 'injected' | 'coinbaseWallet' | 'safe' | 'ledger' | 'okx' | 'ID_AUTH';
 
 interface ConnectorBase {

@@ -181,7 +181,7 @@ describe('WalletConnect pairing', () => {
     expect(engine.provider.connect).toHaveBeenCalledTimes(1);
   });
 
-  it('resets the link when the modal closes (spec §2)', async () => {
+  it('resets the link when the modal closes (behaviour 1.5)', async () => {
     const { modal, connection, walletConnect, engine } = setup();
     modal.open();
     walletConnect.start();

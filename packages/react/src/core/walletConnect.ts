@@ -56,7 +56,7 @@ export interface QrCode {
   path: string;
 }
 
-/** Spec §3 "Connection state": wcUri, wcPairingExpiry, wcLinking, wcError. */
+/** Behaviour 2.5 "Connection state": wcUri, wcPairingExpiry, wcLinking, wcError. */
 export interface WalletConnectState {
   /** `loading`: the engine or a pairing link is on its way; `ready`: the link is shown. */
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -78,7 +78,7 @@ export interface WalletConnectController {
    * pairing link, reusing the current link while it is valid.
    */
   start(wallet?: CatalogueWallet): void;
-  /** A new link after a failure; refused within 1 s of the last attempt (spec §4). */
+  /** A new link after a failure; refused within 1 s of the last attempt (behaviour 2.6). */
   retry(): boolean;
   /** A reload: the persisted session, if any, reconnects without a new pairing. */
   restore(): Promise<void>;
@@ -99,7 +99,7 @@ const EIP155_METHODS = [
 ];
 const EIP155_EVENTS = ['chainChanged', 'accountsChanged'];
 
-/** Spec §9 "near-expiry 10 s": the link is renewed this long before it expires. */
+/** Behaviour 7.5 "near-expiry 10 s": the link is renewed this long before it expires. */
 const LINK_RENEW_MARGIN_MS = LATCH_CONSTANTS.pairing.nearExpiryMs;
 
 /**
@@ -212,7 +212,7 @@ export function createWalletConnect({
     }
   }
 
-  /** Spec §4: a link with under 10 s left is replaced while someone may be scanning it. */
+  /** Behaviour 2.6: a link with under 10 s left is replaced while someone may be scanning it. */
   function scheduleRenewal(expiry: number) {
     const nearExpiryAt = expiry - LINK_RENEW_MARGIN_MS;
     renewTimer = setTimeout(
@@ -228,7 +228,7 @@ export function createWalletConnect({
     const { status } = store.getState();
     // A pairing view shown without a link (opened directly, e.g. with no wallet adapter) makes one.
     if (isShowing() && status === 'idle') return void pair();
-    // Spec §2 "Closing: the pairing link is reset": a later opening starts a new proposal.
+    // Behaviour 1.5 "Closing: the pairing link is reset": a later opening starts a new proposal.
     if (modal.store.getState().open || status === 'idle') return;
     attempt++;
     clearTimeout(renewTimer);

@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 describe('wallet list store', () => {
-  it('uses the spec §9 numbers from latch-core', () => {
+  it('uses the behaviour 7.8 numbers from latch-core', () => {
     expect([WALLET_PAGE_SIZE, SEARCH_RESULTS_MAX, SEARCH_DEBOUNCE_MS, IMAGE_PREFETCH_COUNT, RECENT_WALLETS_MAX]).toEqual([
       40, 100, 300, 20, 2,
     ]);
@@ -135,7 +135,7 @@ describe('wallet list store', () => {
     expect(state().list).toMatchObject({ page: 1, status: 'ready' });
   });
 
-  it('prefetches the images of the first 20 wallets of each page (spec §9)', async () => {
+  it('prefetches the images of the first 20 wallets of each page (behaviour 7.8)', async () => {
     const server = catalogueServer(testCatalogue());
     stubGateway(undefined, { wallets: server.respond });
     const { createWalletList } = await import('./walletList.js');
@@ -193,7 +193,7 @@ describe('wallet list store', () => {
     expect(state().search.status).toBe('idle');
   });
 
-  it('remembers the 2 wallets connected last, newest first, across reloads (spec §3, §9)', async () => {
+  it('remembers the 2 wallets connected last, newest first, across reloads (behaviour 2.14, 7.3)', async () => {
     const wallets = [
       catalogueWallet('one', 'One', { rdns: 'dev.one' }),
       catalogueWallet('two', 'Two', { rdns: 'dev.two' }),

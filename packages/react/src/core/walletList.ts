@@ -9,12 +9,12 @@ import type { RecentWallet } from './walletOrder.js';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
-/** Spec §9 "Wallet catalogue" and "Recent wallets max 2", from latch-core's constants. */
+/** Behaviour 7.8 "Wallet catalogue" and "Recent wallets max 2", from latch-core's constants. */
 const { catalogue: CATALOGUE, limits } = LATCH_CONSTANTS;
 export const WALLET_PAGE_SIZE = CATALOGUE.pageSize;
 export const SEARCH_RESULTS_MAX = CATALOGUE.searchSize;
 /**
- * Spec §9: "search 100 with 300 ms minimum wait". A search request leaves at least this long after
+ * Behaviour 7.8: "search 100 with 300 ms minimum wait". A search request leaves at least this long after
  * the last keystroke (a debounce), so typing sends one request, not one per character.
  */
 export const SEARCH_DEBOUNCE_MS = CATALOGUE.searchMinWaitMs;
@@ -36,7 +36,7 @@ export interface WalletSearch extends Omit<WalletListPage, 'page'> {
   query: string;
 }
 
-/** Spec §4 "Wallet catalogue: holds featured, recommended, paged list and search results." */
+/** Behaviour 2.4 "Wallet catalogue: holds featured, recommended, paged list and search results." */
 export interface WalletListState {
   /** Loading featured, recommended and the restricted wallets; starts when the modal first opens. */
   status: LoadStatus;
@@ -48,7 +48,7 @@ export interface WalletListState {
   count: number;
   /** Reverse-DNS ids and names of the excluded wallets: their installed copies are hidden too. */
   restricted: RestrictedWallets;
-  /** Newest first, at most two (spec §9), persisted. */
+  /** Newest first, at most two (behaviour 7.3), persisted. */
   recent: readonly RecentWallet[];
   list: WalletListPage;
   search: WalletSearch;
@@ -59,13 +59,13 @@ export interface WalletListState {
 }
 
 export interface WalletListOptions {
-  /** Catalogue ids shown first (spec §2 "featured"), in this order; without them the first 4 of the catalogue. */
+  /** Catalogue ids shown first (behaviour 1.11 "featured"), in this order; without them the first 4 of the catalogue. */
   featuredWalletIds?: readonly string[];
   /** Only these catalogue ids are offered. */
   includeWalletIds?: readonly string[];
-  /** These catalogue ids are never offered; their installed copies are hidden too (spec §5). */
+  /** These catalogue ids are never offered; their installed copies are hidden too (behaviour 2.3). */
   excludeWalletIds?: readonly string[];
-  /** Wallets of the host's own, listed after featured (spec §2 "custom"). */
+  /** Wallets of the host's own, listed after featured (behaviour 1.11 "custom"). */
   customWallets?: readonly CatalogueWallet[];
 }
 
@@ -73,7 +73,7 @@ export interface WalletListController {
   store: Store<WalletListState>;
   /** Reads featured, recommended and the restricted wallets; again only after a failure. */
   load(): Promise<void>;
-  /** Loads the lists and waits for the images of their first wallets (spec §2: before opening). */
+  /** Loads the lists and waits for the images of their first wallets (behaviour 1.4: before opening). */
   ready(): Promise<void>;
   /** The lists are read and their first images are in: an opening has nothing to wait for. */
   isReady(): boolean;
@@ -132,7 +132,7 @@ export function createWalletList({
   });
 
   function prefetch(wallets: readonly CatalogueWallet[]): Promise<unknown> {
-    // Spec §9: the images of the first 20 wallets of each page.
+    // Behaviour 7.8: the images of the first 20 wallets of each page.
     return Promise.all(
       wallets.slice(0, IMAGE_PREFETCH_COUNT).flatMap((wallet) => {
         const url = catalogue.walletImageUrl(wallet);
@@ -177,7 +177,7 @@ export function createWalletList({
         featured = [...featuredPage.data].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
         recommendedPage = recommended;
       } else {
-        // Without configured ids the first wallets of the catalogue are featured (spec §9: 4),
+        // Without configured ids the first wallets of the catalogue are featured (behaviour 7.8: 4),
         // the next ones recommended: one request for both.
         const first = await catalogue.getWallets(
           listing({ entries: CATALOGUE.featuredCount + CATALOGUE.recommendedCount }),
@@ -271,7 +271,7 @@ export function createWalletList({
     storage.setItem(STORAGE_KEYS.recentWallets, JSON.stringify(recent));
   }
 
-  /** Spec §3: a successful connection puts the wallet first among the recent ones. */
+  /** Behaviour 2.14: a successful connection puts the wallet first among the recent ones. */
   async function rememberConnected(connectorId: string) {
     const connector = connection.getState().connectors.find(({ id }) => id === connectorId);
     if (!connector) return;
@@ -298,7 +298,7 @@ export function createWalletList({
     lastStatus = status;
   });
 
-  // Spec §2: the wallets shown on opening are read when the modal opens; a failed read is tried
+  // Behaviour 1.4: the wallets shown on opening are read when the modal opens; a failed read is tried
   // again on the next opening (once: an opening that waited on ready() has read already). A
   // search belongs to one visit of the modal.
   let { open: wasOpen, loading: wasLoading } = modal.store.getState();

@@ -37,7 +37,7 @@ const rows = (entries: ConnectEntry[]) =>
 
 // The wasm core runs here for real (its Node entry): the order and restriction rules are latch-core's.
 describe('Connect view order', () => {
-  it('groups walletConnect, recent, injected, featured, custom, external, recommended (spec §2)', () => {
+  it('groups walletConnect, recent, injected, featured, custom, external, recommended (behaviour 1.11)', () => {
     const entries = connectEntries(
       input({
         connectors: [connector('dev.latch.testwallet', 'Test Wallet')],
@@ -64,7 +64,7 @@ describe('Connect view order', () => {
     expect(rows(entries)).toEqual(['injected:installed:Rabby']);
   });
 
-  it('lists only the namespace the modal was opened for (spec §2 filter by namespace)', () => {
+  it('lists only the namespace the modal was opened for (behaviour 1.4 filter by namespace)', () => {
     const phantom: Connector = {
       id: 'wallet-standard:Phantom',
       type: 'ANNOUNCED',
@@ -121,7 +121,7 @@ describe('Connect view order', () => {
     expect(rows(entries)).toEqual(['recent:installed:Rabby:recent', 'injected:installed:MetaMask']);
   });
 
-  it('hides restricted wallets by rdns or name, installed or not (spec §5)', () => {
+  it('hides restricted wallets by rdns or name, installed or not (behaviour 2.3)', () => {
     const entries = connectEntries(
       input({
         connectors: [connector('io.metamask', 'MetaMask'), connector('io.rabby', 'Rabby')],

@@ -3,7 +3,7 @@ import type { CatalogueWallet } from './catalogue.js';
 import type { WalletNamespace } from './modal.js';
 import { connectorNamespace, type Connector } from './types.js';
 
-/** A wallet connected before (spec §3 "recent wallets"), newest first. */
+/** A wallet connected before (behaviour 2.14 "recent wallets"), newest first. */
 export interface RecentWallet {
   name: string;
   /** The EIP-6963 reverse-DNS id, when the wallet announced itself. */
@@ -12,7 +12,7 @@ export interface RecentWallet {
   wallet?: CatalogueWallet;
 }
 
-/** A connector group of the Connect view (spec §2 "Default connector type order"). */
+/** A connector group of the Connect view (behaviour 1.11 "Default connector type order"). */
 export type ConnectGroup = 'walletConnect' | 'recent' | 'injected' | 'featured' | 'custom' | 'external' | 'recommended';
 
 /** One row of the Connect view: an installed wallet (connects directly) or a catalogue wallet. */
@@ -46,7 +46,7 @@ export function entryInNamespace(entry: ConnectEntry, namespace: WalletNamespace
 
 const rdnsKey = (rdns: string | null | undefined) => (rdns ? rdns.toLowerCase() : undefined);
 
-/** latch-core's restricted-wallet rule (spec §5), through the wasm core. */
+/** latch-core's restricted-wallet rule (behaviour 2.3), through the wasm core. */
 function visible<T extends { rdns?: string | null; name?: string | null }>(
   wallets: readonly T[],
   restricted: RestrictedWallets,
@@ -68,11 +68,11 @@ export function installedByRdns(
 }
 
 /**
- * The rows of the Connect view, grouped in latch-core's connector type order (spec §2:
+ * The rows of the Connect view, grouped in latch-core's connector type order (behaviour 1.11:
  * walletConnect, recent, injected, featured, custom, external, recommended). Each wallet shows
  * once: a catalogue wallet whose reverse-DNS id an installed wallet announced is that installed
- * wallet (spec §2 "de-duplication against the catalogue (by rdns)"), and restricted wallets are
- * hidden (spec §5). Needs the wasm core loaded.
+ * wallet (behaviour 1.11 "de-duplication against the catalogue (by rdns)"), and restricted wallets are
+ * hidden (behaviour 2.3). Needs the wasm core loaded.
  */
 export function connectEntries(input: ConnectListInput): ConnectEntry[] {
   const { restricted } = input;

@@ -21,7 +21,7 @@ export function createTestLatch(options: Partial<LatchOptions> = {}): Latch {
   return createLatch({ projectId: 'test-project', serverUrl: 'http://latch.test', networks: [devnet], ...options });
 }
 
-/** Settles once `latch`'s modal is open: opening waits for the first view's images (spec §2). */
+/** Settles once `latch`'s modal is open: opening waits for the first view's images (behaviour 1.4). */
 export function whenOpen(latch: Latch): Promise<void> {
   return new Promise((resolve) => {
     const check = () => {

@@ -18,7 +18,7 @@ export async function openConnectView(provider: TestProvider = createTestProvide
   return { latch, provider };
 }
 
-/** Clicks the ConnectButton and waits for the modal: opening waits for the wallets' images (spec §2). */
+/** Clicks the ConnectButton and waits for the modal: opening waits for the wallets' images (behaviour 1.4). */
 export async function clickOpen(): Promise<HTMLElement> {
   fireEvent.click(screen.getByTestId('connect-button'));
   return screen.findByRole('dialog');

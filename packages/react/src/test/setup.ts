@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 // jsdom loads no images: an <img> or `new Image()` never fires `load` or `error`, so opening the
-// modal would always wait out its 2 s image race (spec §2). This stand-in for the browser's image
+// modal would always wait out its 2 s image race (behaviour 1.4). This stand-in for the browser's image
 // loading fires `load` a task after `src` is set; real image loading runs in the Playwright tests.
 if (typeof HTMLImageElement !== 'undefined') {
   Object.defineProperty(HTMLImageElement.prototype, 'src', {

@@ -7,7 +7,7 @@ export type ThemeVariables = Record<`--latch-${string}`, string>;
 
 const { theme, modal } = LATCH_CONSTANTS;
 
-/** Spec §2 defaults shared by both modes (numbers from latch-core's constants). */
+/** Behaviour 1.15 defaults shared by both modes (numbers from latch-core's constants). */
 const shared: ThemeVariables = {
   '--latch-font-family':
     'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',

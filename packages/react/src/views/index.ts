@@ -15,7 +15,7 @@ import { ConnectingSiweView, SIWXSignMessageView } from './SIWXSignMessage/SIWXS
 import { UnsupportedChainView } from './UnsupportedChain/UnsupportedChainView.js';
 import { lazyView } from './lazyView.js';
 
-// Spec §2: optional parts are chunks of their own, fetched when first shown or preloaded.
+// Behaviour 1.9: optional parts are chunks of their own, fetched when first shown or preloaded.
 const receive = lazyView(() => import('./Receive/ReceiveView.js').then((module) => module.ReceiveView));
 const send = lazyView(() => import('./Send/SendView.js').then((module) => module.SendView));
 // The two name views are one chunk: both import the same module.

@@ -3,7 +3,7 @@ import { useLatchInstance } from '../context.js';
 import type { Latch } from '../core/createLatch.js';
 import { onceUntilFailure } from '../core/onceUntilFailure.js';
 
-/** A view whose code is a chunk of its own (spec §2: optional parts load only when used). */
+/** A view whose code is a chunk of its own (behaviour 1.9: optional parts load only when used). */
 export interface LazyView {
   Component: ComponentType;
   /** Fetches the chunk ahead of the click (hover, focus), so opening does not wait for it. */

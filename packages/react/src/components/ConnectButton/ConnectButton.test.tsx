@@ -12,7 +12,7 @@ describe('ConnectButton', () => {
     const button = screen.getByTestId('connect-button');
     expect(button.textContent).toBe('Connect Wallet');
     fireEvent.click(button);
-    // Spec §2: the modal opens once the wallets' images are in (or after 2 s); the button says it is busy.
+    // Behaviour 1.4: the modal opens once the wallets' images are in (or after 2 s); the button says it is busy.
     expect(button.getAttribute('aria-busy')).toBe('true');
     expect(await screen.findByRole('dialog', { name: 'Connect a wallet' })).toBeTruthy();
     expect(button.getAttribute('aria-busy')).toBe('false');

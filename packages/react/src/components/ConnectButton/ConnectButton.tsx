@@ -13,7 +13,7 @@ export interface ConnectButtonRenderProps {
   truncatedAddress?: string;
   caipAddress?: CaipAddress;
   isOpen: boolean;
-  /** Opening waits for the wallets' images (at most 2 s, spec §2), or the modal for the wallet. */
+  /** Opening waits for the wallets' images (at most 2 s, behaviour 1.4), or the modal for the wallet. */
   isLoading: boolean;
   /** Opens Account when connected, else Connect. */
   open(): void;

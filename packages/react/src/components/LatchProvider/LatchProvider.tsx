@@ -28,7 +28,7 @@ function useIsClient(): boolean {
  * Fetches the modal's chunk when the browser is idle after the first render, so it is not in the
  * JavaScript a page needs to show, yet is usually there by the first click; and, for a visitor
  * not connected, what the Connect view opens with (the wallet lists and their first images, spec
- * §2), so the first click waits on nothing. A connected visitor's modal opens on Account instead.
+ * behaviour 1.3), so the first click waits on nothing. A connected visitor's modal opens on Account instead.
  */
 function preloadModalWhenIdle(target: Window, latch: Latch): () => void {
   let cancelRehearsal = () => {};
@@ -76,7 +76,7 @@ export function LazyModal({ latch, embedded = false }: { latch: Latch; embedded?
 }
 
 /**
- * The modal inside the page, always shown (the `embedded` option; spec §2): place it where it
+ * The modal inside the page, always shown (the `embedded` option; behaviour 1.7): place it where it
  * belongs, inside `LatchProvider`. Rendered after hydration only, like the modal.
  */
 export function LatchEmbedded() {

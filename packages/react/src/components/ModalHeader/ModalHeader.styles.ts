@@ -11,7 +11,7 @@ export const modalHeaderStyles = `
   text-align: center;
   font-size: calc(var(--latch-font-size-master) * 1.6);
   font-weight: 600;
-  /* Spec §2: header text changes in 120 ms, four fifths of the 150 ms transition. */
+  /* Behaviour 1.8: header text changes in 120 ms, four fifths of the 150 ms transition. */
   animation: latch-fade-in calc(var(--latch-duration) * 0.8) ease;
 }
 .latch-icon-button {

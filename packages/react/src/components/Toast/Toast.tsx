@@ -2,7 +2,7 @@ import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
 import { useThemeMode, useThemeStyle } from '../../hooks/useThemeStyle.js';
 
-/** The toast on screen (spec §4 "Toasts"); errors are alerts, the rest polite status messages. */
+/** The toast on screen (behaviour 1.14 "Toasts"); errors are alerts, the rest polite status messages. */
 export function Toast() {
   const latch = useLatchInstance();
   const { current } = useStore(latch.toasts.store);

@@ -1,5 +1,5 @@
 // The frame client against a stand-in frame on a real MessageChannel: the handshake pinned to the
-// frame's origin, READY, replies by id, the §8 messages for errors, timeouts, aborts and a frame
+// frame's origin, READY, replies by id, the behaviour 5.15 messages for errors, timeouts, aborts and a frame
 // that never loads.
 import { describe, expect, it } from 'vitest';
 import { createFrameClient, FRAME_ERRORS, type FrameHost } from './frameClient.js';

@@ -1,13 +1,13 @@
-// The modal's side of the wallet frame (spec §4 "Embedded-wallet requests", §8 frame messages;
+// The modal's side of the wallet frame (behaviour 5.15 "Embedded-wallet requests", behaviour 5.15 frame messages;
 // the protocol is in ARCHITECTURE.md "apps/vault"). It only drives the frame: the e-mail, the
 // codes and every check live in the frame and latch; the session token never comes here.
 import { createStore, type Store } from '../store.js';
 
-/** §9: connect calls time out after 30 s; so does loading the frame. */
+/** Behaviour 7.1: connect calls time out after 30 s; so does loading the frame. */
 export const FRAME_TIMEOUT_MS = 30_000;
 export const HANDSHAKE = 'LATCH_FRAME_HANDSHAKE';
 
-/** §8 frame messages. */
+/** Behaviour 5.15 frame messages. */
 export const FRAME_ERRORS = {
   load: 'Unable to load email login dependency',
   aborted: 'Request was aborted',
@@ -15,7 +15,7 @@ export const FRAME_ERRORS = {
   fallback: 'An error occurred',
 } as const;
 
-/** §4: not loaded, then ready (the frame's READY, 500 ms after its load), then initialised. */
+/** Behaviour 5.15: not loaded, then ready (the frame's READY, 500 ms after its load), then initialised. */
 export type FrameStatus = 'not-loaded' | 'ready' | 'initialised';
 
 export interface FrameState {
@@ -166,7 +166,7 @@ export function createFrameClient(options: FrameOptions): FrameClient {
         },
       });
       if (limit !== undefined) {
-        // §8: a timeout is "Something went wrong".
+        // behaviour 5.15: a timeout is "Something went wrong".
         timer = setTimeout(() => {
           settle();
           reject(new Error(FRAME_ERRORS.failed));

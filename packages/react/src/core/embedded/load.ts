@@ -4,7 +4,7 @@
 import type { FrameHost } from './frameClient.js';
 import type { EmbeddedDeps, EmbeddedWallet } from './wallet.js';
 
-/** The embedded wallet's connector id (spec §1 `ID_AUTH`); wallet.ts uses the same. */
+/** The embedded wallet's connector id (behaviour 2.1 `ID_AUTH`); wallet.ts uses the same. */
 export const EMBEDDED_CONNECTOR_ID = 'ID_AUTH';
 
 export interface EmbeddedWalletOptions {

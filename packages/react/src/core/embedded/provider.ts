@@ -1,11 +1,11 @@
 // The embedded wallet as an EIP-1193 provider, so the connection controller connects it like any
 // other wallet. Accounts come from the frame's user; signing requests are refused until the
-// frame's approval view exists (spec §6 "Requested RPC call is not allowed").
+// frame's approval view exists (behaviour 5.18 "Requested RPC call is not allowed").
 import { eip155ChainIdHex, eip155NetworkId } from '@latch/wasm';
 import type { Eip1193Provider } from '../types.js';
 import type { FrameClient } from './frameClient.js';
 
-/** Spec §6: a method the embedded wallet does not run. */
+/** Behaviour 5.18: a method the embedded wallet does not run. */
 export const NOT_ALLOWED = 'Requested RPC call is not allowed';
 
 type Listener = (...args: never[]) => void;

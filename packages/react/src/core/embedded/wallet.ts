@@ -1,4 +1,4 @@
-// The embedded wallet's login in the modal (spec §4 "Embedded-wallet requests"): a vanilla
+// The embedded wallet's login in the modal (behaviour 5.15 "Embedded-wallet requests"): a vanilla
 // store the e-mail and code views read, driving the frame. Loaded lazily (load.ts).
 import type { ConnectionController } from '../connection.js';
 import type { LatchEvent } from '../events.js';
@@ -8,10 +8,10 @@ import type { Eip155Connector, Network } from '../types.js';
 import { createFrameClient, type FrameClient, type FrameHost } from './frameClient.js';
 import { createEmbeddedProvider, type EmbeddedProvider } from './provider.js';
 
-/** The embedded wallet's connector id (spec §1 `ID_AUTH`). */
+/** The embedded wallet's connector id (behaviour 2.1 `ID_AUTH`). */
 export { EMBEDDED_CONNECTOR_ID } from './load.js';
 import { EMBEDDED_CONNECTOR_ID } from './load.js';
-/** §9: a new code may be asked for 30 s after the last one. */
+/** behaviour 7.1: a new code may be asked for 30 s after the last one. */
 export const RESEND_COOLDOWN_MS = 30_000;
 
 export interface EmbeddedUser {

@@ -25,7 +25,7 @@ function shownActions(caipNetworkId: CaipNetworkId, features: Partial<Features> 
   return screen.queryAllByTestId(/^account-action-/).map((button) => button.dataset.testid);
 }
 
-describe('Account actions (spec §2 wallet feature order, §6 feature support)', () => {
+describe('Account actions (behaviour 1.12 wallet feature order, behaviour 3.10 feature support)', () => {
   afterEach(() => {
     for (const name of Object.keys(registry)) if (!(name in shipped)) delete registry[name];
     Object.assign(registry, shipped);
@@ -77,7 +77,7 @@ describe('Account actions (spec §2 wallet feature order, §6 feature support)',
     await waitFor(() => expect(latch.modal.store.getState().history).toEqual(['Account', 'Receive', 'Send']));
   });
 
-  it('runs Send as a flow on the transaction stack that returns to Account when done (spec §4)', async () => {
+  it('runs Send as a flow on the transaction stack that returns to Account when done (behaviour 1.13)', async () => {
     const latch = createTestLatch();
     latch.modal.open({ view: 'Account' });
     renderWithLatch(latch, <AccountActions caipNetworkId={EVM} />);

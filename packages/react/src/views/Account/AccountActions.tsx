@@ -22,7 +22,7 @@ function registered(view: string): view is ViewName {
 }
 
 /**
- * The Account view's actions in the spec's order (§2), each only when the host turned its
+ * The Account view's actions in the spec's order (behaviour 1.12), each only when the host turned its
  * feature on, latch-core says the account's namespace supports it, and its view exists.
  */
 export function AccountActions({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
@@ -42,7 +42,7 @@ export function AccountActions({ caipNetworkId }: { caipNetworkId: CaipNetworkId
             data-testid={`account-action-${id}`}
             onPointerEnter={preload}
             onFocus={preload}
-            // A flow that moves funds runs on the transaction stack (spec §4): done, it
+            // A flow that moves funds runs on the transaction stack (behaviour 1.13): done, it
             // returns to Account; left by Back, it is cancelled.
             // The view opens once its chunk is in (hover or focus usually fetched it already), so
             // it shows at once instead of a loading state.

@@ -71,7 +71,7 @@ describe('Account tabs', () => {
       balance: () => (healthy ? Response.json({ balances: [USDC] }) : Response.json({ status: 'FAILED', reasons: [] }, { status: 503 })),
     });
     await connect();
-    // Announced once, by the toast (spec §8); the panel says it in place.
+    // Announced once, by the toast (behaviour 5.2); the panel says it in place.
     expect((await screen.findByRole('alert')).textContent).toBe('Token Balance Unavailable');
     expect(screen.getByRole('alert')).toBe(screen.getByTestId('toast'));
     expect(screen.getByRole('tabpanel').textContent).toContain('Token Balance Unavailable');
@@ -174,7 +174,7 @@ describe('Account tabs', () => {
     expect(screen.getByRole('tab', { name: 'Tokens' }).getAttribute('aria-selected')).toBe('true');
   });
 
-  it('has no Activity tab with the history feature off (spec §9), and the keys skip it', async () => {
+  it('has no Activity tab with the history feature off (behaviour 7.9), and the keys skip it', async () => {
     stubGateway();
     await connect(createTestLatch({ features: { history: false } }));
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Tokens', 'NFTs']);

@@ -10,7 +10,7 @@ import { useStore } from '../../hooks/useStore.js';
 import type { MessageKey } from '../../locales/index.js';
 import { ActivityLoading } from './ActivityLoading.js';
 
-// Spec §9: Activity is the optional `history` part, a chunk of its own, fetched only with the feature on.
+// Behaviour 7.9: Activity is the optional `history` part, a chunk of its own, fetched only with the feature on.
 const loadActivityPanel = () => import('./ActivityPanel.js');
 const ActivityPanel = lazy(() => loadActivityPanel().then((module) => ({ default: module.ActivityPanel })));
 
@@ -18,10 +18,10 @@ const TABS = ['tokens', 'nfts', 'activity'] as const;
 type Tab = (typeof TABS)[number];
 const TAB_LABELS: Record<Tab, MessageKey> = { tokens: 'tabTokens', nfts: 'tabNfts', activity: 'tabActivity' };
 
-/** Tokens, NFTs and Activity of the connected account (spec §2 Account), as ARIA tabs. */
+/** Tokens, NFTs and Activity of the connected account (behaviour 1.1 Account), as ARIA tabs. */
 export function AccountTabs({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {
   const latch = useLatchInstance();
-  // Spec §9: Activity is the `history` feature.
+  // Behaviour 7.9: Activity is the `history` feature.
   const tabs: readonly Tab[] = latch.features.history ? TABS : TABS.filter((name) => name !== 'activity');
   const [tab, setTab] = useState<Tab>('tokens');
   // Fetched while the visitor looks at Tokens, so choosing Activity does not wait for the chunk.
@@ -154,7 +154,7 @@ function NftsPanel() {
     );
   }
   if (status !== 'ready') return <p className="latch-panel-state latch-loading" aria-busy="true">{latch.t('nftsLoading')}</p>;
-  // Unsolicited tokens are hidden, as Activity hides them (spec §5 spam).
+  // Unsolicited tokens are hidden, as Activity hides them (behaviour 5.13 spam).
   const held = (holdings?.data ?? []).filter((nft) => !nft.isSpam);
   if (held.length === 0) return <p className="latch-panel-state">{latch.t('nftsEmpty')}</p>;
   return (

@@ -12,7 +12,7 @@ describe('AccountView', () => {
     return screen.findByTestId('account-address');
   }
 
-  it('says how many sends wait to be mined, and nothing once they are (spec §4 Send)', async () => {
+  it('says how many sends wait to be mined, and nothing once they are (behaviour 5.6 Send)', async () => {
     stubGateway();
     const { latch } = await openConnectView();
     chooseTestWallet();

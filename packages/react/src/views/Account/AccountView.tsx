@@ -51,7 +51,7 @@ export function AccountView() {
         )}
       </div>
       {pending.length > 0 ? (
-        // Spec §4 "Send": the flow returns here at once; the send stays pending until mined.
+        // Behaviour 5.6 "Send": the flow returns here at once; the send stays pending until mined.
         <p className="latch-message" role="status" data-testid="account-pending">
           {latch.t('sendPending', { count: String(pending.length) })}
         </p>

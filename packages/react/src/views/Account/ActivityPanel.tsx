@@ -1,4 +1,4 @@
-// The Account view's Activity tab: spec §9's optional `history` part, a chunk of its own that
+// The Account view's Activity tab: behaviour 7.9's optional `history` part, a chunk of its own that
 // AccountTabs fetches only when the feature is on.
 import { filterTransactions, formatQuantity, groupTransactionsByYearMonth, relativeTime } from '@latch/wasm';
 import { useEffect } from 'react';

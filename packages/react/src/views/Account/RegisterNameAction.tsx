@@ -7,8 +7,8 @@ import { loadWasmExtra } from '../../core/wasmExtra.js';
 import { views } from '../index.js';
 
 /**
- * "Register a name" (spec §4 "Name registration") for an account without a name, on a namespace
- * latch-core says has names (§6). The rule is in `@latch/wasm/extra`, loaded when the browser is
+ * "Register a name" (behaviour 5.12 "Name registration") for an account without a name, on a namespace
+ * latch-core says has names (behaviour 3.10). The rule is in `@latch/wasm/extra`, loaded when the browser is
  * idle, so the button shows once it is in.
  */
 export function RegisterNameAction({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {

@@ -6,7 +6,7 @@ import { useStore } from '../../hooks/useStore.js';
 import { FormField } from '../Form.js';
 import { buyControllerFor } from './buyController.js';
 
-/** Buy (spec §3): amount, fiat currency, method, asset and network, a live quote, then the provider. */
+/** Buy (behaviour 5.9): amount, fiat currency, method, asset and network, a live quote, then the provider. */
 export function BuyView() {
   const latch = useLatchInstance();
   const buy = buyControllerFor(latch);

@@ -152,7 +152,7 @@ describe('ConnectView with the wallet catalogue', () => {
     expect(await screen.findByTestId('all-wallets-list')).toBeTruthy();
   });
 
-  it('has no All wallets entry with the allWallets feature off (spec §9)', async () => {
+  it('has no All wallets entry with the allWallets feature off (behaviour 7.9)', async () => {
     await openWithCatalogue({ features: { allWallets: false } });
     expect(await screen.findByTestId('wallet-selector-wallet-1')).toBeTruthy();
     expect(screen.queryByTestId('all-wallets')).toBeNull();

@@ -10,7 +10,7 @@ const WALLET_CONNECT_ICON = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#4c63f0"/><path fill="#fff" d="M5 5h6v6H5zm2 2v2h2V7zm6-2h6v6h-6zm2 2v2h2V7zM5 13h6v6H5zm2 2v2h2v-2zm6-2h2v2h-2zm2 2h2v2h-2zm2-2h2v2h-2zm0 4h2v2h-2zm-4 0h2v2h-2z"/></svg>',
 )}`;
 
-// Spec §2: the e-mail login is an optional part, a chunk of its own fetched when the view shows.
+// Behaviour 1.9: the e-mail login is an optional part, a chunk of its own fetched when the view shows.
 const EmailLogin = lazy(() => import('../EmailLogin/index.js').then((module) => ({ default: module.EmailLogin })));
 
 /**
@@ -42,7 +42,7 @@ export function ConnectView() {
           {latch.t('connectionRejected')}
         </p>
       ) : null}
-      {/* Spec §2's default connect-method order: e-mail, then wallets. */}
+      {/* Behaviour 1.10's default connect-method order: e-mail, then wallets. */}
       {latch.embeddedWallet ? (
         <Suspense fallback={null}>
           <EmailLogin />

@@ -23,7 +23,7 @@ function walletLinks(wallet: CatalogueWallet, uri: string | undefined) {
 }
 
 /**
- * Spec §2 ConnectingWalletConnect: pairing with a chosen catalogue wallet. The QR code for a
+ * Behaviour 1.1 ConnectingWalletConnect: pairing with a chosen catalogue wallet. The QR code for a
  * phone, the wallet's deep link (its app on this device) and web app when the catalogue has them,
  * and the wallet's downloads.
  */
@@ -77,7 +77,7 @@ function WalletPairing({ walletConnect }: { walletConnect: WalletConnectControll
   );
 }
 
-/** Spec §2 ConnectingWalletConnectBasic: the plain QR code any WalletConnect wallet can scan. */
+/** Behaviour 1.1 ConnectingWalletConnectBasic: the plain QR code any WalletConnect wallet can scan. */
 export function ConnectingWalletConnectBasicView() {
   const latch = useLatchInstance();
   if (!latch.walletConnect) return null;

@@ -6,7 +6,7 @@ import { SocialLogins } from './SocialLogins.js';
 import { useEmbeddedWallet } from './useEmbeddedWallet.js';
 
 /**
- * The Connect view's e-mail field (spec §2: e-mail first in the default connect-method order).
+ * The Connect view's e-mail field (behaviour 1.10: e-mail first in the default connect-method order).
  * A chunk of its own with the embedded wallet's code: the frame loads when it first shows.
  */
 export function EmailLogin() {

@@ -4,7 +4,7 @@ import { useLatchInstance } from '../../context.js';
 import { emailLoginStyles } from './EmailLogin.styles.js';
 import { useEmbeddedWallet } from './useEmbeddedWallet.js';
 
-/** The one-time code view: the code mailed to the address, and a new one after 30 s (§9). */
+/** The one-time code view: the code mailed to the address, and a new one after 30 s (behaviour 7.1). */
 export function EmailVerifyOtpView() {
   const latch = useLatchInstance();
   const { wallet, state } = useEmbeddedWallet();

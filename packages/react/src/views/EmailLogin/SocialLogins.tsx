@@ -15,7 +15,7 @@ const NAMES: Record<string, string> = {
 };
 
 /**
- * Spec §5: inside a Telegram mini-app some providers cannot open (latch-core's rule, in the
+ * Behaviour 5.16: inside a Telegram mini-app some providers cannot open (latch-core's rule, in the
  * `extra` module: fetched only there).
  */
 async function telegramFiltered(socials: string[]): Promise<string[]> {
@@ -26,7 +26,7 @@ async function telegramFiltered(socials: string[]): Promise<string[]> {
   return filterTelegramSocials(socials, platform);
 }
 
-/** The social logins latch has configured (spec §2: after the e-mail field). */
+/** The social logins latch has configured (behaviour 1.1: after the e-mail field). */
 export function SocialLogins({ wallet, busy }: { wallet: EmbeddedWallet; busy: boolean }) {
   const latch = useLatchInstance();
   const [socials, setSocials] = useState<string[]>([]);

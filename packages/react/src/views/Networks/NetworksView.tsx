@@ -15,7 +15,7 @@ const FAILURE_MESSAGES: Record<NetworkSwitchError['kind'], MessageKey> = {
 /** How the picker names a namespace (chain family names, the same in every language). */
 const NAMESPACE_NAMES: Record<string, string> = { eip155: 'EVM', solana: 'Solana' };
 
-/** The network picker (spec §2): the host's networks; choosing one asks the wallet to switch. */
+/** The network picker (behaviour 3.5): the host's networks; choosing one asks the wallet to switch. */
 export function NetworksView() {
   const latch = useLatchInstance();
   const { caipNetworkId } = useStore(latch.account);

@@ -14,7 +14,7 @@ const NAMESPACE_NAMES: Record<string, string> = { eip155: 'EVM', solana: 'Solana
 type QrState = { status: 'loading' } | { status: 'ready'; qr: QrCode } | { status: 'error' };
 
 /**
- * Receive (spec §2): the account's address as a QR code with copy, the network it is on, the
+ * Receive (behaviour 5.7): the account's address as a QR code with copy, the network it is on, the
  * app's networks of the same namespace (the ones that can send to it), and a warning against
  * sending from another namespace. A chunk of its own, with its CSS.
  */

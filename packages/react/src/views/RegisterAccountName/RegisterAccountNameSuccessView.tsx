@@ -3,7 +3,7 @@ import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
 import { registerNameControllerFor } from './registerNameController.js';
 
-/** RegisterAccountNameSuccess (spec §2, §4): the registered name, then back to Account. */
+/** RegisterAccountNameSuccess (behaviour 1.1, 5.12): the registered name, then back to Account. */
 export function RegisterAccountNameSuccessView() {
   const latch = useLatchInstance();
   const names = registerNameControllerFor(latch);

@@ -7,8 +7,8 @@ import { registerNameControllerFor } from './registerNameController.js';
 import { registerNameViewStyles } from './RegisterAccountNameView.styles.js';
 
 /**
- * RegisterAccountName (spec §2, §4 "Name registration"): a label checked against latch-core's rule
- * (§5) as it is typed, its availability and suggestions, then the wallet signs and the server
+ * RegisterAccountName (behaviour 1.1, 5.12 "Name registration"): a label checked against latch-core's rule
+ * (behaviour 5.11) as it is typed, its availability and suggestions, then the wallet signs and the server
  * registers.
  */
 export function RegisterAccountNameView() {
@@ -33,7 +33,7 @@ export function RegisterAccountNameView() {
       : state.available
         ? latch.t('registerNameAvailable', { name: state.available })
         : undefined;
-  // A broken rule, a taken name and §8's errors are all alerts beside the field.
+  // A broken rule, a taken name and behaviour 5.12's errors are all alerts beside the field.
   const problem = state.invalid
     ? latch.t(state.invalid)
     : state.error

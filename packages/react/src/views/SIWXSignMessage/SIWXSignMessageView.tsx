@@ -2,13 +2,13 @@ import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { useStore } from '../../hooks/useStore.js';
 
-/** Spec §4 "Sign-in": asks the visitor to sign a message proving they own the connected account. */
+/** Behaviour 4.5 "Sign-in": asks the visitor to sign a message proving they own the connected account. */
 export function SIWXSignMessageView() {
   return <SignIn testId="siwx-sign-message" />;
 }
 
 /**
- * Spec §2 ConnectingSiwe: the same sign-in for a wallet paired over WalletConnect, whose request
+ * Behaviour 4.4 ConnectingSiwe: the same sign-in for a wallet paired over WalletConnect, whose request
  * arrives in the wallet's app (often on another device), so the view says where to look.
  */
 export function ConnectingSiweView() {

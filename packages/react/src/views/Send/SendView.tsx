@@ -10,7 +10,7 @@ import { sendViewStyles } from './SendView.styles.js';
 
 const tokenKey = (token: TokenBalance) => token.address ?? 'native';
 
-/** Send (spec §4): token, amount with Max, receiver (address or name), fee, preview, then the wallet. */
+/** Send (behaviour 5.6): token, amount with Max, receiver (address or name), fee, preview, then the wallet. */
 export function SendView() {
   const latch = useLatchInstance();
   const send = sendControllerFor(latch);

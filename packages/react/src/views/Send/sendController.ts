@@ -43,7 +43,7 @@ function solanaSender(latch: Latch): SendSolana {
     try {
       signature = await sendSolanaTransfer({ connector, address, network, gateway: latch.gateway, token: solanaToken, amount, receiver: receiverAddress });
     } catch (error) {
-      // Spec §8: a declined send is the user's choice; any other failure has Solana's own message.
+      // Behaviour 5.6: a declined send is the user's choice; any other failure has Solana's own message.
       if (error instanceof SolanaSendRejectedError) throw new WalletRequestError('rejected', error);
       if (error instanceof SolanaSendError) throw new WalletRequestError('failed', error);
       throw error;

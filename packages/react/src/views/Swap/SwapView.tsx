@@ -9,7 +9,7 @@ import { swapControllerFor } from './swapController.js';
 import { swapViewStyles } from './SwapView.styles.js';
 
 /**
- * Swap (spec §2): from and to tokens (searchable by symbol or address), amount with Max, a live
+ * Swap (behaviour 5.8): from and to tokens (searchable by symbol or address), amount with Max, a live
  * quote (debounced, re-read every block), price impact, minimum received and network fee, then
  * approve when the allowance is short, then the swap in the wallet.
  */
