@@ -68,6 +68,21 @@ async fn dev_state(adjust: impl FnOnce(&mut latch_server::config::Config)) -> (A
 }
 
 /// The newest mail the outbox holds for `to`.
+/// `PUT /v1/embedded/wallet` with `wallet` in the session `token`.
+async fn put_wallet(router: &axum::Router, token: &str, wallet: Value) -> Reply {
+    call(
+        router,
+        request(
+            "PUT",
+            "/v1/embedded/wallet?projectId=test",
+            ORIGIN,
+            Some(token),
+            Some(wallet),
+        ),
+    )
+    .await
+}
+
 /// Adds project `id`, allowing `origin`.
 async fn add_project(state: &AppState, id: &str, origin: &str) {
     let project = Project {
@@ -266,17 +281,7 @@ async fn sign_up_session_wallet_and_sign_out() {
         for (k, v) in change.as_object().unwrap() {
             body[k] = v.clone();
         }
-        let reply = call(
-            &router,
-            request(
-                "PUT",
-                "/v1/embedded/wallet?projectId=test",
-                ORIGIN,
-                Some(&token),
-                Some(body),
-            ),
-        )
-        .await;
+        let reply = put_wallet(&router, &token, body).await;
         assert_eq!(refusal(&reply).0, StatusCode::BAD_REQUEST, "{change}: {}", reply.body);
         assert_eq!(refusal(&reply).2, field, "{change}");
     }
@@ -286,17 +291,7 @@ async fn sign_up_session_wallet_and_sign_out() {
     )
     .await;
     assert_eq!(refusal(&none).1, "NO_WALLET");
-    let put = call(
-        &router,
-        request(
-            "PUT",
-            "/v1/embedded/wallet?projectId=test",
-            ORIGIN,
-            Some(&token),
-            Some(wallet.clone()),
-        ),
-    )
-    .await;
+    let put = put_wallet(&router, &token, wallet.clone()).await;
     assert_eq!(put.status, StatusCode::CREATED, "{}", put.body);
     assert_eq!(
         put.body["accounts"],
@@ -305,17 +300,7 @@ async fn sign_up_session_wallet_and_sign_out() {
             {"address": "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T", "type": "eoa", "namespace": "solana"}
         ])
     );
-    let again = call(
-        &router,
-        request(
-            "PUT",
-            "/v1/embedded/wallet?projectId=test",
-            ORIGIN,
-            Some(&token),
-            Some(wallet),
-        ),
-    )
-    .await;
+    let again = put_wallet(&router, &token, wallet).await;
     assert_eq!(
         (again.status, refusal(&again).1),
         (StatusCode::CONFLICT, "WALLET_EXISTS")
@@ -614,17 +599,7 @@ async fn the_database_keeps_no_secret_but_hashes_and_opaque_shares() {
     let share = format!("0x02{}", "c3".repeat(32));
     let envelope = json!({"kind": "passkey", "credentialId": "cred", "box": "sealed"});
     let wallet = json!({"authShare": share, "envelopes": [envelope], "accounts": {"eip155": "0x52908400098527886E0F7030069857D2E4169EE7"}});
-    let put = call(
-        &router,
-        request(
-            "PUT",
-            "/v1/embedded/wallet?projectId=test",
-            ORIGIN,
-            Some(&token),
-            Some(wallet),
-        ),
-    )
-    .await;
+    let put = put_wallet(&router, &token, wallet).await;
     assert_eq!(put.status, StatusCode::CREATED);
     // A pending code and a pending device link too.
     let update = request(
