@@ -506,14 +506,19 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// Reads `file` (if it exists), then `LATCH_*` variables from `env`.
+    /// Reads `file` (if it exists), then `LATCH_*` variables from `env`, and checks every rule.
     pub fn load(file: &Path, env: Env) -> Result<Self, ConfigError> {
-        let config: Config = Figment::from(Serialized::defaults(Config::default()))
+        Self::read(file, env)?.validated()
+    }
+
+    /// Reads like [`Config::load`] without checking: the binary applies its command line
+    /// (`--dev`, `--port`) first, since rules depend on them, then calls [`Config::validated`].
+    pub fn read(file: &Path, env: Env) -> Result<Self, ConfigError> {
+        Ok(Figment::from(Serialized::defaults(Config::default()))
             .merge(Toml::file(file))
             .merge(env)
             .extract()
-            .map_err(Box::new)?;
-        config.validated()
+            .map_err(Box::new)?)
     }
 
     /// The `LATCH_` environment provider used by the binary.

@@ -150,7 +150,7 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let mut config = Config::load(&cli.config, Config::env())?;
+    let mut config = Config::read(&cli.config, Config::env())?;
     match cli.command {
         Command::Serve { dev, port, static_dir } => {
             config.dev |= dev;
@@ -164,8 +164,8 @@ async fn main() -> anyhow::Result<()> {
             }
             serve(config.validated()?).await
         }
-        Command::Project { action } => manage_projects(&config, action).await,
-        Command::Catalogue { action } => manage_catalogue(&config, action).await,
+        Command::Project { action } => manage_projects(&config.validated()?, action).await,
+        Command::Catalogue { action } => manage_catalogue(&config.validated()?, action).await,
     }
 }
 

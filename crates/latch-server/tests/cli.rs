@@ -24,11 +24,16 @@ fn latch(data_dir: &std::path::Path) -> Command {
 
 fn serve(data_dir: &std::path::Path, static_dir: Option<&std::path::Path>) -> Server {
     let mut command = latch(data_dir);
-    command.args(["serve", "--dev", "--port", "0"]).stdout(Stdio::piped());
+    command.args(["serve", "--dev", "--port", "0"]);
     if let Some(dir) = static_dir {
         command.arg("--static-dir").arg(dir);
     }
-    let mut child = command.spawn().unwrap();
+    start(command)
+}
+
+/// Spawns a `serve` command and reads the URL it prints.
+fn start(mut command: Command) -> Server {
+    let mut child = command.stdout(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
@@ -166,6 +171,39 @@ async fn serves_a_web_app_at_the_root() {
         wrong_method.json::<serde_json::Value>().await.unwrap()["code"],
         "METHOD_NOT_ALLOWED"
     );
+    server.stop();
+}
+
+/// Settings are checked after the command line applies: a social login needs the frame's
+/// origin, which only `--dev` supplies (from `--port`), so reading it from the file alone failed.
+#[tokio::test]
+async fn command_line_applies_before_the_settings_are_checked() {
+    let data = tempfile::tempdir().unwrap();
+    let social = r#"{social=[{id="google", client_id="latch-test", client_secret="latch-test-secret"}]}"#;
+    let refused = run(latch(data.path())
+        .env("LATCH_EMBEDDED", social)
+        .args(["project", "list"]));
+    assert!(
+        !refused.status.success(),
+        "outside --dev a social login needs vault_origin"
+    );
+    assert!(text(&refused).contains("vault_origin"), "{}", text(&refused));
+
+    let mut command = latch(data.path());
+    command
+        .env("LATCH_EMBEDDED", social)
+        .args(["serve", "--dev", "--port", "0"]);
+    let server = start(command);
+    let config: serde_json::Value = reqwest::get(format!(
+        "{}/v1/embedded/frame-config?projectId=demo&origin=http://localhost:5173",
+        server.url
+    ))
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(config["socials"], serde_json::json!(["google"]), "{config}");
     server.stop();
 }
 
