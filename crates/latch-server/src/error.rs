@@ -19,13 +19,18 @@ pub enum ApiError {
         /// What is wrong, for a person.
         description: String,
     },
-    /// A request the rules refuse (400) with a code of its own, not `BAD_REQUEST`. On-ramp:
+    /// A request the rules refuse, with its status and a code of its own. On-ramp (400):
     /// `AMOUNT_BELOW_MIN`, `AMOUNT_ABOVE_MAX`, `UNSUPPORTED_CURRENCY`, `UNSUPPORTED_PAYMENT_METHOD`,
     /// `UNSUPPORTED_ASSET`, `UNSUPPORTED_NETWORK`, `UNKNOWN_PROVIDER`, `ONRAMP_DISABLED`,
     /// `INVALID_AMOUNT`. Swaps: `UNSUPPORTED_SWAP_NETWORK`, `NO_ROUTE`, `SLIPPAGE_EXCEEDED`,
-    /// `INSUFFICIENT_ALLOWANCE`, `INSUFFICIENT_BALANCE`, `SWAP_REVERTED`.
+    /// `INSUFFICIENT_ALLOWANCE`, `INSUFFICIENT_BALANCE`, `SWAP_REVERTED`. Embedded-wallet login
+    /// (`crate::embedded`, 400 to 503): `INVALID_INPUT`, `OTP_INVALID`, `OTP_EXPIRED`,
+    /// `OTP_ATTEMPTS_EXCEEDED`, `DAILY_LIMIT`, `SESSION_INVALID`, `WALLET_EXISTS`, `NO_WALLET`,
+    /// `EMAIL_TAKEN`, `EMAIL_NOT_CONFIGURED`, …
     #[error("{description}")]
     Refused {
+        /// The HTTP status.
+        status: StatusCode,
         /// Stable machine code.
         code: &'static str,
         /// Which input is refused.
@@ -79,20 +84,6 @@ pub enum ApiError {
     /// Too many requests for the project or the client (429); retry after the duration.
     #[error("rate limit exceeded, retry in {} s", retry_after_seconds(*.0))]
     RateLimited(std::time::Duration),
-    /// An embedded-wallet login request refused (`crate::embedded`), with its status and stable
-    /// code: `INVALID_INPUT`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_ATTEMPTS_EXCEEDED`, `DAILY_LIMIT`,
-    /// `SESSION_INVALID`, `WALLET_EXISTS`, `NO_WALLET`, `EMAIL_TAKEN`, `EMAIL_NOT_CONFIGURED`, …
-    #[error("{description}")]
-    EmbeddedRefused {
-        /// The HTTP status.
-        status: StatusCode,
-        /// Stable machine code.
-        code: &'static str,
-        /// Which input is concerned.
-        field: &'static str,
-        /// What was wrong, for a person.
-        description: String,
-    },
     /// An e-mail code asked for again within the behaviour 7.1 cooldown (429); the text is behaviour 5.16's.
     #[error("Please try again after {0} seconds")]
     EmailCooldown(u64),
@@ -159,7 +150,9 @@ impl ApiError {
     fn parts(&self) -> (StatusCode, &'static str, &'static str) {
         match self {
             ApiError::BadRequest { field, .. } => (StatusCode::BAD_REQUEST, "BAD_REQUEST", field),
-            ApiError::Refused { code, field, .. } => (StatusCode::BAD_REQUEST, code, field),
+            ApiError::Refused {
+                status, code, field, ..
+            } => (*status, code, field),
             ApiError::UnprocessableBody(_) => (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_JSON", "body"),
             ApiError::UnsupportedChain(_) => (StatusCode::BAD_REQUEST, "UNSUPPORTED_CHAIN", "chainId"),
             ApiError::InvalidProjectId => (StatusCode::UNAUTHORIZED, "INVALID_PROJECT_ID", "projectId"),
@@ -170,9 +163,6 @@ impl ApiError {
             ApiError::SignInTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "MESSAGE_TOO_LARGE", "message"),
             ApiError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "ORIGIN_NOT_ALLOWED", "origin"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "projectId"),
-            ApiError::EmbeddedRefused {
-                status, code, field, ..
-            } => (*status, code, field),
             ApiError::EmailCooldown(_) => (StatusCode::TOO_MANY_REQUESTS, "EMAIL_COOLDOWN", "email"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "path"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "method"),

@@ -2,6 +2,7 @@
 
 use alloy_primitives::{Address, U256};
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::Json;
 use latch_core::swap::{abi, math, query, SwapToken, DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS};
 use serde::{Deserialize, Serialize};
@@ -501,6 +502,7 @@ fn refusal(message: &str) -> ApiError {
         ("SWAP_REVERTED", "amount", "The swap would fail on chain")
     };
     ApiError::Refused {
+        status: StatusCode::BAD_REQUEST,
         code,
         field,
         description: format!("{description} ({message})"),

@@ -3,6 +3,7 @@
 //! Multicall3 batch per block through the same path chain data uses; the
 //! route math itself is latch-core's.
 
+use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -70,6 +71,7 @@ impl PoolCache {
         let head = evm::head(gateway, &market.chain).await?;
         let reserves = self.reserves(gateway, market, &wanted, &head).await?;
         let route = math::best_route(amount_in, &paths, &reserves).ok_or_else(|| ApiError::Refused {
+            status: StatusCode::BAD_REQUEST,
             code: "NO_ROUTE",
             field: "to",
             description: "No route: no pool on this network holds enough liquidity for this pair and amount".into(),

@@ -10,6 +10,7 @@ mod handlers;
 pub mod market;
 pub mod settings;
 
+use axum::http::StatusCode;
 use std::collections::HashMap;
 
 use alloy_primitives::{Address, U256};
@@ -73,6 +74,7 @@ impl Convert {
             Ok(format!("eip155:{id}"))
         } else {
             Err(ApiError::Refused {
+                status: StatusCode::BAD_REQUEST,
                 code: "UNSUPPORTED_SWAP_NETWORK",
                 field,
                 description: UNSUPPORTED.into(),
@@ -84,6 +86,7 @@ impl Convert {
     fn market(&self, pair: &SwapPair) -> ApiResult<&Market> {
         let chain = self.network(pair.chain_id, "from")?;
         self.markets.get(&chain).ok_or_else(|| ApiError::Refused {
+            status: StatusCode::BAD_REQUEST,
             code: "NO_ROUTE",
             field: "from",
             description: format!("No route: this server has no swap market configured for {chain}"),

@@ -83,7 +83,7 @@ impl Mailer {
                 smtp.send(message).await.map_err(|e| {
                     // Never the text (it holds the code): only what failed.
                     tracing::warn!(error = %e, "sending a login mail failed");
-                    ApiError::EmbeddedRefused {
+                    ApiError::Refused {
                         status: StatusCode::SERVICE_UNAVAILABLE,
                         code: "EMAIL_UNAVAILABLE",
                         field: "email",
@@ -105,7 +105,7 @@ impl Mailer {
                 });
                 Ok(())
             }
-            Transport::None => Err(ApiError::EmbeddedRefused {
+            Transport::None => Err(ApiError::Refused {
                 status: StatusCode::SERVICE_UNAVAILABLE,
                 code: "EMAIL_NOT_CONFIGURED",
                 field: "email",

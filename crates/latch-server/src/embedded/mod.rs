@@ -117,7 +117,7 @@ pub(crate) fn refused(
     field: &'static str,
     description: impl Into<String>,
 ) -> ApiError {
-    ApiError::EmbeddedRefused {
+    ApiError::Refused {
         status,
         code,
         field,

@@ -9,6 +9,7 @@ pub mod config;
 pub mod providers;
 pub mod sandbox;
 
+use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -83,6 +84,7 @@ impl Onramp {
     fn provider(&self, id: Option<&str>) -> ApiResult<&Arc<dyn Provider>> {
         match id.filter(|id| !id.is_empty()) {
             None => self.providers.first().ok_or_else(|| ApiError::Refused {
+                status: StatusCode::BAD_REQUEST,
                 code: "ONRAMP_DISABLED",
                 field: "provider",
                 description: "no on-ramp provider is configured on this server".into(),
@@ -92,6 +94,7 @@ impl Onramp {
                 .iter()
                 .find(|p| p.id() == id)
                 .ok_or_else(|| ApiError::Refused {
+                    status: StatusCode::BAD_REQUEST,
                     code: "UNKNOWN_PROVIDER",
                     field: "provider",
                     description: format!("provider {id} is not configured here"),
@@ -131,6 +134,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 fn refused(error: LimitError, field: &'static str) -> ApiError {
     ApiError::Refused {
+        status: StatusCode::BAD_REQUEST,
         code: error.code(),
         field,
         description: error.to_string(),
@@ -248,6 +252,7 @@ fn network_of<'a>(asset: &'a core::PurchaseCurrency, network: &str) -> ApiResult
             .find(|n| n.name == network || n.chain_id == network)
     };
     found.ok_or_else(|| ApiError::Refused {
+        status: StatusCode::BAD_REQUEST,
         code: "UNSUPPORTED_NETWORK",
         field: "network",
         description: format!("{} cannot be bought on {network}", asset.symbol),
@@ -290,6 +295,7 @@ pub async fn quote(State(state): State<AppState>, _caller: Caller, body: Bytes) 
         .iter()
         .find(|c| c.id.eq_ignore_ascii_case(&purchase) || c.symbol.eq_ignore_ascii_case(&purchase))
         .ok_or_else(|| ApiError::Refused {
+            status: StatusCode::BAD_REQUEST,
             code: "UNSUPPORTED_ASSET",
             field: "purchaseCurrency",
             description: format!("{purchase} cannot be bought here"),
@@ -341,6 +347,7 @@ pub async fn quote(State(state): State<AppState>, _caller: Caller, body: Bytes) 
 /// The behaviour 5.9 estimate; without a price the purchase amount is left empty (unknown), never guessed.
 fn estimate(ask: &QuoteAsk, price: Option<&str>) -> ApiResult<OnrampQuote> {
     let refuse = |e: latch_core::Error| ApiError::Refused {
+        status: StatusCode::BAD_REQUEST,
         code: "INVALID_AMOUNT",
         field: "amount",
         description: e.to_string(),

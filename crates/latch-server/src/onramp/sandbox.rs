@@ -277,6 +277,7 @@ impl Provider for Sandbox {
             .map_err(|_| ApiError::bad("destinationWallets", "the sandbox delivers to EVM addresses only"))?;
         let symbol = ask.assets.first().map_or("", String::as_str);
         let asset = self.asset(&ask.network, symbol).ok_or_else(|| ApiError::Refused {
+            status: StatusCode::BAD_REQUEST,
             code: "UNSUPPORTED_ASSET",
             field: "destinationWallets",
             description: format!("the sandbox does not deliver {symbol} on {}", ask.network),
