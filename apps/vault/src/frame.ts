@@ -26,6 +26,7 @@ const state: FrameState = {
   primaryOtp: null,
   theme: {},
   dapp: {},
+  socials: [],
   sessionChanged: (connected) => post({ type: 'SESSION_UPDATE', payload: { connected } }),
   socialToken: () =>
     new Promise((resolve) => {
@@ -71,7 +72,10 @@ async function handshake(event: MessageEvent): Promise<void> {
   handshaking = true;
   try {
     // latch applies the project's allowed-origin rule to the embedding page's origin.
-    await call(state.projectId, 'GET', 'frame-config', { query: { origin: event.origin } });
+    const config = await call<{ socials: string[] }>(state.projectId, 'GET', 'frame-config', {
+      query: { origin: event.origin },
+    });
+    state.socials = config.socials;
   } catch (error) {
     handshaking = false;
     log('handshake refused for', event.origin, error);

@@ -24,6 +24,8 @@ export interface FrameState {
   sessionChanged: (connected: boolean) => void;
   /** Resolves with the token /social/callback hands over. */
   socialToken: () => Promise<string>;
+  /** The social providers latch has configured (its frame-config), known after the handshake. */
+  socials: string[];
 }
 
 type Handler = (state: FrameState, payload: Record<string, unknown>) => Promise<unknown>;
@@ -63,6 +65,13 @@ async function startEmail(state: FrameState, email: string): Promise<{ action: s
   return answer;
 }
 
+/** The schema checked the id's shape; only a provider latch configured can log in. */
+function socialProvider(state: FrameState, payload: Record<string, unknown>): string {
+  const provider = text(payload, 'provider');
+  if (!state.socials.includes(provider)) throw new Error('provider: Invalid input');
+  return provider;
+}
+
 export const handlers: Record<string, Handler> = {
   CONNECT_EMAIL: (state, payload) => startEmail(state, text(payload, 'email')),
   // After the approval link was opened on the new device, the login starts over.
@@ -78,10 +87,13 @@ export const handlers: Record<string, Handler> = {
     return loggedIn(state, answer.token);
   },
   GET_SOCIAL_REDIRECT_URI: async (state, payload) => {
-    const answer = await call<{ url: string }>(state.projectId, 'GET', `social/${text(payload, 'provider')}/start`);
+    const answer = await call<{ url: string }>(state.projectId, 'GET', `social/${socialProvider(state, payload)}/start`);
     return { uri: answer.url };
   },
-  CONNECT_SOCIAL: async (state) => loggedIn(state, await state.socialToken()),
+  CONNECT_SOCIAL: async (state, payload) => {
+    socialProvider(state, payload);
+    return loggedIn(state, await state.socialToken());
+  },
   GET_USER: async (state, payload) => {
     if (typeof payload.chainId === 'string') state.chainId = payload.chainId;
     return user(state);

@@ -23,8 +23,22 @@ const MAX_TEXT_BYTES: usize = 256;
 /// Most theme variables or metadata fields.
 const MAX_ENTRIES: usize = 32;
 
-/// behaviour 5.17 "social provider one of google, github, apple, facebook, x, discord".
+/// behaviour 5.17 "social provider one of google, github, apple, facebook, x, discord": the
+/// providers with presets. An operator may add any OpenID Connect issuer under an id of its own
+/// ([`is_social_provider_id`]); the frame then accepts only the ids its server lists.
 pub const SOCIAL_PROVIDERS: [&str; 6] = ["google", "github", "apple", "facebook", "x", "discord"];
+
+/// Longest social provider id.
+pub const MAX_SOCIAL_ID_BYTES: usize = 32;
+
+/// The shape of a social provider id: 1 to 32 of `a-z 0-9 -` (it is a path segment of
+/// `/v1/embedded/social/{id}/start` and a test id, `social-<id>`).
+pub fn is_social_provider_id(id: &str) -> bool {
+    (1..=MAX_SOCIAL_ID_BYTES).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
 /// behaviour 5.17 "connect action VERIFY_DEVICE, VERIFY_OTP, CONNECT".
 pub const CONNECT_ACTIONS: [&str; 3] = ["VERIFY_DEVICE", "VERIFY_OTP", "CONNECT"];
 /// behaviour 5.17 "update-email action VERIFY_PRIMARY_OTP, VERIFY_SECONDARY_OTP".
@@ -106,7 +120,7 @@ pub fn parse_request(message: &Value) -> SchemaResult<FrameRequest> {
         }
         "CONNECT_SOCIAL" | "GET_SOCIAL_REDIRECT_URI" => {
             let provider = text_field(payload, "provider")?;
-            if !SOCIAL_PROVIDERS.contains(&provider) {
+            if !is_social_provider_id(provider) {
                 return Err(invalid("provider"));
             }
             out.insert("provider".into(), provider.into());
@@ -312,8 +326,10 @@ mod tests {
                     .unwrap();
             assert_eq!(request.payload["provider"], provider);
         }
-        // farcaster is a default social but not a frame login (a later issue), nor is anything else.
-        for provider in ["farcaster", "Google", "telegram"] {
+        // An operator's own OpenID Connect id passes the schema; the frame then checks it is configured.
+        let own = parse(json!({"id": "s", "type": "CONNECT_SOCIAL", "payload": {"provider": "acme-sso"}})).unwrap();
+        assert_eq!(own.payload["provider"], "acme-sso");
+        for provider in ["Google", "a/b", "social provider", &"x".repeat(MAX_SOCIAL_ID_BYTES + 1)] {
             assert_eq!(
                 refused(json!({"id": "s", "type": "CONNECT_SOCIAL", "payload": {"provider": provider}})),
                 ("provider", "Invalid input")

@@ -157,13 +157,7 @@ impl SocialProvider {
     /// Fills in the preset and checks the rules.
     pub fn validate(&mut self) -> Result<(), ConfigError> {
         let invalid = |what: &str| ConfigError::Invalid(format!("embedded.social {:?}: {what}", self.id));
-        if self.id.is_empty()
-            || self.id.len() > 32
-            || !self
-                .id
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        {
+        if !latch_core::embedded::frame::is_social_provider_id(&self.id) {
             return Err(invalid("id must be 1 to 32 of a-z 0-9 -"));
         }
         if self.client_id.is_empty() {
