@@ -451,6 +451,42 @@ async fn daily_caps() {
     assert_eq!(refusal(&third).1, "DAILY_LIMIT");
 }
 
+/// One client asking codes for many addresses: capped per IP (its /64 for IPv6), whatever the address.
+#[tokio::test]
+async fn daily_cap_per_client() {
+    let (state, _dir) = dev_state(|config| config.embedded.daily_per_ip = 2).await;
+    let router = app(state);
+    let from = |ip: std::net::IpAddr, email: &str| {
+        let mut request = post(
+            "/v1/embedded/email/start?projectId=test",
+            json!({"email": email, "deviceId": DEVICE}),
+        );
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::new(ip, 40000)));
+        request
+    };
+    let one: std::net::IpAddr = "2001:db8::1".parse().unwrap();
+    let same_64: std::net::IpAddr = "2001:db8::ffff".parse().unwrap();
+    let other: std::net::IpAddr = "192.0.2.7".parse().unwrap();
+    for email in ["a1@example.com", "a2@example.com"] {
+        assert_eq!(call(&router, from(one, email)).await.status, StatusCode::OK);
+    }
+    let third = call(&router, from(same_64, "a3@example.com")).await;
+    assert_eq!(
+        (refusal(&third).0, refusal(&third).1, refusal(&third).2),
+        (StatusCode::TOO_MANY_REQUESTS, "DAILY_LIMIT", "email"),
+        "{}",
+        third.text
+    );
+    assert!(third.text.contains("from this address today"), "{}", third.text);
+    assert_eq!(
+        call(&router, from(other, "a3@example.com")).await.status,
+        StatusCode::OK,
+        "another client is not charged"
+    );
+}
+
 #[tokio::test]
 async fn a_new_device_is_approved_by_mail_first() {
     let (state, _dir) = dev_state(|_| {}).await;
