@@ -142,9 +142,8 @@ export function createWalletList({
   }
   // Whether ready() has read for the opening under way, so that the opening does not read again.
   let readForOpening = false;
-  // The first lists' images, once load() has read the lists; and whether they are in.
-  let firstImages: Promise<unknown> = Promise.resolve();
-  let firstImagesIn = false;
+  // The first lists' images, once load() has read the lists: ready() awaits them, isReady() asks.
+  let firstImages: { loaded: Promise<unknown>; in: boolean } = { loaded: Promise.resolve(), in: false };
 
   // The read in progress, so that a second caller waits for the same one.
   let reading: Promise<void> = Promise.resolve();
@@ -197,9 +196,9 @@ export function createWalletList({
         },
         coreReady: true,
       });
-      const images = prefetch([...featured, ...recommendedPage.data]);
+      const images = { loaded: prefetch([...featured, ...recommendedPage.data]), in: false };
       firstImages = images;
-      void images.then(() => (firstImagesIn = firstImages === images));
+      void images.loaded.then(() => (images.in = true));
     } catch {
       store.setState({ status: 'error' });
     }
@@ -319,9 +318,9 @@ export function createWalletList({
     async ready() {
       readForOpening = true;
       await load();
-      await firstImages;
+      await firstImages.loaded;
     },
-    isReady: () => store.getState().status === 'ready' && firstImagesIn,
+    isReady: () => store.getState().status === 'ready' && firstImages.in,
     loadNextPage,
     setSearch,
     select(wallet) {
