@@ -46,7 +46,10 @@ build: build-web build-server build-catalogue
 demo: setup build
 	scripts/demo
 
-test: setup build
+# The wasm modules and the server build side by side (separate target folders): each has long
+# single-threaded stretches (LTO, links, vite) that the other fills.
+test: setup
+	$(MAKE) -j2 build
 	$(MAKE) lint size-gate test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay
 
 # Every wasm module and chunk of the demo's production build against size-budget.json (bench/size-gate.mjs).
