@@ -1,4 +1,4 @@
-// Behaviour 6.2: the server's refusals reach the modal as the spec's alerts. The page runs with a
+// Behaviour 6.2: the server's refusals reach the modal as the documented alerts. The page runs with a
 // project that does not exist (401) and with one whose allowlist excludes this origin (403).
 import { expect, test } from '@playwright/test';
 import { E2E_RPC_URL, latchCommand, readDevnet } from '../fixtures/stack.js';

@@ -50,7 +50,7 @@ test('an EVM account: the QR code reads back as the address, copy puts it on the
   await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
   await expect(page.getByTestId('account-address')).toBeVisible();
 
-  // Buy, Swap, Receive and Send are on by default and supported on eip155, in the spec's order.
+  // Buy, Swap, Receive and Send are on by default and supported on eip155, in the documented order.
   const actions = page.getByRole('group', { name: 'Wallet actions' }).getByRole('button');
   await expect(actions).toHaveText(['Buy', 'Swap', 'Receive', 'Send']);
   const modal = page.getByTestId('latch-modal');

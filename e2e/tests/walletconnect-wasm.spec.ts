@@ -254,7 +254,7 @@ test('the wasm provider: connect, local answers, wallet and HTTP routing, chain 
   await openWasmPage(page, wasmPageUrl);
   expect(await createProvider(page)).toEqual({ topic: undefined, chainId: undefined });
 
-  // Before connect(): the spec's messages.
+  // Before connect(): the documented messages.
   expect(await providerRequest(page, 'eth_accounts')).toEqual({
     error: { isLatchError: true, message: 'Please call connect() before request()', code: 'WC_REQUEST_BEFORE_CONNECT' },
   });

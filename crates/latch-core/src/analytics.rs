@@ -1,6 +1,6 @@
 //! Analytics events the modal may send (behaviour 6.14 "Analytics").
 
-/// Events the kit sends: the spec's list (behaviour 6.14) plus the connection and
+/// Events the kit sends: the documented list (behaviour 6.14) plus the connection and
 /// sign-in outcomes the dashboard charts. Anything else is refused, so a
 /// typo cannot silently start a new series.
 pub const EVENT_NAMES: [&str; 15] = [

@@ -39,7 +39,7 @@ pub struct CaipAddress {
     pub address: String,
 }
 
-// Grammar from CAIP-2 and CAIP-10; the spec only demands the part count, but
+// Grammar from CAIP-2 and CAIP-10; behaviour only demands the part count, but
 // the grammar keeps delimiters and markup out of ids that end up in URLs and logs.
 fn is_namespace(s: &str) -> bool {
     (3..=8).contains(&s.len())

@@ -1,4 +1,4 @@
-//! Every business number of the spec (behaviour 7) in one place. Rules in this
+//! Every business number of docs/behaviour (section 7) in one place. Rules in this
 //! crate read them from [`CONSTANTS`]; TypeScript reads the same object through
 //! `@latch/wasm`'s `constants()` instead of repeating the numbers.
 //!

@@ -1,4 +1,4 @@
-/// Why a value was refused. Display strings are the spec's exact messages
+/// Why a value was refused. Display strings are the documented exact messages
 /// (behaviour 2.12, 2.15) because clients match on them; the rejected input travels in the
 /// variant so logs and callers can still say what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,7 +81,7 @@ pub enum Error {
     /// A send draft missing what the send needs (behaviour 5.5); the message is shown to the user.
     #[error("{reason}")]
     IncompleteSendDraft {
-        /// The user-facing explanation, the spec's exact text where it gives one.
+        /// The user-facing explanation, the documented exact text where it gives one.
         reason: &'static str,
     },
     /// A send on a namespace that has no send flow (behaviour 5.5 "Unsupported chain").
@@ -151,7 +151,7 @@ pub enum Error {
         reason: String,
     },
     /// A sign-in message whose expiration time has passed. The text is the
-    /// spec's alert title (behaviour 4.8 "Session Expired"), which clients match on.
+    /// documented alert title (behaviour 4.8 "Session Expired"), which clients match on.
     #[error("Session Expired")]
     SignInExpired {
         /// The message's `Expiration Time`.

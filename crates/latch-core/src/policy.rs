@@ -85,7 +85,7 @@ pub enum ConnectMethod {
 pub const DEFAULT_CONNECT_METHOD_ORDER: [ConnectMethod; 3] =
     [ConnectMethod::Email, ConnectMethod::Social, ConnectMethod::Wallet];
 
-/// The order when an installed wallet is shown, in the spec's other reading (behaviour 1.10).
+/// The order when an installed wallet is shown, in the documented other reading (behaviour 1.10).
 pub const INSTALLED_WALLET_CONNECT_METHOD_ORDER: [ConnectMethod; 3] =
     [ConnectMethod::Wallet, ConnectMethod::Email, ConnectMethod::Social];
 

@@ -2,7 +2,7 @@
 //! Configuration"). Preflights name their project in the query (`projectId`)
 //! and pass only for an origin on its allowlist. Actual responses carry
 //! `Access-Control-Allow-Origin` for allowed origins, and also on the 401/403
-//! refusals themselves, so the modal can read the status and show the spec's
+//! refusals themselves, so the modal can read the status and show the documented
 //! alert instead of an opaque network error.
 //!
 //! The CCIP-Read gateway (`/ccip`) is the exception: its answers are public and signed, and

@@ -67,7 +67,7 @@ pub enum Error {
     /// The session ended (deleted by either side, or expired) before the answer came.
     #[error("session ended: {0}")]
     SessionEnded(String),
-    /// The client was shut down (or never started): the spec's words for a
+    /// The client was shut down (or never started): the documented words for a
     /// provider without a Sign client.
     #[error("Sign Client not initialized")]
     Closed,
@@ -193,7 +193,7 @@ mod tests {
         let codes: std::collections::BTreeSet<_> = all.iter().map(Error::code).collect();
         assert_eq!(codes.len(), all.len());
         assert!(codes.iter().all(|c| c.starts_with("WC_")));
-        // The spec's words for a provider without a Sign client (behaviour 2.9 Sessions).
+        // The documented words for a provider without a Sign client (behaviour 2.9 Sessions).
         assert_eq!(Error::Closed.to_string(), "Sign Client not initialized");
         // A wallet's refusal is shown as the wallet said it.
         assert_eq!(all[10].to_string(), "User rejected.");

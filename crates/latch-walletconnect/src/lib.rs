@@ -12,7 +12,7 @@
 //! - [`sign`]: the Sign engine, dapp side (propose, settle, request, events,
 //!   update, extend, ping, delete, expirer, persistence).
 //! - [`provider`]: an EIP-1193 provider over the engine (default chain,
-//!   local answers, wallet or HTTP JSON-RPC routing, the spec's messages).
+//!   local answers, wallet or HTTP JSON-RPC routing, the documented messages).
 //!
 //! Architecture invariant: no IO of its own. Sockets, storage, clocks and
 //! timers come in through traits, so the same engine runs under tokio in

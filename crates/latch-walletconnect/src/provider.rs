@@ -1,5 +1,5 @@
 //! An EIP-1193 provider over the Sign engine: what the official universal and
-//! ethereum providers do for a dapp, with the spec's messages (behaviour 2.9 Sessions).
+//! ethereum providers do for a dapp, with the documented messages (behaviour 2.9 Sessions).
 //!
 //! - [`Provider::connect`] drops pending pairings, proposes, and on approval
 //!   takes the session's default chain (the one asked for if approved, else

@@ -26,7 +26,7 @@ use crate::{Error, Result};
 pub const DB_NAME: &str = "WALLET_CONNECT_V2_INDEXED_DB";
 /// The object store inside [`DB_NAME`].
 pub const DB_STORE: &str = "keyvaluestorage";
-/// The database version (the spec's "version marker 1").
+/// The database version (the documented "version marker 1").
 const DB_VERSION: u32 = 1;
 
 #[wasm_bindgen::prelude::wasm_bindgen]

@@ -118,7 +118,7 @@ async fn the_provider_with_the_official_wallet_on_anvil() {
         .run_until(async {
             let (dapp, mut events) = provider(&url, &storage, options.clone(), true).await;
 
-            // Before connect(): the spec's messages.
+            // Before connect(): the documented messages.
             assert_eq!(
                 dapp.request("eth_accounts", json!([]), None).await,
                 Err(Error::RequestBeforeConnect)
@@ -358,7 +358,7 @@ async fn the_provider_with_the_official_wallet_on_anvil() {
             assert_eq!(reason.code, 6000);
             assert_eq!(storage.get(STORE_DEFAULT_CHAIN).await.unwrap(), None);
 
-            // Closed: the spec's words.
+            // Closed: the documented words.
             dapp.close();
             assert_eq!(dapp.request("eth_chainId", json!([]), None).await, Err(Error::Closed));
             assert_eq!(Error::Closed.to_string(), "Sign Client not initialized");

@@ -27,7 +27,7 @@ export interface WalletConnectProviderOptions extends WalletConnectOptions {
 }
 /**
  * What each provider event's listener receives. Errors the provider throws are `LatchError`s
- * whose `message` is the spec's text; a wallet's or RPC node's JSON-RPC error keeps its numeric
+ * whose `message` is the documented text; a wallet's or RPC node's JSON-RPC error keeps its numeric
  * `code` (`4001`, `5000` user rejected, `-32000`…), the others have a `WC_…` string `code`.
  */
 export interface WalletConnectProviderEvents {

@@ -1,4 +1,4 @@
-/** What every @latch/wasm function throws: `message` is the spec's exact text, `code` is stable. */
+/** What every @latch/wasm function throws: `message` is the documented exact text, `code` is stable. */
 export declare class LatchError extends Error {
   readonly name: 'LatchError';
   readonly code: string;

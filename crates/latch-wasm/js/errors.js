@@ -1,6 +1,6 @@
 // The error every @latch/wasm function throws: a real Error subclass, so
 // callers can test `instanceof LatchError` and switch on its stable `code`;
-// `message` is the spec's exact text.
+// `message` is the documented exact text.
 export class LatchError extends Error {
   constructor(message, code) {
     super(message);

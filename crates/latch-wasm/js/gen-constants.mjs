@@ -35,7 +35,7 @@ writeFileSync(
 writeFileSync(
   join(out, 'constants.d.ts'),
   `import type { Features, LatchConstants } from './web/latch_wasm.js';\n` +
-    `/** The spec's constants (latch-core::constants), usable before init(). */\n` +
+    `/** The documented constants (latch-core::constants), usable before init(). */\n` +
     `export declare const LATCH_CONSTANTS: LatchConstants;\n` +
     `/** latch-core's messages for the option checks createLatch() makes before init(). */\n` +
     `export declare const LATCH_MESSAGES: Readonly<Record<${Object.keys(messages).map((k) => `'${k}'`).join(' | ')}, string>>;\n` +

@@ -1,4 +1,4 @@
-//! The spec's constants and timing rules (latch_core::constants, latch_core::timing).
+//! The documented constants and timing rules (latch_core::constants, latch_core::timing).
 
 use latch_core::{constants::CONSTANTS, timing};
 use wasm_bindgen::prelude::*;
@@ -7,7 +7,7 @@ use crate::{js_error, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
-/** Every business number of the spec; durations in milliseconds (names end in `Ms`). */
+/** Every business number of docs/behaviour; durations in milliseconds (names end in `Ms`). */
 export interface LatchConstants {
   readonly cooldowns: { readonly emailLoginMs: number; readonly frameConnectTimeoutMs: number; readonly balanceRetryMs: number };
   readonly cacheExpiry: { readonly portfolioMs: number; readonly nativeBalanceMs: number; readonly ensNameMs: number; readonly identityMs: number };
@@ -57,7 +57,7 @@ fn deep_freeze(value: &JsValue) {
     }
 }
 
-/// Every constant of the spec, as one deeply frozen object.
+/// Every documented constant, as one deeply frozen object.
 #[cfg(feature = "extra")]
 #[wasm_bindgen(unchecked_return_type = "LatchConstants")]
 pub fn constants() -> Result<JsValue, JsValue> {

@@ -1,7 +1,7 @@
 //! `@latch/wasm`: latch-core for JavaScript (the WalletConnect engine is a
 //! module of its own, crates/latch-wasm-walletconnect). As thin as possible: each export
 //! converts arguments, calls one core rule and converts the result. Errors
-//! become JS `Error`s whose message is the spec's text and whose `code` is
+//! become JS `Error`s whose message is the documented text and whose `code` is
 //! [`latch_core::Error::code`].
 //!
 //! The browser gets this crate as two wasm modules, so that showing the modal

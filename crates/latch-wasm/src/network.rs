@@ -115,7 +115,7 @@ pub fn supports_feature(
     Ok(network::supports_feature(feature, namespace))
 }
 
-/// The Account view's wallet features that work on a namespace, in the spec's
+/// The Account view's wallet features that work on a namespace, in the documented
 /// order. In the `core` module: the Account view asks as the modal shows.
 #[cfg(feature = "core")]
 #[wasm_bindgen(js_name = walletFeatures, unchecked_return_type = "WalletFeature[]")]

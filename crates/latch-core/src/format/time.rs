@@ -65,7 +65,7 @@ pub fn relative_time(timestamp_ms: i64, now_ms: i64) -> RelativeTime {
 
 /// The English form (behaviour 1.16): `just now` under a minute, then `{n} min`,
 /// `1 hr` / `{n} hrs`, `{n} d`, `{n} mo` (30 days), `{n} yr` (365 days). Only
-/// `hr` takes a plural, as in the spec's examples and the original kit's locale.
+/// `hr` takes a plural, as in the documented examples and the original kit's locale.
 pub fn format_relative_time(timestamp_ms: i64, now_ms: i64) -> String {
     let RelativeTime { unit, count } = relative_time(timestamp_ms, now_ms);
     match unit {

@@ -119,7 +119,7 @@ pub struct PurchaseCurrency {
     pub networks: Vec<PurchaseNetwork>,
 }
 
-/// `GET /v1/onramp/options` (behaviour 6.10), field names as the spec writes them.
+/// `GET /v1/onramp/options` (behaviour 6.10), field names as documented there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OnrampOptions {
@@ -148,7 +148,7 @@ fn network(name: &str, display: &str, chain_id: &str, contract: &str) -> Purchas
 
 /// The built-in options (behaviour 7.6), answered when a provider's options fail (behaviour 5.9):
 /// card 10.00–7500.00 and ACH bank 10.00–25000.00, in USD and EUR; ETH and USDC
-/// on the on-ramp chains the spec lists (USDC on the chains Circle issues it).
+/// on the on-ramp chains behaviour 6.10 lists (USDC on the chains Circle issues it).
 pub fn default_options() -> OnrampOptions {
     let limits = vec![
         limit(METHOD_CARD, "10.00", "7500.00"),

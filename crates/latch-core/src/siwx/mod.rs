@@ -382,7 +382,7 @@ impl<C> SignInMessage<C> {
     ///
     /// Behaviour 4.8 lists "Session Expired (token not yet valid; check the clock and
     /// reconnect)". The two cases get distinct errors so a client can say which:
-    /// an expired message is `Session Expired` (the spec's alert title, which
+    /// an expired message is `Session Expired` (the documented alert title, which
     /// clients match on), one not yet valid is `Session not yet valid: check
     /// the clock and reconnect`.
     pub fn check_times(&self, now_ms: i64) -> Result<()> {

@@ -1,4 +1,4 @@
-//! The `/v1/convert/*` handlers: inputs parsed by latch-core, answers in the spec's shapes.
+//! The `/v1/convert/*` handlers: inputs parsed by latch-core, answers in the documented shapes.
 
 use alloy_primitives::{Address, U256};
 use axum::extract::State;
@@ -154,7 +154,7 @@ pub struct QuoteQuery {
     pub gas_price: Option<String>,
 }
 
-/// One quote (the spec's fields, then Latch's additions).
+/// One quote (the documented fields, then Latch's additions).
 #[derive(Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Quote {

@@ -3,7 +3,7 @@
 //! fixture), so a self-hosted team needs no third-party key; aggregator
 //! plug-ins join in when configured (`aggregators`). The route math, calldata
 //! and input parsing are latch-core's (`latch_core::swap`); this module reads
-//! the chain and answers in the spec's shapes.
+//! the chain and answers in the documented shapes.
 
 pub mod aggregators;
 mod handlers;
@@ -22,7 +22,7 @@ use crate::error::{ApiError, ApiResult};
 pub use handlers::*;
 use market::{Market, PoolCache};
 
-/// The spec's words for a chain swaps are not offered on.
+/// The documented words for a chain swaps are not offered on.
 pub const UNSUPPORTED: &str = "Network not supported for Gas Price or Swaps";
 
 /// Swap markets and caches, built once from the configuration.
@@ -62,13 +62,13 @@ impl Convert {
         })
     }
 
-    /// Whether swaps and gas prices are offered on EIP-155 chain `id`: the spec's
+    /// Whether swaps and gas prices are offered on EIP-155 chain `id`: the documented
     /// twelve networks and every chain with a configured market.
     pub fn is_swap_network(&self, id: u64) -> bool {
         SWAP_CHAINS.contains(&id) || self.markets.contains_key(&format!("eip155:{id}"))
     }
 
-    /// The CAIP-2 id of swap network `id`, or the spec's refusal.
+    /// The CAIP-2 id of swap network `id`, or the documented refusal.
     fn network(&self, id: u64, field: &'static str) -> ApiResult<String> {
         if self.is_swap_network(id) {
             Ok(format!("eip155:{id}"))

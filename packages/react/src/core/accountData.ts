@@ -12,7 +12,7 @@ export interface TokensState {
   status: LoadStatus;
   balances: readonly TokenBalance[];
   error?: unknown;
-  /** When the last read failed (ms): the spec allows the next try 30 s later. */
+  /** When the last read failed (ms): behaviour allows the next try 30 s later. */
   failedAt?: number;
 }
 

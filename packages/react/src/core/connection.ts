@@ -408,7 +408,7 @@ export function createConnectionController({
     await establish(connector, { silent: false });
   }
 
-  /** The connected wallet and account; throws the spec's message when there is none. */
+  /** The connected wallet and account; throws the documented message when there is none. */
   function connected() {
     const { activeConnectorId, connectors, status } = connection.getState();
     const connector = connectors.find(({ id }) => id === activeConnectorId);

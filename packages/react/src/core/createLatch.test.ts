@@ -55,7 +55,7 @@ describe('createLatch', () => {
     expect(currentView(usual.modal.store.getState())).toBe('Connect');
   });
 
-  it('resolves the optional features from the spec defaults (behaviour 7.9) and the host\'s overrides', () => {
+  it('resolves the optional features from the documented defaults (behaviour 7.9) and the host\'s overrides', () => {
     expect(createTestLatch().features).toMatchObject({ allWallets: true, history: true, legalCheckbox: false });
     const latch = createTestLatch({ features: { history: false, legalCheckbox: true } });
     expect(latch.features).toMatchObject({ allWallets: true, history: false, legalCheckbox: true, analytics: true });

@@ -67,12 +67,12 @@ export interface LatchOptions extends WalletListOptions {
   onEvent?: LatchEventListener;
   /**
    * Send usage events (modal opens, connections, errors) to the Latch server's analytics.
-   * Default true, as in the spec; pass false until the visitor consents if your site needs it.
+   * Default true, as documented; pass false until the visitor consents if your site needs it.
    * The server can also switch analytics off per project.
    */
   analytics?: boolean;
   /**
-   * Optional parts on or off; unset ones keep the spec's defaults (behaviour 7.9: all on but
+   * Optional parts on or off; unset ones keep the documented defaults (behaviour 7.9: all on but
    * `legalCheckbox`, `smartSessions`, `collapseWallets`). The modal honours `allWallets` (the
    * *All wallets* entry), `history` (the Account view's Activity tab) and `analytics` (as the
    * `analytics` option); the others name parts Latch does not have yet and change nothing.
@@ -117,7 +117,7 @@ export interface LatchOptions extends WalletListOptions {
 
 export interface Latch {
   readonly networks: readonly Network[];
-  /** The optional parts, resolved: the spec's defaults (behaviour 7.9) and the host's `features`. */
+  /** The optional parts, resolved: the documented defaults (behaviour 7.9) and the host's `features`. */
   readonly features: Readonly<Features>;
   /** The e-mail login, when `embeddedWallet` is configured and `features.email` is on. */
   readonly embeddedWallet?: EmbeddedWalletLoader;

@@ -18,7 +18,7 @@ export class HttpError extends Error {
 }
 
 /**
- * The spec's alert for a refusal by the Latch server (behaviour 6.2): an unknown project (401) is
+ * The documented alert for a refusal by the Latch server (behaviour 6.2): an unknown project (401) is
  * `Invalid Project ID`, an origin off the project's allowlist (403) `Invalid App Configuration`.
  */
 export function serverRefusal(error: unknown): 'invalidProjectId' | 'invalidAppConfiguration' | undefined {
@@ -71,7 +71,7 @@ export function createGateway({ projectId, getServerUrl }: GatewayOptions): Gate
 
 /**
  * GETs or POSTs JSON to the Latch server: a non-2xx answer throws `HttpError` with the server's
- * stated reason (spec: the client reports `HTTP status code: N`).
+ * stated reason (documented: the client reports `HTTP status code: N`).
  */
 export async function fetchJson<T>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, { signal: AbortSignal.timeout(RPC_TIMEOUT_MS), ...init });

@@ -13,7 +13,7 @@ import { WalletRequestError } from './transactions.js';
 import type { Network } from './types.js';
 import { loadWasmExtra } from './wasmExtra.js';
 
-/** The spec's send draft (behaviour 5.4), as the Send view edits it. */
+/** The documented send draft (behaviour 5.4), as the Send view edits it. */
 export interface SendState {
   step: 'form' | 'preview';
   token?: TokenBalance;

@@ -79,7 +79,7 @@ describe('sign in with X', () => {
   const signingProvider = (sign: (params: unknown) => unknown = () => SIGNATURE) =>
     createTestProvider({ personal_sign: sign });
 
-  it('refuses siwx and siweConfig together with the spec message', () => {
+  it('refuses siwx and siweConfig together with the documented message', () => {
     const siweConfig = {} as SiweConfig;
     expect(() => createTestLatch({ siwx: {}, siweConfig })).toThrow('Cannot set both `siweConfig` and `siwx` options');
   });

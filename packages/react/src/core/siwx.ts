@@ -114,7 +114,7 @@ export interface SiwxController {
 export const SIGN_IN_VIEWS: readonly ViewName[] = ['SIWXSignMessage', 'ConnectingSiwe'];
 
 
-/** A refusal with one of the spec's messages (behaviour 4.7 sign-in). */
+/** A refusal with one of the documented messages (behaviour 4.7 sign-in). */
 export class SiwxError extends Error {
   override readonly name = 'SiwxError';
 }

@@ -135,7 +135,7 @@ describe('sendSolanaTransfer', () => {
     await expect(send(NATIVE, '1')).rejects.toBeInstanceOf(SolanaSendRejectedError);
   });
 
-  it("reports other failures with the spec's message and the cause", async () => {
+  it("reports other failures with the documented message and the cause", async () => {
     const cause = new RpcError(-32002, 'Transaction simulation failed');
     const { send } = setup({ gatewayError: cause });
     const error = await send(NATIVE, '1').catch((e: unknown) => e);

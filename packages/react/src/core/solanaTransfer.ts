@@ -16,7 +16,7 @@ export class SolanaSendRejectedError extends Error {
   }
 }
 
-/** The send failed (gateway, wallet or chain); `cause` says why, the message is the spec's (behaviour 5.6). */
+/** The send failed (gateway, wallet or chain); `cause` says why, the message is the documented (behaviour 5.6). */
 export class SolanaSendError extends Error {
   override readonly name = 'SolanaSendError';
   readonly code = 'SOLANA_SEND_FAILED';

@@ -21,7 +21,7 @@ export interface ConvertToken {
   eip2612: boolean;
 }
 
-/** One quote of `/v1/convert/quotes`: the spec's fields and the Latch server's additions. */
+/** One quote of `/v1/convert/quotes`: the documented fields and the Latch server's additions. */
 export interface SwapQuote {
   id: string;
   fromAmount: string;
@@ -139,7 +139,7 @@ export interface SwapController {
   reset(): void;
 }
 
-/** The spec's quote debounce (behaviour 7.4: 500 ms). */
+/** The documented quote debounce (behaviour 7.4: 500 ms). */
 export const QUOTE_DEBOUNCE_MS = 500;
 /** How often the head block is read while the view is open. */
 export const BLOCK_POLL_MS = 2_000;

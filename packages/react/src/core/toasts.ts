@@ -25,7 +25,7 @@ export interface ToastController {
 /** Behaviour 7.4: between closing one toast and showing the next. */
 const TOAST_SWAP_MS = LATCH_CONSTANTS.timings.toastSwapMs;
 /**
- * How long a success or error toast stays. The spec names no duration; long enough to read a
+ * How long a success or error toast stays. The behaviour docs name no duration; long enough to read a
  * short sentence. A loading toast stays until something replaces or hides it.
  */
 export const TOAST_VISIBLE_MS = 3000;

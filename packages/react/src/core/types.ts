@@ -77,7 +77,7 @@ export interface StandardWalletAccount {
  */
 export type ConnectorType = 'INJECTED' | 'ANNOUNCED' | 'EXTERNAL' | 'WALLET_CONNECT' | 'AUTH' | 'MULTI_CHAIN';
 
-/** The connector ids the spec recognises (behaviour 2.1); `injected` is the legacy `window.ethereum` wallet. */
+/** The documented connector ids (behaviour 2.1); `injected` is the legacy `window.ethereum` wallet. */
 export type ConnectorId = 'walletConnect' | 'injected' | 'coinbaseWallet' | 'safe' | 'ledger' | 'okx' | 'ID_AUTH';
 
 interface ConnectorBase {

@@ -11,7 +11,7 @@ export function useWalletList(): WalletListState {
 }
 
 /**
- * The Connect view's rows in the spec's order. Until the wasm core has loaded (moments after
+ * The Connect view's rows in the documented order. Until the wasm core has loaded (moments after
  * mount), the ordering rules cannot run and the installed wallets are listed alone.
  */
 export function useConnectEntries(): ConnectEntry[] {

@@ -22,7 +22,7 @@ function registered(view: string): view is ViewName {
 }
 
 /**
- * The Account view's actions in the spec's order (behaviour 1.12), each only when the host turned its
+ * The Account view's actions in the documented order (behaviour 1.12), each only when the host turned its
  * feature on, latch-core says the account's namespace supports it, and its view exists.
  */
 export function AccountActions({ caipNetworkId }: { caipNetworkId: CaipNetworkId }) {

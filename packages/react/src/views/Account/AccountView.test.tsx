@@ -68,7 +68,7 @@ describe('AccountView', () => {
     [401, 'Invalid Project ID'],
     [403, 'Invalid App Configuration'],
     [503, 'Token Balance Unavailable'],
-  ])('shows the spec alert when the server answers %i', async (status, alert) => {
+  ])('shows the documented alert when the server answers %i', async (status, alert) => {
     stubGateway(() => Response.json({ status: 'FAILED', reasons: [{ field: 'x', description: 'refused' }] }, { status }));
     await connect();
     expect((await screen.findByRole('alert')).textContent).toBe(alert);

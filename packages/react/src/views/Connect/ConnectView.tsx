@@ -14,7 +14,7 @@ const WALLET_CONNECT_ICON = `data:image/svg+xml,${encodeURIComponent(
 const EmailLogin = lazy(() => import('../EmailLogin/index.js').then((module) => ({ default: module.EmailLogin })));
 
 /**
- * The wallets in the spec's connector order (installed wallets connect at once; catalogue wallets
+ * The wallets in the documented connector order (installed wallets connect at once; catalogue wallets
  * open their page), then the entry to the whole catalogue.
  */
 export function ConnectView() {
