@@ -1,7 +1,9 @@
 // The approval panel (spec §2 ApproveTransaction; ARCHITECTURE.md "apps/vault"). Drawn in the
 // frame's own page, on its own origin: the host page shows the iframe but can neither draw over
 // its content nor read it, so what the user confirms is what the frame signs. Plain DOM; text is
-// set with textContent only (the summary comes from the dapp).
+// set with textContent only (the summary comes from the dapp). Its styles are a file of their own
+// (approve.css): the frame's CSP allows no inline style.
+import './approve.css';
 
 /** latch-core `embedded::approval::Summary`, as @latch/wasm-vault answers it. */
 export type Summary =
@@ -27,21 +29,6 @@ const TITLES: Record<Summary['kind'], string> = {
   transaction: 'Approve transaction',
 };
 
-const STYLE = `
-:root{color-scheme:light dark;font-family:var(--latch-font-family,system-ui,sans-serif)}
-body{margin:0;background:var(--latch-color-bg,#fff);color:var(--latch-color-fg,#141414)}
-:root[data-theme=dark] body{background:var(--latch-color-bg,#141414);color:var(--latch-color-fg,#f2f2f2)}
-[data-testid=approve-transaction]{display:flex;flex-direction:column;gap:12px;padding:16px;box-sizing:border-box;min-height:100vh}
-h1{font-size:16px;margin:0}
-dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:6px 12px;font-size:13px}
-dt{opacity:.7}dd{margin:0;word-break:break-all;white-space:pre-wrap}
-pre{margin:0;font:13px/1.4 ui-monospace,monospace;white-space:pre-wrap;word-break:break-word;max-height:40vh;overflow:auto;
-padding:8px;border-radius:var(--latch-border-radius-xs,8px);background:var(--latch-color-bg-2,rgba(127,127,127,.12))}
-.actions{display:flex;gap:8px;margin-top:auto}
-button{flex:1;font:inherit;padding:10px;border-radius:var(--latch-border-radius-xs,8px);border:1px solid rgba(127,127,127,.4);cursor:pointer;background:transparent;color:inherit}
-button.primary{background:var(--latch-accent,#3b82f6);border-color:transparent;color:#fff}
-button:focus-visible{outline:2px solid var(--latch-accent,#3b82f6);outline-offset:2px}
-`;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -77,8 +64,6 @@ function body(summary: Summary): HTMLElement[] {
   }
 }
 
-let styled = false;
-
 /** Applies SYNC_THEME's `--latch-*` variables to the frame's page. */
 export function applyTheme(variables: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(variables)) {
@@ -97,11 +82,6 @@ export interface OpenApproval {
 
 /** Shows the panel for `summary` and waits for the user. */
 export function showApproval(summary: Summary, origin: string): OpenApproval {
-  if (!styled) {
-    const style = element('style', STYLE);
-    document.head.append(style);
-    styled = true;
-  }
   const panel = element('section');
   panel.dataset.testid = 'approve-transaction';
   panel.setAttribute('role', 'dialog');

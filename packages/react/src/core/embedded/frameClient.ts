@@ -111,7 +111,8 @@ function iframeHost(src: string): FrameHost {
         'border:0;z-index:2147483647;visibility:visible;color-scheme:normal';
       iframe.removeAttribute('aria-hidden');
       iframe.tabIndex = 0;
-      if (!shown) iframe.focus();
+      // After the modal's own focus handling for the new view (it runs later in the same commit).
+      if (!shown) setTimeout(() => iframe.focus(), 0);
     },
   };
 }

@@ -73,6 +73,14 @@ export interface EmbeddedDeps {
   now?: () => number;
   /** Where the frame lives; tests pass a stand-in. */
   host?: (src: string) => FrameHost;
+  /** The modal's theme, which the frame's approval panel follows (SYNC_THEME). */
+  theme?: ThemeSource;
+}
+
+/** The part of the Latch theme store the frame needs. */
+export interface ThemeSource {
+  getState(): { themeMode: string; themeVariables: Readonly<Record<string, string>> };
+  subscribe(listener: () => void): () => void;
 }
 
 export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
@@ -128,6 +136,15 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
         void created.request('RPC_ABORT').catch(() => undefined);
       }
     });
+    const theme = deps.theme;
+    if (theme) {
+      const sync = () => {
+        const { themeMode, themeVariables } = theme.getState();
+        void created.request('SYNC_THEME', { themeMode, themeVariables: { ...themeVariables } }).catch(() => undefined);
+      };
+      sync();
+      theme.subscribe(sync);
+    }
     return (client = created);
   };
 

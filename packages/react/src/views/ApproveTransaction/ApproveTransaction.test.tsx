@@ -84,6 +84,9 @@ describe('ApproveTransaction', () => {
     await screen.findByText('Check the request in the wallet below, then confirm or reject it.');
     expect(latch.modal.store.getState().history).toEqual(['ApproveTransaction']);
     await waitFor(() => expect(placed.at(-1)).not.toBeNull());
+    const theme = requests.find((request) => request.type === 'SYNC_THEME');
+    expect(theme?.payload.themeMode).toBe(latch.theme.getState().themeMode);
+    expect(theme?.payload.themeVariables).toMatchObject({ '--latch-accent': latch.theme.getState().themeVariables['--latch-accent'] });
     const rpc = requests.find((request) => request.type === 'RPC_REQUEST');
     expect(rpc?.payload.method).toBe('personal_sign');
     await act(async () => decide(true, '0xsigned'));
