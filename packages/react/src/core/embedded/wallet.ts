@@ -90,6 +90,8 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
   let provider: EmbeddedProvider | undefined;
   /** Whether the modal was opened for the approval (then it closes after), or the view pushed. */
   let openedForApproval = false;
+  /** An approval was shown since the last answer: its success refreshes the balance (not reads). */
+  let approved = false;
   const showApproveView = () => {
     const modal = deps.modal.store.getState();
     if (!modal.open) {
@@ -120,6 +122,7 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
       const frameState = created.store.getState();
       if (frameState.approval === store.getState().approving) return;
       store.setState({ approving: frameState.approval, refused: false });
+      if (frameState.approval) approved = true;
       if (frameState.approval) showApproveView();
       else leaveApproveView();
     });
@@ -169,7 +172,8 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
         showApproveView();
       },
       settled: (ok) => {
-        if (ok) void deps.connection.refreshBalance();
+        if (ok && approved) void deps.connection.refreshBalance();
+        approved = false;
       },
     });
     const connector: Eip155Connector = {
