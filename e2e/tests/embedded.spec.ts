@@ -3,7 +3,10 @@
 // page (an allowed origin of project `demo`), driven over the handshake's MessageChannel; the
 // login codes come over real SMTP into e2e/infra/smtp-sink.mjs.
 import { expect, type Page, test } from '@playwright/test';
+import { parseEther, verifyMessage, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { axeViolations } from '../fixtures/axe.js';
+import { anvil } from '../fixtures/devnet.js';
 import { codeFor, mailsTo } from '../fixtures/mail.js';
 import { E2E_VAULT_URL } from '../fixtures/stack.js';
 
@@ -78,6 +81,23 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   expect(accounts.map((a) => a.namespace)).toEqual(['eip155', 'solana']);
   expect(accounts[0]!.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   expect(await page.evaluate(() => window.latchFrame.events)).toContain('SESSION_UPDATE');
+  // behaviour 5.18: a safe method goes through latch's gateway; an unknown one is refused unasked.
+  const block = await ask(page, 'RPC_REQUEST', { method: 'eth_blockNumber', params: [] });
+  expect(block.type).toBe('RPC_REQUEST_SUCCESS');
+  expect(block.payload).toMatch(/^0x[0-9a-f]+$/);
+  expect(await ask(page, 'RPC_REQUEST', { method: 'eth_sign', params: [accounts[0]!.address, '0x00'] })).toEqual({
+    type: 'RPC_REQUEST_ERROR',
+    payload: { message: 'Requested RPC call is not allowed', code: 4200 },
+  });
+  expect(await page.evaluate(() => window.latchFrame.events)).not.toContain('APPROVAL_OPEN');
+  // A not-safe method waits for the frame's own panel; rejecting it answers EIP-1193's 4001.
+  const hex = '0x' + Buffer.from('reject me').toString('hex');
+  const pending = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: [hex, accounts[0]!.address] });
+  const panel = page.frameLocator('iframe[title="wallet"]').getByTestId('approve-transaction');
+  await expect(panel).toContainText('reject me');
+  await panel.getByTestId('approve-reject').click();
+  expect(await pending).toEqual({ type: 'RPC_REQUEST_ERROR', payload: { message: 'User rejected the request', code: 4001 } });
+  expect(await page.evaluate(() => window.latchFrame.events)).toEqual(expect.arrayContaining(['APPROVAL_OPEN', 'APPROVAL_CLOSED']));
   // The token stays on the frame's origin: the host page's storage holds nothing of it.
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('latch-vault');
 
@@ -204,4 +224,74 @@ test('social login: the popup through the local OpenID Connect provider, then co
   await closed;
   await expect(page.getByTestId('account-email')).toHaveText(`${login}@example.com`);
   await expect(page.getByTestId('account-address')).toHaveAttribute('title', /^0x[0-9a-fA-F]{40}$/);
+});
+
+/** Signs up through the modal; resolves to the new address, the modal closed. */
+async function signUpInModal(page: Page, email: string): Promise<Hex> {
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId('email-input').fill(email);
+  await page.getByTestId('email-submit').click();
+  await page.getByTestId('otp-input').fill(await codeFor(email, 0));
+  await page.getByTestId('otp-submit').click();
+  await expect(page.getByTestId('account-email')).toHaveText(email);
+  const address = (await page.getByTestId('account-address').getAttribute('title')) as Hex;
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('latch-modal')).toBeHidden();
+  return address;
+}
+
+test('approvals in the frame: a message signed and verified, a rejection, ETH sent on anvil', async ({ page }) => {
+  test.setTimeout(90_000);
+  const address = await signUpInModal(page, `approve-${Date.now()}@example.com`);
+  await anvil.setBalance({ address, value: parseEther('1') });
+  const wallet = page.frameLocator('iframe[title="Latch wallet"]');
+
+  // personal_sign from the demo: ApproveTransaction opens with the frame showing the message.
+  await page.getByTestId('demo-sign').click();
+  const panel = wallet.getByTestId('approve-transaction');
+  await expect(panel).toBeVisible();
+  await expect(panel).toContainText('Hello from the Latch demo');
+  await expect(page.getByTestId('latch-modal')).toBeVisible();
+  expect(await axeViolations(page.getByTestId('latch-modal')), 'ApproveTransaction is axe-clean').toEqual([]);
+  await wallet.getByTestId('approve-confirm').click();
+  await expect(page.getByTestId('demo-sign-result')).toHaveText(/^0x[0-9a-f]{130}$/);
+  const signature = (await page.getByTestId('demo-sign-result').textContent()) as Hex;
+  expect(await verifyMessage({ address, message: 'Hello from the Latch demo', signature })).toBe(true);
+  // The modal was opened for the approval: it closes after.
+  await expect(page.getByTestId('latch-modal')).toBeHidden();
+
+  // Rejected in the frame: the dapp gets EIP-1193's 4001, which the demo shows as its kind.
+  await page.getByTestId('demo-sign').click();
+  await wallet.getByTestId('approve-reject').click();
+  await expect(page.getByTestId('demo-sign-result')).toHaveText('error: rejected');
+
+  // Send ETH from the modal's Send view: the approval is pushed over it, then anvil has it. The
+  // balances the view lists were read at sign-up, before the funding, and latch serves them from
+  // its 30 s cache: reloads (the session restores without a code) until the funding shows.
+  const receiver = privateKeyToAccount(generatePrivateKey()).address;
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await page.getByTestId('connect-button').click();
+        await page.getByTestId('account-action-send').click();
+        await expect(page.getByTestId('send-fee')).toContainText(/ETH/);
+        return page.getByTestId('send-view').textContent();
+      },
+      { timeout: 45_000, intervals: [5_000] },
+    )
+    .toContain('Balance: 1');
+  await page.getByTestId('send-token').selectOption({ label: 'ETH' });
+  await page.getByTestId('send-amount').fill('0.1');
+  await page.getByTestId('send-receiver').fill(receiver);
+  await page.getByTestId('send-receiver').blur();
+  await page.getByTestId('send-submit').click();
+  await page.getByTestId('send-submit').click();
+  await expect(panel).toBeVisible();
+  await expect(panel).toContainText(receiver);
+  await expect(panel).toContainText('0.1 ETH');
+  await wallet.getByTestId('approve-confirm').click();
+  await expect.poll(() => anvil.getBalance({ address: receiver })).toBe(parseEther('0.1'));
+  await expect(page.getByText('Transaction started')).toBeVisible();
 });

@@ -27,6 +27,8 @@ const state: FrameState = {
   theme: {},
   dapp: {},
   socials: [],
+  hostOrigin: '',
+  approvalVisible: (open) => post({ type: open ? 'APPROVAL_OPEN' : 'APPROVAL_CLOSED' }),
   sessionChanged: (connected) => post({ type: 'SESSION_UPDATE', payload: { connected } }),
   socialToken: () =>
     new Promise((resolve) => {
@@ -58,7 +60,9 @@ async function handle(raw: unknown): Promise<void> {
     post({ type: `${type}_SUCCESS`, id, payload: await handler(state, payload) });
   } catch (error) {
     const message = error instanceof Error && error.message ? error.message : DEFAULT_ERROR;
-    post({ type: `${type}_ERROR`, id, payload: { message } });
+    // RPC errors keep their EIP-1193 code (4001 rejected, 4200 not allowed) for the host's provider.
+    const code = (error as { code?: unknown } | null)?.code;
+    post({ type: `${type}_ERROR`, id, payload: typeof code === 'number' ? { message, code } : { message } });
   }
 }
 
@@ -76,6 +80,7 @@ async function handshake(event: MessageEvent): Promise<void> {
       query: { origin: event.origin },
     });
     state.socials = config.socials;
+    state.hostOrigin = event.origin;
   } catch (error) {
     handshaking = false;
     log('handshake refused for', event.origin, error);

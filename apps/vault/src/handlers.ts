@@ -2,6 +2,8 @@
 // `_SUCCESS` payload or throws; frame.ts turns a throw into `_ERROR`.
 import { call } from './api';
 import { ensureWallet } from './keys';
+import { abortApproval, rpcRequest } from './rpc';
+import { applyTheme } from './approve';
 import { deviceId, sessionToken, setSessionToken } from './storage';
 
 export interface User {
@@ -26,6 +28,10 @@ export interface FrameState {
   socialToken: () => Promise<string>;
   /** The social providers latch has configured (its frame-config), known after the handshake. */
   socials: string[];
+  /** The embedding page's origin (the handshake's). */
+  hostOrigin: string;
+  /** Tells the host to show or hide the frame (APPROVAL_OPEN / APPROVAL_CLOSED). */
+  approvalVisible: (open: boolean) => void;
 }
 
 type Handler = (state: FrameState, payload: Record<string, unknown>) => Promise<unknown>;
@@ -123,6 +129,9 @@ export const handlers: Record<string, Handler> = {
   },
   SYNC_THEME: async (state, payload) => {
     state.theme = payload;
+    if (payload.themeVariables && typeof payload.themeVariables === 'object') {
+      applyTheme(payload.themeVariables as Record<string, unknown>);
+    }
     if (payload.themeMode === 'light' || payload.themeMode === 'dark') {
       document.documentElement.dataset.theme = payload.themeMode;
     }
@@ -130,6 +139,29 @@ export const handlers: Record<string, Handler> = {
   },
   SYNC_DAPP_DATA: async (state, payload) => {
     state.dapp = payload;
+    return {};
+  },
+  RPC_REQUEST: async (state, payload) => {
+    const current = token(state);
+    const found = await user(state);
+    const account = found.accounts.find((item) => item.namespace === 'eip155')?.address;
+    if (!account) throw new Error('Not logged in');
+    return rpcRequest(
+      {
+        projectId: state.projectId,
+        chainId: state.chainId,
+        token: current,
+        userId: found.userId,
+        account,
+        origin: state.hostOrigin,
+        visible: state.approvalVisible,
+      },
+      text(payload, 'method'),
+      payload.params,
+    );
+  },
+  RPC_ABORT: async () => {
+    abortApproval();
     return {};
   },
   RELOAD: async () => {

@@ -68,3 +68,21 @@ export async function ensureWallet(projectId: string, token: string, userId: str
     wallet.free();
   }
 }
+
+/**
+ * Runs `use` with the wallet rebuilt from this device's share and the auth share latch releases
+ * to the session, then wipes it: the key exists only for one signature.
+ */
+export async function withWallet<T>(projectId: string, token: string, userId: string, use: (wallet: Wallet) => T): Promise<T> {
+  await init();
+  const stored = await storedWallet(projectId, token);
+  const device = readItem(deviceKey(projectId, userId));
+  if (!stored || !device) throw new Error('This device cannot sign for this wallet yet');
+  const wallet = Wallet.fromShares(device, stored.authShare);
+  try {
+    if (wallet.evmAddress !== stored.accounts.eip155) throw new Error('This device holds another wallet');
+    return use(wallet);
+  } finally {
+    wallet.free();
+  }
+}

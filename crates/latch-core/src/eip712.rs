@@ -126,6 +126,16 @@ impl TypedData {
         &self.primary_type
     }
 
+    /// The domain's members, as given (what the approval view shows).
+    pub fn domain(&self) -> &Map<String, Value> {
+        &self.domain
+    }
+
+    /// The message, as given.
+    pub fn message(&self) -> &Value {
+        &self.message
+    }
+
     /// `keccak256(0x1901 ‖ hashStruct(domain) ‖ hashStruct(message))`, or
     /// without the message part when the primary type is `EIP712Domain`.
     pub fn signing_hash(&self) -> Result<B256> {

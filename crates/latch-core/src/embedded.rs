@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+pub mod approval;
 pub mod frame;
 
 /// How long a one-time code is good for.

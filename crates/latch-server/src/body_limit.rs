@@ -30,7 +30,7 @@ fn takes_few_fields(path: &str) -> bool {
 pub fn limit_for(config: &Config, path: &str) -> usize {
     let limits = &config.body_limits;
     match path {
-        "/v1" | "/v1/" => limits.rpc,
+        "/v1" | "/v1/" | "/v1/embedded/rpc" => limits.rpc,
         "/e" => limits.event,
         "/batch" => limits.event_batch,
         _ if path.starts_with("/v1/siwx/") => limits.sign_in,
@@ -76,6 +76,7 @@ mod tests {
         let limits = config.body_limits;
         assert_eq!(limit_for(&config, "/v1/"), limits.rpc);
         assert_eq!(limit_for(&config, "/v1"), limits.rpc);
+        assert_eq!(limit_for(&config, "/v1/embedded/rpc"), limits.rpc);
         assert_eq!(limit_for(&config, "/e"), limits.event);
         assert_eq!(limit_for(&config, "/batch"), limits.event_batch);
         assert_eq!(limit_for(&config, "/v1/siwx/verify"), limits.sign_in);

@@ -52,6 +52,7 @@ use crate::AppState;
         crate::siwx::verify,
         crate::siwx::refresh,
         crate::embedded::frame::frame_config,
+        crate::embedded::rpc,
         crate::embedded::login::start,
         crate::embedded::login::verify,
         crate::embedded::login::approve_device,

@@ -36,10 +36,15 @@ pub(crate) async fn rpc(
     ApiQuery(query): ApiQuery<RpcQuery>,
     body: Bytes,
 ) -> ApiResult<Response> {
+    answer(&state, &caller, query, &body).await
+}
+
+/// The gateway's answer to `body` for `caller` (`POST /v1/` and the frame's `POST /v1/embedded/rpc`).
+pub(crate) async fn answer(state: &AppState, caller: &Caller, query: RpcQuery, body: &Bytes) -> ApiResult<Response> {
     let chain = state.gateway.chain(query.chain_id.as_deref())?;
-    let plan = state.gateway.plan(chain, &body)?;
+    let plan = state.gateway.plan(chain, body)?;
     // Every call of a batch counts against the rate limits, refused ones too.
-    caller.charge(&state, plan.len().saturating_sub(1)).await?;
+    caller.charge(state, plan.len().saturating_sub(1)).await?;
     let reply = state.gateway.answer(chain, plan).await?;
     if reply.0.iter().all(u8::is_ascii_whitespace) {
         // Only notifications: JSON-RPC answers nothing at all, which HTTP says as 204.

@@ -141,3 +141,12 @@ it('imports the e-mail login (the optional `email` part, behaviour 1.9) only dyn
   expect(loader).toContain("import('./wallet.js')");
   expect(loader).not.toMatch(/^import (?!type )[^;]*'\.\/wallet\.js'/m);
 });
+
+it('imports the ApproveTransaction view (the embedded wallet\'s approvals) only dynamically, from the view registry', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./ApproveTransaction/ApproveTransactionView.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['views/index.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/ApproveTransaction\/ApproveTransactionView\.js'/m);
+  expect(importers[0]?.text).toContain("import('./ApproveTransaction/ApproveTransactionView.js')");
+  const reaching = sources.filter(({ file, text }) => !file.startsWith('views/ApproveTransaction/') && /from '[^']*\/ApproveTransaction\//.test(text));
+  expect(reaching.map(({ file }) => file)).toEqual([]);
+});

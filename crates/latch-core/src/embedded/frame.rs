@@ -45,7 +45,7 @@ pub const CONNECT_ACTIONS: [&str; 3] = ["VERIFY_DEVICE", "VERIFY_OTP", "CONNECT"
 pub const UPDATE_EMAIL_ACTIONS: [&str; 2] = ["VERIFY_PRIMARY_OTP", "VERIFY_SECONDARY_OTP"];
 
 /// The requests the frame answers (behaviour 5.15), each answered `<type>_SUCCESS` or `<type>_ERROR`.
-pub const REQUEST_TYPES: [&str; 16] = [
+pub const REQUEST_TYPES: [&str; 18] = [
     "CONNECT_EMAIL",
     "CONNECT_DEVICE",
     "CONNECT_OTP",
@@ -62,7 +62,13 @@ pub const REQUEST_TYPES: [&str; 16] = [
     "UPDATE_EMAIL",
     "UPDATE_EMAIL_PRIMARY_OTP",
     "UPDATE_EMAIL_SECONDARY_OTP",
+    "RPC_REQUEST",
+    // The host closed ApproveTransaction: the open approval is rejected (spec §2).
+    "RPC_ABORT",
 ];
+
+/// Longest JSON-RPC method name in an `RPC_REQUEST` (the longest known one is 38 bytes).
+pub const MAX_METHOD_BYTES: usize = 64;
 
 /// A checked request.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -161,7 +167,23 @@ pub fn parse_request(message: &Value) -> SchemaResult<FrameRequest> {
                 out.insert("metadata".into(), flat_object("metadata", metadata)?);
             }
         }
-        // CONNECT_DEVICE, SIGN_OUT, IS_CONNECTED, GET_CHAIN_ID, RELOAD read nothing.
+        "RPC_REQUEST" => {
+            // The method's shape only: which methods run is policy::classify_rpc_method's, and
+            // the frame answers the others "Requested RPC call is not allowed".
+            let method = text_field(payload, "method")?;
+            let ok = method.len() <= MAX_METHOD_BYTES && method.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            if !ok {
+                return Err(invalid("method"));
+            }
+            out.insert("method".into(), method.into());
+            let params = match payload.get("params") {
+                None | Some(Value::Null) => Value::Array(Vec::new()),
+                Some(params @ (Value::Array(_) | Value::Object(_))) => params.clone(),
+                Some(_) => return Err(invalid("params")),
+            };
+            out.insert("params".into(), params);
+        }
+        // CONNECT_DEVICE, SIGN_OUT, IS_CONNECTED, GET_CHAIN_ID, RELOAD, RPC_ABORT read nothing.
         _ => {}
     }
     Ok(FrameRequest {
@@ -352,14 +374,21 @@ mod tests {
         );
         assert_eq!(refused(json!({"id": "a"})), ("type", "Required"));
         assert_eq!(
-            refused(json!({"id": "a", "type": "RPC_REQUEST"})),
+            refused(json!({"id": "a", "type": "RPC_SUBSCRIBE"})),
             ("type", "Invalid input")
         );
         assert_eq!(
             refused(json!({"id": "a", "type": "SIGN_OUT", "payload": "x"})),
             ("payload", "Invalid input")
         );
-        for kind in ["SIGN_OUT", "IS_CONNECTED", "GET_CHAIN_ID", "RELOAD", "CONNECT_DEVICE"] {
+        for kind in [
+            "SIGN_OUT",
+            "IS_CONNECTED",
+            "GET_CHAIN_ID",
+            "RELOAD",
+            "CONNECT_DEVICE",
+            "RPC_ABORT",
+        ] {
             let request = parse(json!({"id": "a", "type": kind, "payload": {"anything": [1]}})).unwrap();
             assert_eq!(request.payload, json!({}), "{kind}");
         }
@@ -424,6 +453,40 @@ mod tests {
         assert_eq!(
             refused(json!({"id": "d", "type": "SYNC_DAPP_DATA", "payload": {"sdkType": 3}})),
             ("sdkType", "Invalid input")
+        );
+    }
+
+    #[test]
+    fn rpc_requests() {
+        let rpc = |payload: Value| parse(json!({"id": "r", "type": "RPC_REQUEST", "payload": payload}));
+        let request = rpc(json!({"method": "personal_sign", "params": ["0x68", "0xab"], "extra": 1})).unwrap();
+        assert_eq!(
+            request.payload,
+            json!({"method": "personal_sign", "params": ["0x68", "0xab"]})
+        );
+        assert_eq!(
+            rpc(json!({"method": "eth_blockNumber"})).unwrap().payload,
+            json!({"method": "eth_blockNumber", "params": []})
+        );
+        assert_eq!(
+            rpc(json!({"method": "x", "params": {"a": 1}})).unwrap().payload["params"],
+            json!({"a": 1})
+        );
+        assert_eq!(
+            refused(json!({"id": "r", "type": "RPC_REQUEST", "payload": {}})),
+            ("method", "Required")
+        );
+        for bad in [
+            json!("eth call"),
+            json!("a".repeat(MAX_METHOD_BYTES + 1)),
+            json!(5),
+            json!("eth_call;"),
+        ] {
+            assert_eq!(rpc(json!({"method": bad})).unwrap_err(), invalid("method"));
+        }
+        assert_eq!(
+            rpc(json!({"method": "eth_call", "params": "0x"})).unwrap_err(),
+            invalid("params")
         );
     }
 

@@ -80,7 +80,8 @@ pub fn routes(dev: bool) -> Router<AppState> {
             "/v1/embedded/social/callback",
             get(social::callback).post(social::callback_form),
         )
-        .route("/v1/embedded/social/finish", post(social::finish));
+        .route("/v1/embedded/social/finish", post(social::finish))
+        .route("/v1/embedded/rpc", post(rpc));
     let router = if dev {
         router.route("/v1/embedded/dev/outbox", get(login::outbox))
     } else {
@@ -144,6 +145,24 @@ impl FromRequestParts<AppState> for EmbeddedCaller {
         let vault = state.config.embedded.vault_origin.as_deref();
         Caller::of(parts, state, vault).await.map(EmbeddedCaller)
     }
+}
+
+/// `POST /v1/embedded/rpc?chainId&projectId`: the public gateway (`POST /v1/`) for the wallet
+/// frame, whose origin is not the project's: its CSP lets it call only its own origin, and it
+/// reads nonces, gas and fees before a transaction is approved (ARCHITECTURE.md "apps/vault").
+#[utoipa::path(post, path = "/v1/embedded/rpc", tag = "embedded",
+    params(("chainId" = String, Query, description = "CAIP-2 id, e.g. eip155:1")),
+    security(("project_id" = [])),
+    request_body(content = crate::rpc::JsonRpcBody, description = "A JSON-RPC 2.0 request or a batch"),
+    responses((status = 200, description = "The upstream's JSON-RPC answer", body = serde_json::Value),
+        (status = 403, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub(crate) async fn rpc(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    EmbeddedCaller(caller): EmbeddedCaller,
+    crate::error::ApiQuery(query): crate::error::ApiQuery<crate::rpc::RpcQuery>,
+    body: axum::body::Bytes,
+) -> crate::error::ApiResult<Response> {
+    crate::rpc::answer(&state, &caller, query, &body).await
 }
 
 /// An authenticated embedded-wallet session (`Authorization: Bearer <token>`) of the

@@ -318,6 +318,7 @@ export function createLatch(options: LatchOptions): Latch {
           track: events.emit,
           serverUrl: getServerUrl,
           origin: () => globalThis.location.origin,
+          theme,
           ...(embeddedOptions.frameHost ? { host: embeddedOptions.frameHost } : {}),
         }))
       : undefined;

@@ -20,7 +20,8 @@ export type ViewName =
   | 'RegisterAccountNameSuccess'
   | 'Onramp'
   | 'Swap'
-  | 'EmailVerifyOtp';
+  | 'EmailVerifyOtp'
+  | 'ApproveTransaction';
 
 export interface ModalState {
   open: boolean;

@@ -264,4 +264,8 @@ export const de: Messages = {
   embeddedSignOut: 'Abmelden',
   socialLogins: 'Social-Logins',
   socialContinue: 'Weiter mit {provider}',
+  approveTitle: 'Anfrage bestätigen',
+  approveHint: 'Prüfe die Anfrage in der Wallet unten und bestätige oder lehne sie ab.',
+  approveWaiting: 'Warte auf die Wallet…',
+  actionNotAllowed: 'Aktion nicht erlaubt',
 };

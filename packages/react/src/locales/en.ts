@@ -254,6 +254,10 @@ export const en = {
   embeddedSignOut: 'Sign out',
   socialLogins: 'Social logins',
   socialContinue: 'Continue with {provider}',
+  approveTitle: 'Approve request',
+  approveHint: 'Check the request in the wallet below, then confirm or reject it.',
+  approveWaiting: 'Waiting for the wallet…',
+  actionNotAllowed: 'Action not allowed',
 };
 
 export type MessageKey = keyof typeof en;

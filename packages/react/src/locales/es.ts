@@ -264,4 +264,8 @@ export const es: Messages = {
   embeddedSignOut: 'Cerrar sesión',
   socialLogins: 'Inicios de sesión sociales',
   socialContinue: 'Continuar con {provider}',
+  approveTitle: 'Aprobar solicitud',
+  approveHint: 'Revisa la solicitud en la cartera de abajo y confírmala o recházala.',
+  approveWaiting: 'Esperando a la cartera…',
+  actionNotAllowed: 'Acción no permitida',
 };

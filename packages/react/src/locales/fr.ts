@@ -266,4 +266,8 @@ export const fr: Messages = {
   embeddedSignOut: 'Se déconnecter',
   socialLogins: 'Connexions sociales',
   socialContinue: 'Continuer avec {provider}',
+  approveTitle: 'Approuver la demande',
+  approveHint: 'Vérifiez la demande dans le portefeuille ci-dessous, puis confirmez-la ou refusez-la.',
+  approveWaiting: 'En attente du portefeuille…',
+  actionNotAllowed: 'Action non autorisée',
 };

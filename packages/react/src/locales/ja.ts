@@ -264,4 +264,8 @@ export const ja: Messages = {
   embeddedSignOut: 'サインアウト',
   socialLogins: 'ソーシャルログイン',
   socialContinue: '{provider} で続ける',
+  approveTitle: 'リクエストを承認',
+  approveHint: '下のウォレットでリクエストを確認し、承認または拒否してください。',
+  approveWaiting: 'ウォレットを待っています…',
+  actionNotAllowed: 'この操作は許可されていません',
 };

@@ -264,4 +264,8 @@ export const ko: Messages = {
   embeddedSignOut: '로그아웃',
   socialLogins: '소셜 로그인',
   socialContinue: '{provider}(으)로 계속',
+  approveTitle: '요청 승인',
+  approveHint: '아래 지갑에서 요청을 확인한 후 승인하거나 거부하세요.',
+  approveWaiting: '지갑을 기다리는 중…',
+  actionNotAllowed: '허용되지 않는 작업입니다',
 };

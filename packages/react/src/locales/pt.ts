@@ -265,4 +265,8 @@ export const pt: Messages = {
   embeddedSignOut: 'Sair',
   socialLogins: 'Logins sociais',
   socialContinue: 'Continuar com {provider}',
+  approveTitle: 'Aprovar pedido',
+  approveHint: 'Verifique o pedido na carteira abaixo e confirme-o ou rejeite-o.',
+  approveWaiting: 'Aguardando a carteira…',
+  actionNotAllowed: 'Ação não permitida',
 };

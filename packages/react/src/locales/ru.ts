@@ -265,4 +265,8 @@ export const ru: Messages = {
   embeddedSignOut: 'Выйти',
   socialLogins: 'Вход через соцсети',
   socialContinue: 'Продолжить через {provider}',
+  approveTitle: 'Подтвердите запрос',
+  approveHint: 'Проверьте запрос в кошельке ниже, затем подтвердите или отклоните его.',
+  approveWaiting: 'Ожидание кошелька…',
+  actionNotAllowed: 'Действие не разрешено',
 };

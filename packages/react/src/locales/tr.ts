@@ -265,4 +265,8 @@ export const tr: Messages = {
   embeddedSignOut: 'Çıkış yap',
   socialLogins: 'Sosyal girişler',
   socialContinue: '{provider} ile devam et',
+  approveTitle: 'İsteği onayla',
+  approveHint: 'Aşağıdaki cüzdanda isteği kontrol edin, ardından onaylayın veya reddedin.',
+  approveWaiting: 'Cüzdan bekleniyor…',
+  actionNotAllowed: 'İşleme izin verilmiyor',
 };

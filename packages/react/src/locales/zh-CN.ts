@@ -265,4 +265,8 @@ export const zhCN: Messages = {
   embeddedSignOut: '退出登录',
   socialLogins: '社交登录',
   socialContinue: '使用 {provider} 继续',
+  approveTitle: '批准请求',
+  approveHint: '请在下方钱包中检查请求，然后确认或拒绝。',
+  approveWaiting: '正在等待钱包…',
+  actionNotAllowed: '不允许此操作',
 };

@@ -27,6 +27,11 @@ const swap = lazyView(() => import('./Swap/SwapView.js').then((module) => module
 // The embedded wallet's e-mail login: one chunk with the Connect view's e-mail field.
 const emailVerifyOtp = lazyView(() => import('./EmailLogin/index.js').then((module) => module.EmailVerifyOtpView));
 
+// The embedded wallet's approval: a chunk of its own, opened by a signing request.
+const approveTransaction = lazyView(() =>
+  import('./ApproveTransaction/ApproveTransactionView.js').then((module) => module.ApproveTransactionView),
+);
+
 export interface ViewEntry {
   /** The message key of its header title. */
   title: MessageKey;
@@ -55,4 +60,5 @@ export const views: Record<ViewName, ViewEntry> = {
   Onramp: { title: 'buyTitle', ...buy },
   Swap: { title: 'swapTitle', ...swap },
   EmailVerifyOtp: { title: 'otpTitle', ...emailVerifyOtp },
+  ApproveTransaction: { title: 'approveTitle', ...approveTransaction },
 };

@@ -40,7 +40,7 @@ describe('frame client', () => {
     expect(seen.src).toBe('http://127.0.0.1:8789/?projectId=demo&chainId=eip155%3A1&version=1&enableLogger=false');
     expect(seen.targetOrigin).toBe('http://127.0.0.1:8789');
     expect(seen.message).toEqual({ type: 'LATCH_FRAME_HANDSHAKE' });
-    expect(client.store.getState()).toEqual({ status: 'initialised', connected: true });
+    expect(client.store.getState()).toEqual({ status: 'initialised', connected: true, approval: false });
     client.destroy();
   });
 

@@ -22,6 +22,26 @@ export interface FrameState {
   status: FrameStatus;
   /** From SESSION_UPDATE: whether the frame holds a session. */
   connected: boolean;
+  /** Between the frame's APPROVAL_OPEN and APPROVAL_CLOSED: its approval panel waits for the user. */
+  approval: boolean;
+}
+
+/** Where the frame is drawn while visible, in viewport pixels. */
+export interface FrameRect {
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
+
+/** An error the frame answered, with its EIP-1193 code when it has one (4001, 4200, RPC codes). */
+export class FrameError extends Error {
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** Where the frame lives: an iframe by default, a stand-in in tests. */
@@ -31,6 +51,8 @@ export interface FrameHost {
   /** Calls back once the frame's page has loaded. */
   onLoad(listener: () => void): void;
   remove(): void;
+  /** Shows the frame over `rect` and moves focus into it, or hides it again (null). */
+  place?(rect: FrameRect | null): void;
 }
 
 export interface FrameOptions {
@@ -54,6 +76,8 @@ export interface RequestOptions {
 export interface FrameClient {
   store: Store<FrameState>;
   request<T = unknown>(type: string, payload?: Record<string, unknown>, options?: RequestOptions): Promise<T>;
+  /** Shows the frame over `rect` (ApproveTransaction's place for it), or hides it (null). */
+  place(rect: FrameRect | null): void;
   destroy(): void;
 }
 
@@ -63,7 +87,8 @@ function iframeHost(src: string): FrameHost {
   iframe.title = 'Latch wallet';
   iframe.setAttribute('aria-hidden', 'true');
   iframe.tabIndex = -1;
-  iframe.style.cssText = 'position:absolute;width:0;height:0;border:0;visibility:hidden';
+  const hidden = 'position:absolute;width:0;height:0;border:0;visibility:hidden';
+  iframe.style.cssText = hidden;
   const listeners: (() => void)[] = [];
   iframe.addEventListener('load', () => listeners.forEach((listener) => listener()), { once: true });
   document.body.append(iframe);
@@ -71,6 +96,24 @@ function iframeHost(src: string): FrameHost {
     postHandshake: (message, targetOrigin, port) => iframe.contentWindow?.postMessage(message, targetOrigin, [port]),
     onLoad: (listener) => listeners.push(listener),
     remove: () => iframe.remove(),
+    place(rect) {
+      // The iframe cannot move in the DOM (it would reload and lose its port): it is laid over the
+      // view's empty box instead, above the modal, so the host draws nothing over the approval.
+      if (!rect) {
+        iframe.style.cssText = hidden;
+        iframe.setAttribute('aria-hidden', 'true');
+        iframe.tabIndex = -1;
+        return;
+      }
+      const shown = !iframe.style.cssText.includes('hidden');
+      iframe.style.cssText =
+        `position:fixed;top:${rect.top}px;left:${rect.left}px;width:${rect.width}px;height:${rect.height}px;` +
+        'border:0;z-index:2147483647;visibility:visible;color-scheme:normal';
+      iframe.removeAttribute('aria-hidden');
+      iframe.tabIndex = 0;
+      // After the modal's own focus handling for the new view (it runs later in the same commit).
+      if (!shown) setTimeout(() => iframe.focus(), 0);
+    },
   };
 }
 
@@ -94,7 +137,7 @@ export function createFrameClient(options: FrameOptions): FrameClient {
     version: options.version,
     enableLogger: String(options.enableLogger ?? false),
   }).toString();
-  const store = createStore<FrameState>({ status: 'not-loaded', connected: false });
+  const store = createStore<FrameState>({ status: 'not-loaded', connected: false, approval: false });
   const pending = new Map<string, Pending>();
   const channel = new MessageChannel();
   const host = (options.host ?? iframeHost)(url.toString());
@@ -120,6 +163,8 @@ export function createFrameClient(options: FrameOptions): FrameClient {
       markReady();
     } else if (type === 'SESSION_UPDATE') {
       store.setState({ connected: Boolean((payload as { connected?: unknown } | undefined)?.connected) });
+    } else if (type === 'APPROVAL_OPEN' || type === 'APPROVAL_CLOSED') {
+      store.setState({ approval: type === 'APPROVAL_OPEN' });
     } else if (typeof id === 'string' && typeof type === 'string') {
       const waiting = pending.get(id);
       if (!waiting) return;
@@ -128,8 +173,9 @@ export function createFrameClient(options: FrameOptions): FrameClient {
         if (store.getState().status === 'ready') store.setState({ status: 'initialised' });
         waiting.resolve(payload);
       } else {
-        const message = (payload as { message?: unknown } | undefined)?.message;
-        waiting.reject(new Error(typeof message === 'string' && message ? message : FRAME_ERRORS.fallback));
+        const { message, code } = (payload ?? {}) as { message?: unknown; code?: unknown };
+        const text = typeof message === 'string' && message ? message : FRAME_ERRORS.fallback;
+        waiting.reject(new FrameError(text, typeof code === 'number' ? code : undefined));
       }
     }
   };
@@ -180,6 +226,7 @@ export function createFrameClient(options: FrameOptions): FrameClient {
   return {
     store,
     request,
+    place: (rect) => host.place?.(rect),
     destroy() {
       destroyed = true;
       clearTimeout(loadTimer);

@@ -1,9 +1,10 @@
 // The embedded wallet as an EIP-1193 provider, so the connection controller connects it like any
-// other wallet. Accounts come from the frame's user; signing requests are refused until the
-// frame's approval view exists (behaviour 5.18 "Requested RPC call is not allowed").
+// other wallet. Accounts and the chain are answered here; every other method goes to the frame as
+// RPC_REQUEST, which decides (behaviour 5.18): reads through latch's gateway, signatures after
+// the user approves them in the frame's own panel, anything else "Requested RPC call is not allowed".
 import { eip155ChainIdHex, eip155NetworkId } from '@latch/wasm';
 import type { Eip1193Provider } from '../types.js';
-import type { FrameClient } from './frameClient.js';
+import { FrameError, type FrameClient } from './frameClient.js';
 
 /** Behaviour 5.18: a method the embedded wallet does not run. */
 export const NOT_ALLOWED = 'Requested RPC call is not allowed';
@@ -15,7 +16,26 @@ export interface EmbeddedProvider extends Eip1193Provider {
   signedOut(): void;
 }
 
-export function createEmbeddedProvider(client: FrameClient, address: string, chainId: string): EmbeddedProvider {
+export interface ProviderHooks {
+  /** The frame refused a method (behaviour 5.19: the modal shows "Action not allowed"). */
+  refused?(): void;
+  /** A forwarded request ended (`ok` false: rejected or failed). */
+  settled?(ok: boolean): void;
+}
+
+/** The frame's error as an EIP-1193 error: its message and code (4001 rejected, 4200 not allowed). */
+function providerError(error: unknown): Error {
+  if (error instanceof FrameError && error.code !== undefined) return Object.assign(new Error(error.message), { code: error.code });
+  // Aborted, timed out or a frame failure: EIP-1193's generic internal error.
+  return Object.assign(error instanceof Error ? error : new Error(String(error)), { code: -32603 });
+}
+
+export function createEmbeddedProvider(
+  client: FrameClient,
+  address: string,
+  chainId: string,
+  hooks: ProviderHooks = {},
+): EmbeddedProvider {
   let currentChain = chainId;
   let accounts = [address];
   const listeners = new Map<string, Set<Listener>>();
@@ -36,8 +56,18 @@ export function createEmbeddedProvider(client: FrameClient, address: string, cha
           emit('chainChanged', eip155ChainIdHex(currentChain));
           return null;
         }
-        default:
-          throw Object.assign(new Error(NOT_ALLOWED), { code: 4200 });
+        default: {
+          try {
+            const result = await client.request('RPC_REQUEST', { method, params: params ?? [] });
+            hooks.settled?.(true);
+            return result;
+          } catch (error) {
+            const failed = providerError(error);
+            if ((failed as { code?: number }).code === 4200) hooks.refused?.();
+            hooks.settled?.(false);
+            throw failed;
+          }
+        }
       }
     },
     on(event, listener) {

@@ -2,10 +2,10 @@
 // store the e-mail and code views read, driving the frame. Loaded lazily (load.ts).
 import type { ConnectionController } from '../connection.js';
 import type { LatchEvent } from '../events.js';
-import type { ModalController } from '../modal.js';
+import { currentView, type ModalController } from '../modal.js';
 import { createStore, type Store } from '../store.js';
 import type { Eip155Connector, Network } from '../types.js';
-import { createFrameClient, type FrameClient, type FrameHost } from './frameClient.js';
+import { createFrameClient, type FrameClient, type FrameHost, type FrameRect } from './frameClient.js';
 import { createEmbeddedProvider, type EmbeddedProvider } from './provider.js';
 
 /** The embedded wallet's connector id (behaviour 2.1 `ID_AUTH`). */
@@ -31,6 +31,10 @@ export interface EmbeddedState {
   resendAt: number;
   /** The logged-in user. */
   user?: EmbeddedUser;
+  /** The frame's approval panel is open (spec §2 ApproveTransaction shows the frame). */
+  approving: boolean;
+  /** The frame refused the last method (behaviour 5.19: "Action not allowed" after 300 ms). */
+  refused: boolean;
 }
 
 export interface EmbeddedWallet {
@@ -49,6 +53,8 @@ export interface EmbeddedWallet {
    * page handed it the session.
    */
   connectSocial(provider: string, popup: Window | null): Promise<void>;
+  /** ApproveTransaction's box for the frame, or null when the view goes. */
+  placeFrame(rect: FrameRect | null): void;
 }
 
 export interface EmbeddedDeps {
@@ -67,21 +73,83 @@ export interface EmbeddedDeps {
   now?: () => number;
   /** Where the frame lives; tests pass a stand-in. */
   host?: (src: string) => FrameHost;
+  /** The modal's theme, which the frame's approval panel follows (SYNC_THEME). */
+  theme?: ThemeSource;
+}
+
+/** The part of the Latch theme store the frame needs. */
+export interface ThemeSource {
+  getState(): { themeMode: string; themeVariables: Readonly<Record<string, string>> };
+  subscribe(listener: () => void): () => void;
 }
 
 export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
   const now = deps.now ?? Date.now;
-  const store = createStore<EmbeddedState>({ busy: false, resendAt: 0 });
+  const store = createStore<EmbeddedState>({ busy: false, resendAt: 0, approving: false, refused: false });
   let client: FrameClient | undefined;
   let provider: EmbeddedProvider | undefined;
-  const frame = () =>
-    (client ??= createFrameClient({
+  /** Whether the modal was opened for the approval (then it closes after), or the view pushed. */
+  let openedForApproval = false;
+  /** An approval was shown since the last answer: its success refreshes the balance (not reads). */
+  let approved = false;
+  const showApproveView = () => {
+    const modal = deps.modal.store.getState();
+    if (!modal.open) {
+      openedForApproval = true;
+      deps.modal.open({ view: 'ApproveTransaction' });
+    } else if (currentView(modal) !== 'ApproveTransaction') {
+      openedForApproval = false;
+      deps.modal.push('ApproveTransaction');
+    }
+  };
+  // Behaviour 5.19: the approval ends by popping the view, or closing the modal opened for it.
+  const leaveApproveView = () => {
+    const modal = deps.modal.store.getState();
+    if (!modal.open || currentView(modal) !== 'ApproveTransaction') return;
+    if (openedForApproval || modal.history.length === 1) deps.modal.close();
+    else deps.modal.back();
+  };
+  const frame = () => {
+    if (client) return client;
+    const created = createFrameClient({
       vaultUrl: deps.vaultUrl,
       projectId: deps.projectId,
       chainId: deps.network.caipNetworkId,
       version: deps.version,
       ...(deps.host ? { host: deps.host } : {}),
-    }));
+    });
+    created.store.subscribe(() => {
+      const frameState = created.store.getState();
+      if (frameState.approval === store.getState().approving) return;
+      store.setState({ approving: frameState.approval, refused: false });
+      if (frameState.approval) approved = true;
+      if (frameState.approval) showApproveView();
+      else leaveApproveView();
+    });
+    // Spec §2: closing ApproveTransaction (or the modal) rejects the request the frame holds.
+    let shown = false;
+    deps.modal.store.subscribe(() => {
+      const modal = deps.modal.store.getState();
+      const here = modal.open && modal.history.includes('ApproveTransaction');
+      const { approving, refused } = store.getState();
+      if (here) shown = approving;
+      else if (refused) store.setState({ refused: false });
+      if (approving && shown && !here) {
+        shown = false;
+        void created.request('RPC_ABORT').catch(() => undefined);
+      }
+    });
+    const theme = deps.theme;
+    if (theme) {
+      const sync = () => {
+        const { themeMode, themeVariables } = theme.getState();
+        void created.request('SYNC_THEME', { themeMode, themeVariables: { ...themeVariables } }).catch(() => undefined);
+      };
+      sync();
+      theme.subscribe(sync);
+    }
+    return (client = created);
+  };
 
   async function run(work: () => Promise<void>) {
     store.setState({ busy: true, error: undefined });
@@ -98,7 +166,16 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
     const evm = user.accounts.find((account) => account.namespace === 'eip155');
     store.setState({ user });
     if (!evm) throw new Error('An error occurred');
-    provider = createEmbeddedProvider(frame(), evm.address, deps.network.caipNetworkId);
+    provider = createEmbeddedProvider(frame(), evm.address, deps.network.caipNetworkId, {
+      refused: () => {
+        store.setState({ refused: true });
+        showApproveView();
+      },
+      settled: (ok) => {
+        if (ok && approved) void deps.connection.refreshBalance();
+        approved = false;
+      },
+    });
     const connector: Eip155Connector = {
       id: EMBEDDED_CONNECTOR_ID,
       type: 'AUTH',
@@ -168,6 +245,7 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
           throw error;
         }
       }),
+    placeFrame: (rect) => client?.place(rect),
     signOut: async () => {
       provider?.signedOut();
       deps.connection.disconnect();

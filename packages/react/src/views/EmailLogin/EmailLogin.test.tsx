@@ -64,7 +64,8 @@ describe('e-mail login', () => {
     await waitFor(() => expect(latch.account.getState().address).toBe(ADDRESS));
     expect(await screen.findByTestId('account-email')).toBeTruthy();
     expect(screen.getByTestId('embedded-sign-out').textContent).toBe('Sign out');
-    expect(requests).toEqual(['CONNECT_EMAIL', 'CONNECT_OTP', 'CONNECT_OTP']);
+    // The frame follows the modal's theme (its approval panel uses the same variables).
+    expect(requests).toEqual(['SYNC_THEME', 'CONNECT_EMAIL', 'CONNECT_OTP', 'CONNECT_OTP']);
   });
 
   afterEach(() => {

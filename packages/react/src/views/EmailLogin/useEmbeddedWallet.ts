@@ -4,7 +4,7 @@ import type { EmbeddedState, EmbeddedWallet } from '../../core/embedded/wallet.j
 import { createStore } from '../../core/store.js';
 import { useStore } from '../../hooks/useStore.js';
 
-const idle = createStore<EmbeddedState>({ busy: true, resendAt: 0 });
+const idle = createStore<EmbeddedState>({ busy: true, resendAt: 0, approving: false, refused: false });
 
 /** The embedded wallet's login store, loaded on first use; `wallet` is undefined until then. */
 export function useEmbeddedWallet(): { wallet?: EmbeddedWallet; state: EmbeddedState } {

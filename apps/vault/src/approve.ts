@@ -1,0 +1,119 @@
+// The approval panel (spec §2 ApproveTransaction; ARCHITECTURE.md "apps/vault"). Drawn in the
+// frame's own page, on its own origin: the host page shows the iframe but can neither draw over
+// its content nor read it, so what the user confirms is what the frame signs. Plain DOM; text is
+// set with textContent only (the summary comes from the dapp). Its styles are a file of their own
+// (approve.css): the frame's CSP allows no inline style.
+import './approve.css';
+
+/** latch-core `embedded::approval::Summary`, as @latch/wasm-vault answers it. */
+export type Summary =
+  | { kind: 'message'; text: string; isHex: boolean }
+  | { kind: 'typedData'; primaryType: string; domain: Field[]; fields: Field[] }
+  | {
+      kind: 'transaction';
+      to: string | null;
+      value: string;
+      valueEther: string;
+      data: string;
+      transfer: { to: string; amount: string } | null;
+    };
+
+export interface Field {
+  name: string;
+  value: string;
+}
+
+const TITLES: Record<Summary['kind'], string> = {
+  message: 'Sign message',
+  typedData: 'Sign typed data',
+  transaction: 'Approve transaction',
+};
+
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function list(rows: [string, string][]): HTMLDListElement {
+  const dl = element('dl');
+  for (const [name, value] of rows) dl.append(element('dt', name), element('dd', value));
+  return dl;
+}
+
+function body(summary: Summary): HTMLElement[] {
+  switch (summary.kind) {
+    case 'message':
+      return [element('p', summary.isHex ? 'Message (hex)' : 'Message'), element('pre', summary.text)];
+    case 'typedData':
+      return [
+        list([['Type', summary.primaryType], ...summary.domain.map((f): [string, string] => [f.name, f.value])]),
+        list(summary.fields.map((f): [string, string] => [f.name, f.value])),
+      ];
+    case 'transaction': {
+      const rows: [string, string][] = [
+        ['To', summary.to ?? 'New contract'],
+        ['Value', `${summary.valueEther} ETH`],
+      ];
+      if (summary.transfer) rows.push(['Token transfer to', summary.transfer.to], ['Token amount (base units)', summary.transfer.amount]);
+      const parts: HTMLElement[] = [list(rows)];
+      if (summary.data !== '0x') parts.push(element('pre', summary.data));
+      return parts;
+    }
+  }
+}
+
+/** Applies SYNC_THEME's `--latch-*` variables to the frame's page. */
+export function applyTheme(variables: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(variables)) {
+    if (name.startsWith('--latch-') && (typeof value === 'string' || typeof value === 'number')) {
+      document.documentElement.style.setProperty(name, String(value));
+    }
+  }
+}
+
+export interface OpenApproval {
+  /** Resolves true on confirm, false on reject. */
+  decision: Promise<boolean>;
+  /** Closes the panel as rejected (the host closed its view). */
+  cancel(): void;
+}
+
+/** Shows the panel for `summary` and waits for the user. */
+export function showApproval(summary: Summary, origin: string): OpenApproval {
+  const panel = element('section');
+  panel.dataset.testid = 'approve-transaction';
+  panel.setAttribute('role', 'dialog');
+  panel.setAttribute('aria-modal', 'true');
+  const heading = element('h1', TITLES[summary.kind]);
+  heading.id = 'approve-title';
+  panel.setAttribute('aria-labelledby', heading.id);
+  const from = element('p', origin ? `Requested by ${origin}` : '');
+  const reject = element('button', 'Reject');
+  reject.type = 'button';
+  reject.dataset.testid = 'approve-reject';
+  const confirm = element('button', summary.kind === 'transaction' ? 'Approve' : 'Sign');
+  confirm.type = 'button';
+  confirm.className = 'primary';
+  confirm.dataset.testid = 'approve-confirm';
+  const actions = element('div');
+  actions.className = 'actions';
+  actions.append(reject, confirm);
+  panel.append(heading, from, ...body(summary), actions);
+  document.body.replaceChildren(panel);
+  let settle!: (approved: boolean) => void;
+  const decision = new Promise<boolean>((resolve) => {
+    settle = (approved) => {
+      panel.remove();
+      resolve(approved);
+    };
+  });
+  confirm.addEventListener('click', () => settle(true), { once: true });
+  reject.addEventListener('click', () => settle(false), { once: true });
+  panel.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') settle(false);
+  });
+  confirm.focus();
+  return { decision, cancel: () => settle(false) };
+}

@@ -1,0 +1,148 @@
+// RPC_REQUEST (behaviour 5.18, spec §4 "Embedded-wallet requests"): safe methods go to latch's
+// gateway; not-safe ones are summarized by latch-core, shown in the frame's approval panel and
+// signed only after the user confirms; anything else is refused. The host sees the frame only
+// while APPROVAL_OPEN … APPROVAL_CLOSED.
+import { approvalSummary, classifyRpcMethod, init, prepareTransaction } from '@latch/wasm-vault';
+import { type OpenApproval, showApproval, type Summary } from './approve';
+import { withWallet } from './keys';
+
+export const NOT_ALLOWED = 'Requested RPC call is not allowed';
+export const USER_REJECTED = 'User rejected the request';
+
+/** An error the host gets with its EIP-1193 code (4001 rejected, 4200 not allowed, RPC errors). */
+export class RpcError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface RpcContext {
+  projectId: string;
+  chainId: string | null;
+  token: string;
+  userId: string;
+  /** The user's EVM address, as latch lists it. */
+  account: string;
+  /** The embedding page's origin, shown in the panel. */
+  origin: string;
+  /** Tells the host to show (true) or hide (false) the frame. */
+  visible: (open: boolean) => void;
+}
+
+interface Call {
+  method: string;
+  params: unknown;
+}
+
+interface RpcAnswer {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: number; message?: string };
+}
+
+/** JSON-RPC calls to latch's gateway for the frame (`POST /v1/embedded/rpc`), one batch. */
+async function gateway(context: RpcContext, calls: Call[]): Promise<unknown[]> {
+  if (!context.chainId) throw new Error('No network selected');
+  const query = new URLSearchParams({ projectId: context.projectId, chainId: context.chainId });
+  const body = calls.map((call, index) => ({ jsonrpc: '2.0', id: index + 1, method: call.method, params: call.params }));
+  const response = await fetch(`/v1/embedded/rpc?${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  const data = (await response.json().catch(() => null)) as unknown;
+  if (!response.ok || !Array.isArray(data)) {
+    const reason = (data as { reasons?: { description?: string }[] } | null)?.reasons?.[0]?.description;
+    throw new RpcError(reason ?? 'An error occurred', -32603);
+  }
+  const answers = data as RpcAnswer[];
+  return calls.map((_, index) => {
+    const answer = answers.find((item) => item.id === index + 1);
+    if (!answer) throw new RpcError('An error occurred', -32603);
+    if (answer.error) throw new RpcError(answer.error.message ?? 'An error occurred', answer.error.code ?? -32603);
+    return answer.result;
+  });
+}
+
+let current: OpenApproval | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Rejects the open approval, if any (the host closed its ApproveTransaction view). */
+export function abortApproval(): void {
+  current?.cancel();
+}
+
+/** One approval at a time: a second waits for the first to be decided. */
+function ask(context: RpcContext, summary: Summary): Promise<boolean> {
+  const turn = queue.then(async () => {
+    context.visible(true);
+    current = showApproval(summary, context.origin);
+    try {
+      return await current.decision;
+    } finally {
+      current = null;
+      context.visible(false);
+    }
+  });
+  queue = turn.catch(() => undefined);
+  return turn;
+}
+
+interface Approval {
+  summary: Summary;
+  sign: unknown;
+}
+
+function quantity(value: unknown): string {
+  if (typeof value !== 'string') throw new RpcError('An error occurred', -32603);
+  return value;
+}
+
+export async function rpcRequest(context: RpcContext, method: string, params: unknown): Promise<unknown> {
+  await init();
+  const kind = classifyRpcMethod(method);
+  if (kind === 'notAllowed') throw new RpcError(NOT_ALLOWED, 4200);
+  if (kind === 'safe') return (await gateway(context, [{ method, params }]))[0];
+  let approval: Approval;
+  try {
+    approval = approvalSummary(method, JSON.stringify(params), context.account) as Approval;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : 'An error occurred';
+    throw new RpcError(message, message === NOT_ALLOWED ? 4200 : -32602);
+  }
+  let prepared: string | null = null;
+  if (method === 'eth_sendTransaction') {
+    // Read before asking, so a call that would revert fails before the user is asked.
+    const [nonce, gas, block, tip] = await gateway(context, [
+      { method: 'eth_getTransactionCount', params: [context.account, 'pending'] },
+      { method: 'eth_estimateGas', params: [approval.sign] },
+      { method: 'eth_getBlockByNumber', params: ['latest', false] },
+      { method: 'eth_maxPriorityFeePerGas', params: [] },
+    ]);
+    const baseFee = (block as { baseFeePerGas?: unknown } | null)?.baseFeePerGas ?? '0x0';
+    prepared = JSON.stringify(prepareTransaction(
+      JSON.stringify(approval.sign),
+      context.chainId ?? '',
+      quantity(nonce),
+      quantity(gas),
+      quantity(baseFee),
+      quantity(tip),
+    ));
+  }
+  if (!(await ask(context, approval.summary))) throw new RpcError(USER_REJECTED, 4001);
+  const signed = await withWallet(context.projectId, context.token, context.userId, (wallet) => {
+    if (method === 'personal_sign') return wallet.personalSign(String(approval.sign));
+    if (method === 'eth_signTypedData_v4') {
+      // The request's typed data, as it came: JSON text or an object.
+      return wallet.signTypedData(typeof approval.sign === 'string' ? approval.sign : JSON.stringify(approval.sign));
+    }
+    return wallet.signTransaction(prepared ?? '');
+  });
+  if (method !== 'eth_sendTransaction') return signed;
+  return (await gateway(context, [{ method: 'eth_sendRawTransaction', params: [signed] }]))[0];
+}
