@@ -13,8 +13,11 @@ use latch_core::constants::CONSTANTS;
 use latch_core::origin::is_valid_origin_pattern;
 use serde::{Deserialize, Serialize};
 
+pub use self::devnet::{DEV_DEVNET_FILE, DEV_SOLANA_DEVNET_FILE};
 use crate::outbound::redact_url;
 use crate::ratelimit::{Cidr, Limit};
+
+mod devnet;
 
 /// Every setting of `latch`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -714,18 +717,7 @@ impl Config {
                 )));
             }
         }
-        if self.dev && self.devnet_file.is_none() && Path::new(DEV_DEVNET_FILE).exists() {
-            self.devnet_file = Some(DEV_DEVNET_FILE.into());
-        }
-        if let Some(file) = self.devnet_file.clone() {
-            self.apply_devnet_file(&file)?;
-        }
-        if self.dev && self.solana_devnet_file.is_none() && Path::new(DEV_SOLANA_DEVNET_FILE).exists() {
-            self.solana_devnet_file = Some(DEV_SOLANA_DEVNET_FILE.into());
-        }
-        if let Some(file) = self.solana_devnet_file.clone() {
-            self.apply_solana_devnet_file(&file)?;
-        }
+        self.apply_devnet_files()?;
         if self.dev && self.index_chains.is_empty() && self.chains.iter().any(|c| c.id == DEV_CHAIN) {
             // The devnet mines on demand and reorganises only when a test says so: index its head.
             self.index_chains.push(DEV_CHAIN.into());
@@ -788,81 +780,6 @@ impl Config {
             }
         }
         Ok(self)
-    }
-
-    /// Fills `tokens`, `prices`, `swap` and `ens` for the devnet chain from its fixture
-    /// file, leaving whatever is configured for that chain already.
-    fn apply_devnet_file(&mut self, file: &Path) -> Result<(), ConfigError> {
-        let invalid = |why: String| ConfigError::Invalid(format!("devnet_file {}: {why}", file.display()));
-        let text = std::fs::read_to_string(file).map_err(|e| invalid(e.to_string()))?;
-        let fixture: DevnetFixture = serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-        let chain = fixture.caip_network_id;
-        let contracts = fixture.contracts;
-        if !self.tokens.iter().any(|t| t.chain == chain) {
-            for token in [&contracts.usdc, &contracts.ltk] {
-                self.tokens.push(TokenConfig {
-                    chain: chain.clone(),
-                    address: token.address.clone(),
-                    symbol: token.symbol.clone(),
-                    name: token.name.clone(),
-                    decimals: token.decimals,
-                });
-            }
-        }
-        if !self.swap.iter().any(|p| p.chain == chain) {
-            self.swap.push(crate::convert::settings::SwapConfig {
-                chain: chain.clone(),
-                uniswap_v2_factory: contracts.uniswap_v2_factory.clone(),
-                router: contracts.uniswap_v2_router,
-                wrapped_native: contracts.weth.clone(),
-                base_tokens: vec![contracts.usdc.address.clone()],
-            });
-        }
-        if !self.prices.iter().any(|p| p.chain == chain) {
-            self.prices.push(PriceConfig {
-                chain: chain.clone(),
-                uniswap_v2_factory: contracts.uniswap_v2_factory,
-                wrapped_native: contracts.weth,
-                usd_token: contracts.usdc.address,
-            });
-        }
-        if self.ens.is_none() {
-            self.ens = Some(EnsConfig {
-                chain,
-                registry: contracts.ens_registry,
-            });
-        }
-        Ok(())
-    }
-
-    /// Lists the Solana devnet's USDC mint for its chain and prices it at 1 USD,
-    /// leaving whatever is configured for that chain already. A devnet fixture
-    /// for a chain the gateway does not serve is ignored: there is nothing to read.
-    fn apply_solana_devnet_file(&mut self, file: &Path) -> Result<(), ConfigError> {
-        let invalid = |why: String| ConfigError::Invalid(format!("solana_devnet_file {}: {why}", file.display()));
-        let text = std::fs::read_to_string(file).map_err(|e| invalid(e.to_string()))?;
-        let fixture: SolanaDevnetFixture = serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-        let chain = fixture.caip_network_id;
-        if !self.chains.iter().any(|c| c.id == chain) {
-            return Ok(());
-        }
-        if !self.tokens.iter().any(|t| t.chain == chain) {
-            self.tokens.push(TokenConfig {
-                chain: chain.clone(),
-                address: fixture.usdc.mint.clone(),
-                symbol: fixture.usdc.symbol,
-                name: fixture.usdc.name,
-                decimals: fixture.usdc.decimals,
-            });
-        }
-        if !self.static_prices.iter().any(|p| p.chain == chain) {
-            self.static_prices.push(StaticPriceConfig {
-                chain,
-                native_usd: None,
-                usd_token: Some(fixture.usdc.mint),
-            });
-        }
-        Ok(())
     }
 
     /// Tokens, prices and ENS name chains the gateway serves and valid addresses.
@@ -973,55 +890,6 @@ impl Config {
 
 /// The zone names are registered under unless configured.
 pub const DEFAULT_NAME_ZONE: &str = "latch.id";
-
-/// The fixture file `scripts/devnet` writes, read by `--dev` when present.
-pub const DEV_DEVNET_FILE: &str = ".devnet/addresses.json";
-
-/// The fixture file `scripts/solana-devnet` writes, read by `--dev` when present.
-pub const DEV_SOLANA_DEVNET_FILE: &str = ".devnet/solana.json";
-
-/// The parts of the Solana devnet fixture file `latch` uses.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SolanaDevnetFixture {
-    caip_network_id: String,
-    usdc: SolanaDevnetMint,
-}
-
-#[derive(Deserialize)]
-struct SolanaDevnetMint {
-    mint: String,
-    symbol: String,
-    name: String,
-    decimals: u8,
-}
-
-/// The parts of the devnet fixture file `latch` uses.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DevnetFixture {
-    caip_network_id: String,
-    contracts: DevnetContracts,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DevnetContracts {
-    usdc: DevnetToken,
-    ltk: DevnetToken,
-    weth: String,
-    uniswap_v2_factory: String,
-    uniswap_v2_router: String,
-    ens_registry: String,
-}
-
-#[derive(Deserialize)]
-struct DevnetToken {
-    address: String,
-    symbol: String,
-    name: String,
-    decimals: u8,
-}
 
 /// `public_url` must be an http(s) origin with at most a path prefix: no query,
 /// fragment or credentials, since it is pasted in front of our paths.
@@ -1151,7 +1019,8 @@ mod tests {
 mod chain_data_tests {
     use super::*;
 
-    fn with(adjust: impl FnOnce(&mut Config)) -> Result<Config, ConfigError> {
+    /// A config serving eip155:1, adjusted, then validated.
+    pub(super) fn with(adjust: impl FnOnce(&mut Config)) -> Result<Config, ConfigError> {
         let mut config = Config {
             chains: vec![ChainConfig {
                 id: "eip155:1".into(),
@@ -1203,13 +1072,6 @@ mod chain_data_tests {
             registry: "0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e".into()
         }))
         .contains("ens: chain eip155:5"));
-        let missing = with(|c| c.devnet_file = Some("/nonexistent/addresses.json".into()))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            missing.starts_with("invalid configuration: devnet_file /nonexistent/addresses.json"),
-            "{missing}"
-        );
     }
 
     #[test]
@@ -1258,14 +1120,6 @@ mod chain_data_tests {
             ..price(None, MINT)
         }))
         .contains("only solana chains"));
-        // A devnet fixture for a chain the gateway does not serve adds nothing.
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("solana.json");
-        let fixture = serde_json::json!({"caipNetworkId": "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh",
-            "usdc": {"mint": MINT, "symbol": "USDC", "name": "USD Coin", "decimals": 6}});
-        std::fs::write(&file, fixture.to_string()).unwrap();
-        let config = with(|c| c.solana_devnet_file = Some(file.clone())).unwrap();
-        assert!(config.tokens.is_empty() && config.static_prices.is_empty());
     }
 }
 

@@ -6,13 +6,19 @@
 //! Catalogue entries are public, well-known facts: names, currencies, public
 //! RPC and explorer URLs. No entry carries `assets`: network images come from
 //! the host or the wallet catalogue service, not from here.
-
-use std::str::FromStr;
+//!
+//! The wallet error codes live in `wallet_errors`, account types and
+//! per-namespace features in `features`; both are re-exported here.
 
 use serde::{Deserialize, Serialize};
 
+pub use self::features::{default_account_type, supports_feature, wallet_features, AccountType, NamespaceFeature};
+pub use self::wallet_errors::{is_add_chain_trigger, is_user_rejection, ADD_CHAIN_TRIGGER_CODES, USER_REJECTION_CODES};
 use crate::caip::CaipNetworkId;
 use crate::{Error, Result};
+
+mod features;
+mod wallet_errors;
 
 /// A network's own id: the chain id (a number) on `eip155`, the CAIP-2
 /// reference (text) elsewhere, as wallet libraries expect.
@@ -499,158 +505,6 @@ pub fn restore_network(request: RestoreNetworkRequest) -> Result<Option<Network>
     Ok(default_network.or_else(|| requested.into_iter().next()))
 }
 
-/// Wallet error codes after which switching becomes an add-chain request (behaviour 3.7).
-/// 4902 is EIP-3085's unrecognised chain and 5000 a common wallet default;
-/// 32603 is as the spec writes it, and its JSON-RPC form -32603 (internal
-/// error, which some mobile wallets answer for an unknown chain) counts too.
-pub const ADD_CHAIN_TRIGGER_CODES: [i64; 4] = [4902, 5000, 32603, -32603];
-
-/// Whether a wallet-switch error `code` should trigger an add-chain request
-/// (behaviour 3.7). The code is a number as JSON and JS carry it; a fraction, NaN or an
-/// infinity is never a trigger.
-pub fn is_add_chain_trigger(code: f64) -> bool {
-    ADD_CHAIN_TRIGGER_CODES.iter().any(|&trigger| trigger as f64 == code)
-}
-
-/// Wallet error codes that mean the user declined: EIP-1193's 4001, and the
-/// WalletConnect SDK's 5000 (request), 5001 (chains) and 5002 (methods).
-pub const USER_REJECTION_CODES: [i64; 4] = [4001, 5000, 5001, 5002];
-
-/// Whether a wallet error `code` says the user declined (a choice to respect,
-/// not a failure to report). Outside a network switch, where 5000 triggers an
-/// add-chain request first (behaviour 3.7).
-pub fn is_user_rejection(code: f64) -> bool {
-    USER_REJECTION_CODES.iter().any(|&rejection| rejection as f64 == code)
-}
-
-/// The kinds of account a namespace can hold (behaviour 2.11 Account entity).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum AccountType {
-    /// An externally owned account (a key pair).
-    Eoa,
-    /// A smart-contract account.
-    SmartAccount,
-    /// A Bitcoin payment address.
-    Payment,
-}
-
-impl AccountType {
-    /// The name JS and storage use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AccountType::Eoa => "eoa",
-            AccountType::SmartAccount => "smartAccount",
-            AccountType::Payment => "payment",
-        }
-    }
-}
-
-/// The account type a namespace uses unless the user prefers another (behaviour 3.9);
-/// `None` for a namespace the kit does not connect to.
-pub fn default_account_type(namespace: &str) -> Option<AccountType> {
-    match namespace {
-        "eip155" => Some(AccountType::SmartAccount),
-        "solana" | "polkadot" => Some(AccountType::Eoa),
-        "bip122" => Some(AccountType::Payment),
-        _ => None,
-    }
-}
-
-/// Features whose availability depends on the namespace (behaviour 3.10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NamespaceFeature {
-    /// Token balances.
-    Balances,
-    /// Name lookup and registration.
-    Names,
-    /// Transaction history.
-    Activity,
-    /// Buying crypto.
-    Onramp,
-    /// The e-mail/social auth connector.
-    EmbeddedWallet,
-    /// Token swaps.
-    Swaps,
-    /// The Receive view (the account's address as a QR code).
-    Receive,
-    /// Sending native and token funds.
-    Send,
-}
-
-impl NamespaceFeature {
-    /// The JS names, in declaration order.
-    pub const NAMES: [&'static str; 8] = [
-        "balances",
-        "names",
-        "activity",
-        "onramp",
-        "embeddedWallet",
-        "swaps",
-        "receive",
-        "send",
-    ];
-
-    fn namespaces(self) -> &'static [&'static str] {
-        match self {
-            NamespaceFeature::Balances
-            | NamespaceFeature::Onramp
-            | NamespaceFeature::EmbeddedWallet
-            | NamespaceFeature::Receive
-            | NamespaceFeature::Send => &["eip155", "solana"],
-            NamespaceFeature::Names | NamespaceFeature::Activity | NamespaceFeature::Swaps => &["eip155"],
-        }
-    }
-}
-
-impl FromStr for NamespaceFeature {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        Ok(match s {
-            "balances" => NamespaceFeature::Balances,
-            "names" => NamespaceFeature::Names,
-            "activity" => NamespaceFeature::Activity,
-            "onramp" => NamespaceFeature::Onramp,
-            "embeddedWallet" => NamespaceFeature::EmbeddedWallet,
-            "swaps" => NamespaceFeature::Swaps,
-            "receive" => NamespaceFeature::Receive,
-            "send" => NamespaceFeature::Send,
-            _ => {
-                return Err(Error::InvalidInput {
-                    what: "feature",
-                    reason: format!("expected one of {}", Self::NAMES.join(", ")),
-                })
-            }
-        })
-    }
-}
-
-/// Whether `feature` works on `namespace` (behaviour 3.10): balances and onramp on eip155
-/// and solana, names and activity on eip155; the auth connector (embedded
-/// wallet) on eip155 and solana; receive and send on eip155 and solana (the
-/// kit sends on both), swaps on eip155 only.
-pub fn supports_feature(feature: NamespaceFeature, namespace: &str) -> bool {
-    feature.namespaces().contains(&namespace)
-}
-
-/// The Account view's wallet features that work on `namespace`, in the spec's
-/// order (behaviour 1.12 "Wallet feature order"; `onramp`, `swaps`, `receive`, `send`).
-/// Whether the app turned each on (`features`) is for the caller to apply.
-pub fn wallet_features(namespace: &str) -> Vec<&'static str> {
-    // Not through `FromStr`: its error text would pull formatting into the small `core` wasm module.
-    const ORDER: [(&str, NamespaceFeature); 4] = [
-        ("onramp", NamespaceFeature::Onramp),
-        ("swaps", NamespaceFeature::Swaps),
-        ("receive", NamespaceFeature::Receive),
-        ("send", NamespaceFeature::Send),
-    ];
-    ORDER
-        .into_iter()
-        .filter(|&(_, feature)| supports_feature(feature, namespace))
-        .map(|(name, _)| name)
-        .collect()
-}
-
 /// The networks the embedded (e-mail/social) wallet works on (behaviour 3.11, "about 27").
 /// The spec does not list them; these are the large EVM mainnets with their
 /// official test networks, Solana's three clusters and the local devnet.
@@ -839,93 +693,6 @@ mod tests {
             restore_network(request).unwrap().unwrap().name,
             UNSUPPORTED_NETWORK_NAME
         );
-    }
-
-    // Behaviour 3.7: "A wallet-switch error code of 4902, 5000 or 32603 triggers an add-chain request."
-    #[test]
-    fn add_chain_codes() {
-        for (code, yes) in [
-            (4902.0, true),
-            (5000.0, true),
-            (32603.0, true),
-            (-32603.0, true),
-            (4001.0, false),
-            (-4902.0, false),
-            (4902.5, false),
-            (f64::NAN, false),
-            (0.0, false),
-        ] {
-            assert_eq!(is_add_chain_trigger(code), yes, "{code}");
-        }
-    }
-
-    #[test]
-    fn user_rejection_codes() {
-        for (code, yes) in [
-            (4001.0, true),
-            (5000.0, true),
-            (5001.0, true),
-            (5002.0, true),
-            (4902.0, false),
-            (-32603.0, false),
-            (4001.5, false),
-            (f64::NAN, false),
-        ] {
-            assert_eq!(is_user_rejection(code), yes, "{code}");
-        }
-    }
-
-    // Behaviour 3.9: "eip155 smartAccount by default, solana and polkadot eoa, bip122 payment."
-    #[test]
-    fn account_types() {
-        assert_eq!(default_account_type("eip155"), Some(AccountType::SmartAccount));
-        assert_eq!(default_account_type("solana"), Some(AccountType::Eoa));
-        assert_eq!(default_account_type("polkadot"), Some(AccountType::Eoa));
-        assert_eq!(default_account_type("bip122").map(AccountType::as_str), Some("payment"));
-        assert_eq!(default_account_type("cosmos"), None);
-    }
-
-    // Behaviour 3.10: "balances on eip155 and solana; names and activity on eip155; onramp on eip155 and solana.
-    // The auth connector supports eip155 and solana."
-    #[test]
-    fn feature_matrix() {
-        let table = [
-            ("balances", [true, true, false, false]),
-            ("names", [true, false, false, false]),
-            ("activity", [true, false, false, false]),
-            ("onramp", [true, true, false, false]),
-            ("embeddedWallet", [true, true, false, false]),
-            ("swaps", [true, false, false, false]),
-            ("receive", [true, true, false, false]),
-            ("send", [true, true, false, false]),
-        ];
-        for (feature, expected) in table {
-            let feature: NamespaceFeature = feature.parse().unwrap();
-            for (namespace, want) in ["eip155", "solana", "polkadot", "bip122"].into_iter().zip(expected) {
-                assert_eq!(supports_feature(feature, namespace), want, "{feature:?} {namespace}");
-            }
-        }
-        assert_eq!(
-            "bridges".parse::<NamespaceFeature>().unwrap_err().to_string(),
-            "Invalid feature: expected one of balances, names, activity, onramp, embeddedWallet, swaps, receive, send"
-        );
-        for name in NamespaceFeature::NAMES {
-            assert!(name.parse::<NamespaceFeature>().is_ok(), "{name}");
-        }
-    }
-
-    // Behaviour 1.12 "Wallet feature order: onramp, swaps, receive, send", each where behaviour 3.10 supports it.
-    #[test]
-    fn wallet_features_in_order_per_namespace() {
-        assert_eq!(wallet_features("eip155"), ["onramp", "swaps", "receive", "send"]);
-        assert_eq!(wallet_features("solana"), ["onramp", "receive", "send"]);
-        assert!(wallet_features("bip122").is_empty());
-        assert!(wallet_features("").is_empty());
-        // The same order as the policy's, each name a feature this module knows.
-        assert_eq!(wallet_features("eip155"), crate::policy::WALLET_FEATURE_ORDER);
-        for name in crate::policy::WALLET_FEATURE_ORDER {
-            assert!(name.parse::<NamespaceFeature>().is_ok(), "{name}");
-        }
     }
 
     // Behaviour 3.11: "The embedded wallet works only on certain chains (about 27 network ids)."
