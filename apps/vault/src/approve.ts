@@ -1,4 +1,4 @@
-// The approval panel (spec §2 ApproveTransaction; ARCHITECTURE.md "apps/vault"). Drawn in the
+// The approval panel (behaviour 5.19 ApproveTransaction; ARCHITECTURE.md "apps/vault"). Drawn in the
 // frame's own page, on its own origin: the host page shows the iframe but can neither draw over
 // its content nor read it, so what the user confirms is what the frame signs. Plain DOM; text is
 // set with textContent only (the summary comes from the dapp). Its styles are a file of their own

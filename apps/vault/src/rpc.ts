@@ -1,4 +1,4 @@
-// RPC_REQUEST (behaviour 5.18, spec §4 "Embedded-wallet requests"): safe methods go to latch's
+// RPC_REQUEST (behaviour 5.18, 5.19): safe methods go to latch's
 // gateway; not-safe ones are summarized by latch-core, shown in the frame's approval panel and
 // signed only after the user confirms; anything else is refused. The host sees the frame only
 // while APPROVAL_OPEN … APPROVAL_CLOSED.

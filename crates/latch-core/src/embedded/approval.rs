@@ -1,5 +1,5 @@
-//! What the wallet frame shows in ApproveTransaction before it signs (behaviour 5.18, spec §4
-//! "Embedded-wallet requests"), and the transaction it signs once the user confirms.
+//! What the wallet frame shows in ApproveTransaction before it signs (behaviour 5.18, 5.19),
+//! and the transaction it signs once the user confirms.
 //!
 //! [`summarize`] reads a not-safe request's params into a readable summary — a message's text,
 //! typed data's domain and fields, a transaction's receiver, value and data with an ERC-20

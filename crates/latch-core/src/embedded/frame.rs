@@ -63,7 +63,7 @@ pub const REQUEST_TYPES: [&str; 18] = [
     "UPDATE_EMAIL_PRIMARY_OTP",
     "UPDATE_EMAIL_SECONDARY_OTP",
     "RPC_REQUEST",
-    // The host closed ApproveTransaction: the open approval is rejected (spec §2).
+    // The host closed ApproveTransaction: the open approval is rejected (behaviour 5.19).
     "RPC_ABORT",
 ];
 

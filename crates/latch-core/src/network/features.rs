@@ -117,7 +117,7 @@ pub fn supports_feature(feature: NamespaceFeature, namespace: &str) -> bool {
     feature.namespaces().contains(&namespace)
 }
 
-/// The Account view's wallet features that work on `namespace`, in the spec's
+/// The Account view's wallet features that work on `namespace`, in the documented
 /// order (behaviour 1.12 "Wallet feature order"; `onramp`, `swaps`, `receive`, `send`).
 /// Whether the app turned each on (`features`) is for the caller to apply.
 pub fn wallet_features(namespace: &str) -> Vec<&'static str> {

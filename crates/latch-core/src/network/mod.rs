@@ -506,7 +506,7 @@ pub fn restore_network(request: RestoreNetworkRequest) -> Result<Option<Network>
 }
 
 /// The networks the embedded (e-mail/social) wallet works on (behaviour 3.11, "about 27").
-/// The spec does not list them; these are the large EVM mainnets with their
+/// The behaviour docs do not list them; these are the large EVM mainnets with their
 /// official test networks, Solana's three clusters and the local devnet.
 pub const EMBEDDED_WALLET_NETWORKS: [&str; 27] = [
     // EVM mainnets

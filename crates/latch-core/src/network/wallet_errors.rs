@@ -3,7 +3,7 @@
 
 /// Wallet error codes after which switching becomes an add-chain request (behaviour 3.7).
 /// 4902 is EIP-3085's unrecognised chain and 5000 a common wallet default;
-/// 32603 is as the spec writes it, and its JSON-RPC form -32603 (internal
+/// 32603 is as documented, and its JSON-RPC form -32603 (internal
 /// error, which some mobile wallets answer for an unknown chain) counts too.
 pub const ADD_CHAIN_TRIGGER_CODES: [i64; 4] = [4902, 5000, 32603, -32603];
 

@@ -31,7 +31,7 @@ export interface EmbeddedState {
   resendAt: number;
   /** The logged-in user. */
   user?: EmbeddedUser;
-  /** The frame's approval panel is open (spec §2 ApproveTransaction shows the frame). */
+  /** The frame's approval panel is open (behaviour 5.19: ApproveTransaction shows the frame). */
   approving: boolean;
   /** The frame refused the last method (behaviour 5.19: "Action not allowed" after 300 ms). */
   refused: boolean;
@@ -126,7 +126,7 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
       if (frameState.approval) showApproveView();
       else leaveApproveView();
     });
-    // Spec §2: closing ApproveTransaction (or the modal) rejects the request the frame holds.
+    // Behaviour 5.19: closing ApproveTransaction (or the modal) rejects the request the frame holds.
     let shown = false;
     deps.modal.store.subscribe(() => {
       const modal = deps.modal.store.getState();

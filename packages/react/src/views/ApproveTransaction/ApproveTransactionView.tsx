@@ -8,7 +8,7 @@ import { approveTransactionStyles } from './ApproveTransaction.styles.js';
 export const REFUSAL_DELAY_MS = LATCH_CONSTANTS.timings.rpcRejectionMessageMs;
 
 /**
- * Spec §2 ApproveTransaction for the embedded wallet. What will be signed is drawn by the wallet
+ * Behaviour 5.19 ApproveTransaction for the embedded wallet. What will be signed is drawn by the wallet
  * frame, on its own origin, laid over this view's empty box: the host page can neither forge
  * nor read it. This view only makes room, and shows "Action not allowed" for a refused method.
  */
