@@ -6,7 +6,7 @@ NEXTEST := $(shell command -v cargo-nextest >/dev/null && echo "nextest run" || 
 .PHONY: test-security
 # Attacks on a real `latch` (SECURITY.md), alone; `make test` runs them within test-rust.
 test-security: setup
-	scripts/with-postgres cargo $(NEXTEST) -p latch-server --test security
+	scripts/with-postgres --require-use cargo $(NEXTEST) -p latch-server --test security
 
 .PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay clean
 
@@ -69,8 +69,9 @@ lint:
 
 # The store's shared test story also runs on a throw-away PostgreSQL. The security suite
 # (crates/latch-server/tests/security) is one of the workspace's test binaries, so it runs here.
+# --require-use: the PostgreSQL tests skip without POSTGRES_TEST_URL, so fail if none used it.
 test-rust:
-	scripts/with-postgres cargo $(NEXTEST) --workspace
+	scripts/with-postgres --require-use cargo $(NEXTEST) --workspace
 
 # The shared vectors against the built @latch/wasm in plain Node; @latch/wasm-vault against
 # latch-vault's standard-tool vectors.
