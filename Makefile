@@ -6,7 +6,7 @@ NEXTEST := $(shell command -v cargo-nextest >/dev/null && echo "nextest run" || 
 .PHONY: test-security
 # Attacks on a real `latch` (SECURITY.md), alone; `make test` runs them within test-rust.
 test-security: setup
-	scripts/with-postgres cargo $(NEXTEST) -p latch-server --test security
+	scripts/with-postgres --require-use cargo $(NEXTEST) -p latch-server --test security
 
 .PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay clean
 
@@ -69,11 +69,16 @@ lint:
 	npm run typecheck -w @latch/wagmi-example
 	npm run typecheck -w @latch/ethers-example
 	npm run typecheck -w @latch/e2e
+	# The cargo-fuzz crates are workspaces of their own: check that their targets still build
+	# against today's APIs (on stable; running them needs nightly, see fuzz-smoke).
+	cargo check --quiet --manifest-path fuzz/Cargo.toml --bins
+	cargo check --quiet --manifest-path crates/latch-vault/fuzz/Cargo.toml --bins
 
 # The store's shared test story also runs on a throw-away PostgreSQL. The security suite
 # (crates/latch-server/tests/security) is one of the workspace's test binaries, so it runs here.
+# --require-use: the PostgreSQL tests skip without POSTGRES_TEST_URL, so fail if none used it.
 test-rust:
-	scripts/with-postgres cargo $(NEXTEST) --workspace
+	scripts/with-postgres --require-use cargo $(NEXTEST) --workspace
 
 # The shared vectors against the built @latch/wasm in plain Node; @latch/wasm-vault against
 # latch-vault's standard-tool vectors.
@@ -110,8 +115,12 @@ clean:
 	rm -rf target target-wasm packages/wasm/web packages/wasm/extra packages/wasm-walletconnect/web packages/react/dist packages/wagmi/dist packages/ethers/dist apps/demo/dist e2e/test-results
 
 # Slow suites, outside `make test`.
-.PHONY: fuzz fuzz-api bench-gateway
+.PHONY: fuzz fuzz-smoke fuzz-api bench-gateway
 FUZZ_SECONDS ?= 60
+# Every target of both fuzz crates for 30 s each (cargo-fuzz, with the nightly toolchain).
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=30
+
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install --quiet cargo-fuzz
 	for dir in fuzz crates/latch-vault/fuzz; do (cd $$dir && for target in $$(cargo +nightly fuzz list); do \

@@ -3,9 +3,11 @@
 //! `latch_walletconnect::json::Value`), the data of a wallet's session events,
 //! and the records read from JSON by hand (sessions, connect params, relay
 //! messages). None may panic; what parses formats back to something that
-//! parses to the same value. The JSON reader accepts only what serde_json
-//! accepts, but for the exception its tests document: numbers beyond `f64`'s
-//! range (kept as text).
+//! parses to the same value. JSON is checked against serde_json both ways: the
+//! reader accepts exactly what serde_json accepts, but for the exception its
+//! tests document (numbers beyond `f64`'s range, kept as text); what we write
+//! serde_json reads as the value it read from the input; what serde_json writes
+//! we read and write back byte for byte.
 #![no_main]
 
 use latch_walletconnect::crypto::{self, Envelope, SymKey};
@@ -39,14 +41,31 @@ fuzz_target!(|data: &[u8]| {
         let _ = envelope.open(&SymKey([0; 32]));
     }
     let _ = crypto::decrypt(&SymKey([1; 32]), text);
+    let reference = serde_json::from_str::<serde_json::Value>(text);
+    if let (Err(ours), Ok(_)) = (Value::parse(text), &reference) {
+        panic!("only we reject {text:?}: {ours}");
+    }
     if let Ok(value) = Value::parse(text) {
-        assert_eq!(Value::parse(&value.to_string()).as_ref(), Ok(&value));
-        if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-            // serde_json reads numbers as f64 (its reader is not exactly
-            // rounding, hence the margin below f64::MAX).
-            let message = e.to_string();
-            let out_of_range = message.starts_with("number out of range") && largest_number(&value) > 1e300;
-            assert!(out_of_range, "only serde_json rejects {text:?}: {message}");
+        let written = value.to_string();
+        assert_eq!(Value::parse(&written).as_ref(), Ok(&value));
+        match &reference {
+            Ok(reference) => {
+                // Numbers go out as written, so serde_json reads the same f64s from both texts.
+                let theirs = serde_json::from_str::<serde_json::Value>(&written);
+                assert_eq!(theirs.ok().as_ref(), Some(reference), "serde_json reads {written:?} back");
+                // The other way round compares text: serde_json's reader does not round exactly,
+                // so its own shortest float forms may not read back as the same f64.
+                let serde_text = reference.to_string();
+                let read = Value::parse(&serde_text).unwrap_or_else(|e| panic!("we read serde_json's {serde_text:?}: {e}"));
+                assert_eq!(read.to_string(), serde_text, "we write back what serde_json wrote");
+            }
+            Err(e) => {
+                // serde_json reads numbers as f64 (its reader is not exactly
+                // rounding, hence the margin below f64::MAX).
+                let message = e.to_string();
+                let out_of_range = message.starts_with("number out of range") && largest_number(&value) > 1e300;
+                assert!(out_of_range, "only serde_json rejects {text:?}: {message}");
+            }
         }
         if let Ok(session) = Session::from_value(&value) {
             let written = session.to_value();

@@ -26,6 +26,7 @@ pub mod outbound;
 pub mod project;
 pub mod ratelimit;
 pub mod relay;
+pub mod routes;
 pub mod rpc;
 pub mod server;
 pub mod signatures;
@@ -202,9 +203,9 @@ impl AppState {
     }
 }
 
-/// The whole HTTP surface.
-pub fn app(state: AppState) -> Router {
-    let api = Router::new()
+/// Every route `app` serves (static files and the JSON 404s aside).
+fn api_routes(state: &AppState) -> routes::Routes {
+    routes::Routes::new()
         .route("/v1", post(rpc::rpc).get(subscriptions::upgrade))
         .route("/v1/", post(rpc::rpc).get(subscriptions::upgrade))
         .route("/v1/supported-chains", get(rpc::supported_chains))
@@ -233,7 +234,7 @@ pub fn app(state: AppState) -> Router {
         .merge(siwx::routes())
         .merge(embedded::routes(state.config.dev))
         .route("/relay", get(relay::upgrade))
-        .merge(metrics_on_api(&state))
+        .merge(metrics_on_api(state))
         .route("/openapi.json", get(openapi::serve))
         .route("/e", post(analytics::event))
         .route("/batch", post(analytics::batch))
@@ -246,6 +247,18 @@ pub fn app(state: AppState) -> Router {
         .route("/dashboard", get(dashboard::page))
         .route("/v1/analytics/summary", get(dashboard::summary))
         .route("/v1/analytics/projects", get(dashboard::projects))
+}
+
+/// The paths `app(state)` routes, as registered (`{param}` placeholders and all): what the
+/// OpenAPI test compares with `/openapi.json`.
+pub fn served_paths(state: &AppState) -> Vec<&'static str> {
+    api_routes(state).paths().to_vec()
+}
+
+/// The whole HTTP surface.
+pub fn app(state: AppState) -> Router {
+    let api = api_routes(&state)
+        .into_router()
         // Unknown API paths answer JSON even when a web app is served at `/`.
         .route("/v1/{*rest}", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
@@ -285,21 +298,26 @@ pub fn app(state: AppState) -> Router {
 /// `/metrics` on the API's port: not when it has its own address, and without
 /// a token only when the API listens on loopback (route names and counts are
 /// nobody else's business).
-fn metrics_on_api(state: &AppState) -> Router<AppState> {
+fn metrics_on_api(state: &AppState) -> routes::Routes {
     let config = &state.config;
     let exposed = config.metrics_address.is_none() && (config.metrics_token.is_some() || config.host.is_loopback());
     if exposed {
-        metrics_app(state)
+        routes::Routes::new().route("/metrics", metrics_method(state))
     } else {
-        Router::new()
+        routes::Routes::new()
     }
 }
 
 /// `/metrics` alone, for `metrics_address` (with `metrics_token` required when set).
 pub fn metrics_app<S: Clone + Send + Sync + 'static>(state: &AppState) -> Router<S> {
+    Router::new().route("/metrics", metrics_method(state))
+}
+
+/// `GET /metrics` with its own state (the counters and the token), for any router's state.
+fn metrics_method<S: Clone + Send + Sync + 'static>(state: &AppState) -> axum::routing::MethodRouter<S> {
     let access = metrics::Access {
         metrics: state.metrics.clone(),
         token: state.config.metrics_token.clone(),
     };
-    Router::new().route("/metrics", get(metrics::serve)).with_state(access)
+    get(metrics::serve).with_state(access)
 }

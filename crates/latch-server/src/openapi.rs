@@ -65,6 +65,7 @@ use crate::AppState;
         crate::embedded::account::verify_update,
         crate::embedded::social::start,
         crate::embedded::social::callback,
+        crate::embedded::social::callback_form,
         crate::embedded::social::finish,
         crate::images::wallet_image,
         crate::images::asset_image,
@@ -89,7 +90,7 @@ use crate::AppState;
         crate::embedded::login::StartRequest, crate::embedded::login::StartAnswer, crate::embedded::login::VerifyRequest, crate::embedded::login::LoggedIn,
         crate::embedded::login::Outbox, crate::embedded::mail::OutboxMail, crate::embedded::UserInfo, crate::embedded::UserAccount, crate::embedded::frame::FrameConfig,
         crate::embedded::account::WalletShares, crate::embedded::account::UpdateEmail, crate::embedded::account::UpdateAnswer, crate::embedded::account::VerifyUpdate,
-        crate::embedded::social::SocialStart, crate::embedded::social::SocialFinish,
+        crate::embedded::social::SocialStart, crate::embedded::social::SocialFinish, crate::embedded::social::CallbackQuery,
         EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)
 )]

@@ -40,7 +40,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use latch_core::caip::{CaipAddress, CaipNetworkId};
 use latch_core::siwx::SiwxMessage;
 use serde::{Deserialize, Serialize};
@@ -69,15 +69,15 @@ const MAX_TOKEN_BYTES: usize = 128;
 
 /// The sign-in routes, each answered `Cache-Control: no-store` (errors included):
 /// nonces, tokens and sessions must never sit in a shared or browser cache.
-pub fn routes() -> Router<AppState> {
-    Router::new()
+pub fn routes() -> crate::routes::Routes {
+    crate::routes::Routes::new()
         .route("/v1/siwx/nonce", post(nonce))
         .route("/v1/siwx/sessions", post(create).get(list))
         .route("/v1/siwx/sessions/{id}/revoke", post(revoke))
         .route("/v1/siwx/session", get(current).delete(sign_out))
         .route("/v1/siwx/refresh", post(refresh))
         .route("/v1/siwx/verify", post(verify))
-        .layer(axum::middleware::map_response(no_store))
+        .map_router(|router| router.layer(axum::middleware::map_response(no_store)))
 }
 
 async fn no_store(mut response: Response) -> Response {

@@ -31,7 +31,6 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
-use axum::Router;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -64,8 +63,8 @@ impl Embedded {
 
 /// The embedded routes, answered `Cache-Control: no-store` (codes and tokens
 /// must never sit in a cache). The outbox exists only in `--dev`.
-pub fn routes(dev: bool) -> Router<AppState> {
-    let router = Router::new()
+pub fn routes(dev: bool) -> crate::routes::Routes {
+    let router = crate::routes::Routes::new()
         .route("/v1/embedded/frame-config", get(frame::frame_config))
         .route("/v1/embedded/email/start", post(login::start))
         .route("/v1/embedded/email/verify", post(login::verify))
@@ -87,7 +86,7 @@ pub fn routes(dev: bool) -> Router<AppState> {
     } else {
         router
     };
-    router.layer(axum::middleware::map_response(no_store))
+    router.map_router(|router| router.layer(axum::middleware::map_response(no_store)))
 }
 
 async fn no_store(mut response: Response) -> Response {

@@ -368,7 +368,7 @@ pub async fn start(
 }
 
 /// What the provider sends back (query, or form for `form_post`).
-#[derive(Deserialize, IntoParams, Default)]
+#[derive(Deserialize, IntoParams, ToSchema, Default)]
 pub struct CallbackQuery {
     /// The authorization code.
     code: Option<String>,
@@ -553,6 +553,10 @@ pub async fn callback(State(state): State<AppState>, ApiQuery(query): ApiQuery<C
 }
 
 /// `POST /v1/embedded/social/callback`: the same for `response_mode=form_post`.
+#[utoipa::path(post, path = "/v1/embedded/social/callback", tag = "embedded",
+    request_body(content = CallbackQuery, content_type = "application/x-www-form-urlencoded"),
+    responses((status = 303, description = "to <vault_origin>/social/callback#loginCode=… (or #error=…)"),
+        (status = 400, description = "an HTML page: unknown, used or expired state")))]
 pub async fn callback_form(State(state): State<AppState>, body: Bytes) -> ApiResult<Response> {
     let query: CallbackQuery = serde_urlencoded_form(&body);
     finish_callback(state, query).await

@@ -494,7 +494,9 @@ async fn fetches_and_pushes_of_a_mailbox_of_large_messages_come_in_pages_of_byte
 
 #[tokio::test]
 async fn on_postgres_one_unstorable_message_fails_only_its_own_publish() {
-    let database = crate::harness::fresh_postgres("security_relay").await;
+    let Some(database) = crate::harness::fresh_postgres("security_relay").await else {
+        return;
+    };
     let latch = relay(|c| c.database_url = Some(Secret(database))).await;
     let mut wallet = connect(&latch, 1).await;
     assert!(call(&mut wallet, "s", "irn_subscribe", json!({"topic": TOPIC})).await["result"].is_string());
@@ -562,7 +564,9 @@ async fn on_postgres_one_unstorable_message_fails_only_its_own_publish() {
 #[tokio::test]
 async fn two_nodes_sharing_postgres_hold_one_mailbox_quota() {
     // Two nodes of one deployment: switching node buys no mailbox space.
-    let database = crate::harness::fresh_postgres("security_relay_nodes").await;
+    let Some(database) = crate::harness::fresh_postgres("security_relay_nodes").await else {
+        return;
+    };
     let quota = |c: &mut latch_server::config::Config| {
         c.database_url = Some(Secret(database.clone()));
         c.relay.max_messages_per_topic = 4;

@@ -336,8 +336,10 @@ async fn expired_nonces_and_sessions_are_pruned() {
 async fn one_nonce_opens_one_session_across_two_nodes() {
     // Two nodes sharing Postgres: a nonce is taken once in the shared store, so a signed
     // message raced to both opens one session.
+    let Some(database) = crate::harness::fresh_postgres("security_siwx_nodes").await else {
+        return;
+    };
     let anvil = Anvil::start().await;
-    let database = crate::harness::fresh_postgres("security_siwx_nodes").await;
     let shared =
         |c: &mut latch_server::config::Config| c.database_url = Some(latch_server::config::Secret(database.clone()));
     let node_a = Latch::start(vec![anvil.url.clone()], shared).await;

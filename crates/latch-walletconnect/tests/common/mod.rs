@@ -1,6 +1,6 @@
-//! Real parts for the integration tests: a `latch serve` process (the binary
-//! `make build` / `cargo build -p latch-server` makes) on a free port with its
-//! own data directory, and relay clients on the native platform.
+//! Real parts for the integration tests: a `latch` server (latch-server's own `app`, built in
+//! this test's cargo graph, so never a stale binary) on a free port with its own data
+//! directory, and relay clients on the native platform.
 
 #![allow(dead_code, unreachable_pub)]
 
@@ -10,35 +10,36 @@ use std::process::Stdio;
 use std::rc::Rc;
 use std::time::Duration;
 
+use latch_server::config::{ChainConfig, Config, DEV_ORIGINS};
+use latch_server::store::Project;
+use latch_server::AppState;
 use latch_walletconnect::json::Value;
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
 use latch_walletconnect::relay::{Relay, RelayMessage, RelayOptions};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::sync::oneshot;
 
 /// The workspace root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The `latch` binary: `RELAY_LATCH_BIN` (as relay-conformance reads it) or target/debug/latch.
-fn latch_binary() -> PathBuf {
-    let path = std::env::var_os("RELAY_LATCH_BIN").map_or_else(|| root().join("target/debug/latch"), PathBuf::from);
-    assert!(
-        path.exists(),
-        "{} is missing: build it first (`cargo build -p latch-server`, part of `make build`)",
-        path.display()
-    );
-    path
-}
-
-/// A running `latch serve`, killed when dropped.
+/// A running `latch serve`, stopped when dropped. It runs on a thread and runtime of its own, as
+/// the real one runs in its own process: the tests' clients share a current-thread runtime, and a
+/// server that had to wait for them would hide timing bugs.
 pub struct Latch {
     pub port: u16,
     data_dir: tempfile::TempDir,
-    /// `--dev` with this configuration file (chains), or a plain relay.
-    config: Option<PathBuf>,
-    child: Option<Child>,
+    /// `--dev` serving these chains (CAIP-2, upstream URL), or a plain relay.
+    dev_chains: Option<Vec<(String, String)>>,
+    server: Option<Server>,
+}
+
+/// One start of the server: how to stop it and how to know it stopped.
+struct Server {
+    stop: oneshot::Sender<()>,
+    stopped: oneshot::Receiver<()>,
 }
 
 impl Latch {
@@ -49,33 +50,21 @@ impl Latch {
     /// `latch serve --dev` (which creates the `demo` project) serving `chains`
     /// (CAIP-2 → upstream URL) through its RPC gateway.
     pub async fn start_dev(chains: &[(&str, &str)]) -> Latch {
-        let data_dir = tempfile::tempdir().unwrap();
-        let config = data_dir.path().join("latch.toml");
-        let tables: String = chains
+        let chains = chains
             .iter()
-            .map(|(id, url)| format!("[[chains]]\nid = \"{id}\"\nupstreams = [\"{url}\"]\n"))
+            .map(|(id, url)| (id.to_string(), url.to_string()))
             .collect();
-        std::fs::write(&config, tables).unwrap();
-        let mut latch = Self::start_with(Some((data_dir, config))).await;
-        latch.spawn().await;
-        latch
+        Self::start_with(Some(chains)).await
     }
 
-    async fn start_with(dev: Option<(tempfile::TempDir, PathBuf)>) -> Latch {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let (data_dir, config) = match dev {
-            Some((dir, config)) => (dir, Some(config)),
-            None => (tempfile::tempdir().unwrap(), None),
-        };
+    async fn start_with(dev_chains: Option<Vec<(String, String)>>) -> Latch {
         let mut latch = Latch {
-            port,
-            data_dir,
-            config,
-            child: None,
+            port: 0,
+            data_dir: tempfile::tempdir().unwrap(),
+            dev_chains,
+            server: None,
         };
-        if latch.config.is_none() {
-            latch.spawn().await;
-        }
+        latch.spawn().await;
         latch
     }
 
@@ -87,52 +76,84 @@ impl Latch {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    async fn spawn(&mut self) {
-        let mut command = Command::new(latch_binary());
-        command.args(["serve", "--port", &self.port.to_string()]);
-        match &self.config {
-            Some(config) => {
-                command.arg("--dev").env("LATCH_CONFIG", config);
+    /// The configuration `latch serve` would read from the environment and flags.
+    fn config(&self) -> Config {
+        let mut config = Config {
+            data_dir: self.data_dir.path().to_owned(),
+            port: self.port,
+            ..Config::default()
+        };
+        match &self.dev_chains {
+            Some(chains) => {
+                config.dev = true;
+                config.chains = chains
+                    .iter()
+                    .map(|(id, url)| ChainConfig {
+                        id: id.clone(),
+                        upstreams: vec![url.clone()],
+                        ..ChainConfig::default()
+                    })
+                    .collect();
             }
             // A plain relay serves known projects only; these tests are about the protocol (the
             // server's security suite attacks project gating), so its clients name none.
-            None => {
-                command.env("LATCH_RELAY", "{require_project=false}");
-            }
+            None => config.relay.require_project = Some(false),
         }
-        let mut child = command
-            .env("LATCH_DATA_DIR", self.data_dir.path())
-            .env("LATCH_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("latch serve starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        tokio::time::timeout(Duration::from_secs(30), async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                if line.contains("serving") {
-                    return;
-                }
-            }
-            panic!("latch exited before serving");
-        })
-        .await
-        .expect("latch serving within 30 s");
-        // Keep draining stdout so the server never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        self.child = Some(child);
+        config.validated().expect("a valid configuration")
     }
 
-    /// SIGTERM (relay sockets get 1001) and wait for the exit.
+    /// Starts the server on `self.port` (a free one when 0) and waits until it listens.
+    async fn spawn(&mut self) {
+        let config = self.config();
+        let dev = config.dev;
+        let port = self.port;
+        let (ready, listening) = oneshot::channel();
+        let (stop, stop_requested) = oneshot::channel::<()>();
+        let (done, stopped) = oneshot::channel();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let state = AppState::new(config).await.expect("latch opens its state");
+                if dev {
+                    // What `latch serve --dev` adds: the `demo` project for local origins.
+                    let project = Project {
+                        id: "demo".into(),
+                        allowed_origins: DEV_ORIGINS.map(String::from).to_vec(),
+                        created_at: latch_server::now_ms() / 1000,
+                        analytics_enabled: true,
+                    };
+                    state.store.put_project(&project).await.unwrap();
+                }
+                state.gateway.spawn_ranking();
+                let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+                    .await
+                    .expect("latch binds its port");
+                let _ = ready.send(listener.local_addr().unwrap().port());
+                let stop = async move {
+                    let _ = stop_requested.await;
+                };
+                latch_server::server::serve(state, listener, stop).await.unwrap();
+            });
+            // Background tasks (pruning, ranking) end with the runtime, as with the process.
+            drop(runtime);
+            let _ = done.send(());
+        });
+        self.port = tokio::time::timeout(Duration::from_secs(30), listening)
+            .await
+            .expect("latch serving within 30 s")
+            .expect("latch started (see the panic above)");
+        self.server = Some(Server { stop, stopped });
+    }
+
+    /// Stops like SIGTERM does (relay sockets get 1001) and waits until it has.
     pub async fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            if let Some(pid) = child.id() {
-                let _ = std::process::Command::new("kill")
-                    .args(["-TERM", &pid.to_string()])
-                    .status();
-            }
-            let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+        if let Some(server) = self.server.take() {
+            let _ = server.stop.send(());
+            let _ = tokio::time::timeout(Duration::from_secs(10), server.stopped).await;
         }
     }
 
@@ -140,6 +161,14 @@ impl Latch {
     pub async fn restart(&mut self) {
         self.stop().await;
         self.spawn().await;
+    }
+}
+
+impl Drop for Latch {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.take() {
+            let _ = server.stop.send(());
+        }
     }
 }
 
