@@ -70,9 +70,11 @@ lint:
 	npm run typecheck -w @latch/ethers-example
 	npm run typecheck -w @latch/e2e
 	# The cargo-fuzz crates are workspaces of their own: check that their targets still build
-	# against today's APIs (on stable; running them needs nightly, see fuzz-smoke).
-	cargo check --quiet --manifest-path fuzz/Cargo.toml --bins
-	cargo check --quiet --manifest-path crates/latch-vault/fuzz/Cargo.toml --bins
+	# against today's APIs (on stable; running them needs nightly, see fuzz-smoke). Their
+	# committed lock files pin the workspace's versions, and the shared target folder lets
+	# them reuse what clippy just checked.
+	CARGO_TARGET_DIR=$(CURDIR)/target cargo check --quiet --manifest-path fuzz/Cargo.toml --bins
+	CARGO_TARGET_DIR=$(CURDIR)/target cargo check --quiet --manifest-path crates/latch-vault/fuzz/Cargo.toml --bins
 
 # The store's shared test story also runs on a throw-away PostgreSQL. The security suite
 # (crates/latch-server/tests/security) is one of the workspace's test binaries, so it runs here.
