@@ -44,22 +44,29 @@ pub struct ProjectDirectory {
     store: Arc<dyn Store>,
     known: Arc<RwLock<HashMap<String, (Project, Instant)>>>,
     unknown: Arc<RwLock<HashMap<String, Instant>>>,
+    ttl: Duration,
 }
 
 impl ProjectDirectory {
-    /// A directory over `store`.
+    /// A directory over `store`, its answers kept [`PROJECT_CACHE_TTL`].
     pub fn new(store: Arc<dyn Store>) -> Self {
+        Self::with_ttl(store, PROJECT_CACHE_TTL)
+    }
+
+    /// A directory whose answers are kept `ttl` (tests that must not race the clock).
+    fn with_ttl(store: Arc<dyn Store>, ttl: Duration) -> Self {
         Self {
             store,
             known: Arc::default(),
             unknown: Arc::default(),
+            ttl,
         }
     }
 
     /// The project `id`, from the cache when fresh.
     pub async fn get(&self, id: &str) -> StoreResult<Option<Project>> {
         let now = Instant::now();
-        let fresh = |fetched: &Instant| now.saturating_duration_since(*fetched) < PROJECT_CACHE_TTL;
+        let fresh = |fetched: &Instant| now.saturating_duration_since(*fetched) < self.ttl;
         if let Some((project, _)) = read(&self.known).get(id).filter(|(_, fetched)| fresh(fetched)) {
             return Ok(Some(project.clone()));
         }
@@ -310,7 +317,8 @@ mod tests {
             analytics_enabled: true,
         };
         store.put_project(&project).await.unwrap();
-        let directory = ProjectDirectory::new(store.clone());
+        // 14,096 lookups can outlast the 5 s TTL on a loaded machine: an hour here.
+        let directory = ProjectDirectory::with_ttl(store.clone(), Duration::from_secs(3600));
         assert!(directory.get("real").await.unwrap().is_some());
         // Removed from the store: only the cache still knows it, so a flush would show.
         store.remove_project("real").await.unwrap();
