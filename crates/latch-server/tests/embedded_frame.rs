@@ -189,3 +189,65 @@ fn urlencode(text: &str) -> String {
         })
         .collect()
 }
+
+/// `POST /v1/embedded/rpc`: the gateway for the frame's origin (which is not the project's), with
+/// the gateway's own method policy; any other origin is refused, and the public gateway does not
+/// take the frame's origin.
+#[tokio::test]
+async fn the_frame_reads_the_chain_through_its_own_gateway_route() {
+    let anvil = common::Anvil::start().await;
+    let (state, _data) = common::state_with(vec![anvil.url.clone()], |config| {
+        config.dev = true;
+        config.embedded.vault_origin = Some(VAULT.into());
+    })
+    .await;
+    state
+        .store
+        .put_project(&latch_server::store::Project {
+            id: "shop".into(),
+            allowed_origins: vec!["https://shop.example".into()],
+            created_at: 0,
+            analytics_enabled: true,
+        })
+        .await
+        .unwrap();
+    let router = app(state);
+    let post = |path: &str, origin: &str, method: &str| {
+        Request::post(format!("{path}?projectId=shop&chainId=eip155:31337"))
+            .header(header::ORIGIN, origin)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(
+                json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": []}).to_string(),
+            ))
+            .unwrap()
+    };
+    let call = |request: Request<Body>| {
+        let router = router.clone();
+        async move {
+            let response = router.oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            (status, serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null))
+        }
+    };
+    let (status, body) = call(post("/v1/embedded/rpc", VAULT, "eth_chainId")).await;
+    assert_eq!((status, &body["result"]), (StatusCode::OK, &json!("0x7a69")), "{body}");
+    let (status, body) = call(post("/v1/embedded/rpc", VAULT, "eth_sendTransaction")).await;
+    assert_eq!(
+        (status, &body["code"]),
+        (StatusCode::FORBIDDEN, &json!("RPC_METHOD_NOT_ALLOWED")),
+        "{body}"
+    );
+    let (status, body) = call(post("/v1/embedded/rpc", "https://evil.example", "eth_chainId")).await;
+    assert_eq!(
+        (status, &body["code"]),
+        (StatusCode::FORBIDDEN, &json!("ORIGIN_NOT_ALLOWED")),
+        "{body}"
+    );
+    let (status, body) = call(post("/v1/", VAULT, "eth_chainId")).await;
+    assert_eq!(
+        (status, &body["code"]),
+        (StatusCode::FORBIDDEN, &json!("ORIGIN_NOT_ALLOWED")),
+        "{body}"
+    );
+}
