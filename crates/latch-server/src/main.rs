@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use latch_server::config::{check_origin_pattern, Config, DEV_ORIGINS};
+use latch_server::server::DEV_PROJECT;
 use latch_server::store::{self, is_valid_project_id, Project};
 use latch_server::AppState;
 use latch_server::{catalogue, images};
@@ -137,7 +138,6 @@ const DEMO_DIST: &str = "apps/demo/dist";
 /// Where the wallet frame is built (`npm run build -w @latch/vault`), relative to the repository root.
 const VAULT_DIST: &str = "apps/vault/dist";
 /// The project `--dev` creates for the demo.
-const DEV_PROJECT: &str = "demo";
 /// How long open connections may delay a shutdown.
 
 #[tokio::main]
@@ -178,17 +178,8 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     if !config.dev {
         remove_dev_project(&state).await?;
     }
-    if config.dev && state.store.project(DEV_PROJECT).await?.is_none() {
-        let origins = DEV_ORIGINS.map(String::from).to_vec();
-        state
-            .store
-            .put_project(&Project {
-                id: DEV_PROJECT.into(),
-                allowed_origins: origins,
-                created_at: latch_server::now_ms() / 1000,
-                analytics_enabled: true,
-            })
-            .await?;
+    if config.dev {
+        latch_server::server::ensure_dev_project(&state).await?;
     }
     let stop_signal = shutdown_signal();
     let address = SocketAddr::new(config.host, config.port);

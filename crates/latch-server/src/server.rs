@@ -5,7 +5,28 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use crate::config::DEV_ORIGINS;
+use crate::store::{Project, StoreResult};
 use crate::{app, AppState};
+
+/// The project `latch serve --dev` serves local origins under.
+pub const DEV_PROJECT: &str = "demo";
+
+/// Adds the `--dev` project ([`DEV_PROJECT`], allowing [`DEV_ORIGINS`]) unless it exists.
+pub async fn ensure_dev_project(state: &AppState) -> StoreResult<()> {
+    if state.store.project(DEV_PROJECT).await?.is_some() {
+        return Ok(());
+    }
+    state
+        .store
+        .put_project(&Project {
+            id: DEV_PROJECT.into(),
+            allowed_origins: DEV_ORIGINS.map(String::from).to_vec(),
+            created_at: crate::now_ms() / 1000,
+            analytics_enabled: true,
+        })
+        .await
+}
 
 /// How long open connections may outlive a shutdown request.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);

@@ -10,8 +10,7 @@ use std::process::Stdio;
 use std::rc::Rc;
 use std::time::Duration;
 
-use latch_server::config::{ChainConfig, Config, DEV_ORIGINS};
-use latch_server::store::Project;
+use latch_server::config::{ChainConfig, Config};
 use latch_server::AppState;
 use latch_walletconnect::json::Value;
 use latch_walletconnect::native::{TokioClock, TungsteniteTransport};
@@ -119,14 +118,7 @@ impl Latch {
             runtime.block_on(async move {
                 let state = AppState::new(config).await.expect("latch opens its state");
                 if dev {
-                    // What `latch serve --dev` adds: the `demo` project for local origins.
-                    let project = Project {
-                        id: "demo".into(),
-                        allowed_origins: DEV_ORIGINS.map(String::from).to_vec(),
-                        created_at: latch_server::now_ms() / 1000,
-                        analytics_enabled: true,
-                    };
-                    state.store.put_project(&project).await.unwrap();
+                    latch_server::server::ensure_dev_project(&state).await.unwrap();
                 }
                 state.gateway.spawn_ranking();
                 let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
