@@ -122,9 +122,12 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
       const frameState = created.store.getState();
       if (frameState.approval === store.getState().approving) return;
       store.setState({ approving: frameState.approval, refused: false });
-      if (frameState.approval) approved = true;
-      if (frameState.approval) showApproveView();
-      else leaveApproveView();
+      if (frameState.approval) {
+        approved = true;
+        showApproveView();
+      } else {
+        leaveApproveView();
+      }
     });
     // Behaviour 5.19: closing ApproveTransaction (or the modal) rejects the request the frame holds.
     let shown = false;
