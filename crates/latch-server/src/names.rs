@@ -95,16 +95,19 @@ impl From<NameRecord> for NameAndAddresses {
     }
 }
 
-/// `label.<zone>` lower-cased, or why not.
-fn full_name(name: &str, zone: &str) -> ApiResult<String> {
+/// `label.<zone>` lower-cased, or why not. A name under the legacy suffix registers as the primary
+/// zone's (behaviour 7.10): both are one name, so a visitor holding an old-style name cannot split
+/// it from its owner's record.
+fn full_name(config: &crate::config::Config, name: &str) -> ApiResult<String> {
     let name = name.to_ascii_lowercase();
-    let label = name
-        .strip_suffix(zone)
-        .and_then(|rest| rest.strip_suffix('.'))
-        .ok_or_else(|| ApiError::bad("name", format!("a name ends in .{zone}")))?;
+    let zones = std::iter::once(&config.name_zone).chain(config.name_legacy_zone.as_ref());
+    let label = zones
+        .filter_map(|zone| name.strip_suffix(zone.as_str())?.strip_suffix('.'))
+        .next()
+        .ok_or_else(|| ApiError::bad("name", format!("a name ends in .{}", config.name_zone)))?;
     // latch-core's rule, the one the modal checks as the visitor types.
     let label = latch_core::validate::validate_name(label).map_err(|e| ApiError::bad("name", e.to_string()))?;
-    Ok(format!("{label}.{zone}"))
+    Ok(format!("{label}.{}", config.name_zone))
 }
 
 /// The zone's full name for `name`, a single label under the primary or the legacy suffix
@@ -135,7 +138,7 @@ pub async fn register(
     let request: Registration = crate::error::json_body(&body)?;
     let message: Message =
         serde_json::from_str(&request.message).map_err(|e| ApiError::UnprocessableBody(format!("message: {e}")))?;
-    let name = full_name(&message.name, &state.config.name_zone)?;
+    let name = full_name(&state.config, &message.name)?;
     let chain_id = latch_core::validate::coin_type_to_evm_chain_id(request.coin_type).map_err(|_| {
         ApiError::bad(
             "coin_type",
@@ -347,7 +350,7 @@ pub async fn suggestions(
         .to_ascii_lowercase()
         .strip_suffix(&format!(".{zone}"))
         .map_or_else(|| name.to_ascii_lowercase(), str::to_owned);
-    let wanted = full_name(&format!("{label}.{zone}"), zone)?;
+    let wanted = full_name(&state.config, &format!("{label}.{zone}"))?;
     let taken = |candidate: String| {
         let store = state.store.clone();
         async move {

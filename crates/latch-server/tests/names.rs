@@ -126,6 +126,21 @@ async fn names_register_with_eoa_and_contract_signatures_and_resolve() {
         (StatusCode::OK, Some("alice.latch.id")),
         "{legacy}"
     );
+    // A name asked under the legacy suffix registers as the primary zone's, and is then taken
+    // under both.
+    let text = message("Robert.latch.eth", now(), json!({}));
+    let (status, record) = register(&router, &text, &sign(anvil, two, &text).await, two, COIN_TYPE).await;
+    assert_eq!(
+        (status, record["name"].as_str()),
+        (StatusCode::OK, Some("robert.latch.id")),
+        "{record}"
+    );
+    let text = message("robert.latch.id", now(), json!({}));
+    let (status, body) = register(&router, &text, &sign(anvil, one, &text).await, one, COIN_TYPE).await;
+    assert_eq!(
+        (status, body["reasons"][0]["description"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("robert.latch.id is already registered"))
+    );
     let (status, _) = get(&router, "/v1/profile/account/nobody.latch.id?projectId=test").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
