@@ -152,6 +152,11 @@ bench-relay:
 bench-chain-data:
 	scripts/bench-chain-data
 
+.PHONY: bench-names
+# The name zone's CCIP-Read gateway (issue 27: answer p99 ≤ 10 ms) against a release latch and anvil.
+bench-names:
+	scripts/bench-names
+
 .PHONY: bench-swap
 bench-swap:
 	scripts/bench-swap

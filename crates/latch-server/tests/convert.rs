@@ -19,6 +19,7 @@ use tower::ServiceExt;
 
 sol! {
     function getAmountsOut(uint256 amountIn, address[] path) returns (uint256[] amounts);
+    function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts);
     function balanceOf(address owner) returns (uint256 balance);
 }
 
@@ -51,9 +52,14 @@ struct World {
 
 impl World {
     async fn start() -> World {
+        Self::start_with(|_| {}).await
+    }
+
+    async fn start_with(configure: impl FnOnce(&mut latch_server::config::Config)) -> World {
         let devnet = Devnet::start().await;
         let (state, data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-            config.devnet_file = Some(devnet.file.clone())
+            config.devnet_file = Some(devnet.file.clone());
+            configure(config);
         })
         .await;
         World {
@@ -224,6 +230,97 @@ async fn quotes_equal_the_routers_own_and_swaps_execute() {
     let before = world.token_balance(usdc, user_address).await;
     assert_eq!(world.execute(&built["tx"]).await, "0x1");
     assert!(world.token_balance(usdc, user_address).await > before);
+}
+
+/// 0x's API cannot be reached from here: a stand-in answers `price` and `quote` in its documented
+/// shapes, and its transaction is a real swap on the devnet's router (with the stand-in's own
+/// calldata), so the test sees the plug-in's transaction chosen, built and executed on chain.
+#[tokio::test]
+async fn a_plug_in_that_pays_more_builds_its_own_transaction() {
+    use axum::routing::get as route_get;
+    use std::sync::{Arc, Mutex};
+
+    let answer: Arc<Mutex<Value>> = Arc::default();
+    let shared = answer.clone();
+    let stand_in = axum::Router::new().route(
+        "/swap/allowance-holder/{endpoint}",
+        route_get(move || {
+            let answer = shared.lock().unwrap().clone();
+            async move { axum::Json(answer) }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, stand_in).await.unwrap() });
+    let world = World::start_with(|config| {
+        config.swap_aggregators = vec![latch_server::convert::settings::AggregatorConfig {
+            kind: latch_server::convert::settings::AggregatorKind::ZeroEx,
+            url,
+            api_key: latch_server::config::Secret("test-key".into()),
+        }]
+    })
+    .await;
+    let (router, weth, usdc) = (
+        &world.router,
+        world.contract(&["weth"]),
+        world.contract(&["usdc", "address"]),
+    );
+    let user = world.devnet.account(1);
+    let user_address: Address = user.parse().unwrap();
+    let one_eth = U256::from(10u64).pow(U256::from(18u64));
+    let chain_out = world.router_quote(one_eth, vec![weth, usdc]).await[1];
+    // One unit more than the pools pay, with the chain route's own 1 % minimum.
+    let min = chain_out * U256::from(99u64) / U256::from(100u64);
+    let data = swapExactETHForTokensCall {
+        amountOutMin: min,
+        path: vec![weth, usdc],
+        to: user_address,
+        deadline: U256::from(u64::MAX),
+    }
+    .abi_encode();
+    let swap_router = world.contract(&["uniswapV2Router"]).to_checksum(None);
+    let data = alloy_primitives::hex::encode_prefixed(data);
+    *answer.lock().unwrap() = json!({"liquidityAvailable": true, "buyAmount": (chain_out + U256::from(1u64)).to_string(),
+        "sellAmount": one_eth.to_string(), "minBuyAmount": min.to_string(), "issues": {"allowance": null},
+        "transaction": {"to": swap_router, "data": data, "value": one_eth.to_string(), "gas": "200000", "gasPrice": "1"}});
+
+    let (status, quotes) = get(
+        router,
+        &quote_uri(&one_eth.to_string(), &caip(NATIVE), &caip(usdc), &user),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{quotes}");
+    assert_eq!(
+        (
+            quotes["quotes"][0]["source"].as_str(),
+            quotes["quotes"][0]["toAmount"].as_str()
+        ),
+        (Some("0x"), Some((chain_out + U256::from(1u64)).to_string().as_str()))
+    );
+    let build = json!({"projectId": "test", "amount": one_eth.to_string(), "from": caip(NATIVE), "to": caip(usdc),
+        "userAddress": user, "eip155": {"slippage": 1}});
+    let (status, built) = post(router, "/v1/convert/build-transaction?projectId=test", build.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{built}");
+    assert_eq!(
+        (built["tx"]["to"].as_str(), built["tx"]["data"].as_str()),
+        (Some(swap_router.as_str()), Some(data.as_str())),
+        "the plug-in's transaction, not the chain route's"
+    );
+    // A plug-in minimum below what the visitor was shown: the chain route builds instead
+    // (asked before anything executes, so the pools still pay it).
+    let shown = json!({"toAmountMin": (min + U256::from(1u64)).to_string()});
+    let mut stricter = build.clone();
+    stricter
+        .as_object_mut()
+        .unwrap()
+        .extend(shown.as_object().unwrap().clone());
+    let (status, chain_built) = post(router, "/v1/convert/build-transaction?projectId=test", stricter).await;
+    assert_eq!(status, StatusCode::OK, "{chain_built}");
+    assert_ne!(chain_built["tx"]["data"].as_str(), Some(data.as_str()));
+
+    let before = world.token_balance(usdc, user_address).await;
+    assert_eq!(world.execute(&built["tx"]).await, "0x1");
+    assert!(world.token_balance(usdc, user_address).await - before >= min);
 }
 
 #[tokio::test]

@@ -510,7 +510,8 @@ fn refusal(message: &str) -> ApiError {
 }
 
 /// `POST /v1/convert/build-transaction`: the router call for the best route, with
-/// the minimum output at the slippage and a deadline 20 minutes out.
+/// the minimum output at the slippage and a deadline 20 minutes out; or a configured
+/// aggregator's transaction when it pays more and still guarantees that minimum.
 #[utoipa::path(post, path = "/v1/convert/build-transaction", tag = "convert", request_body = BuildRequest,
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = BuiltTransaction), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody),
@@ -540,24 +541,31 @@ pub async fn build_transaction(
         .cache
         .route(&state.gateway, market, from, to, input.amount)
         .await?;
-    let min = match request.to_amount_min.as_deref().filter(|m| !m.is_empty()) {
-        Some(shown) => query::parse_base_units("toAmountMin", shown).map_err(core)?,
-        None => math::minimum_received(route.amount_out(), slippage),
+    let shown_min = match request.to_amount_min.as_deref().filter(|m| !m.is_empty()) {
+        Some(shown) => Some(query::parse_base_units("toAmountMin", shown).map_err(core)?),
+        None => None,
     };
-    let deadline = u64::try_from(crate::now_ms() / 1000).unwrap_or_default() + DEADLINE_SECONDS;
-    let (data, value) = abi::swap_data(kind, input.amount, min, &route.path, input.user, deadline);
+    let min = shown_min.unwrap_or_else(|| math::minimum_received(route.amount_out(), slippage));
     let gas_price = convert.cache.gas_price_at(&state.gateway, &market.chain, &head).await?;
+    let plug_in = super::aggregators::best_swap(&convert.aggregators, &input, slippage, route.amount_out(), min).await;
+    let (to, data, value, typical_gas) = match plug_in {
+        Some((_, swap)) => (swap.to, swap.data, swap.value, swap.gas),
+        None => {
+            let deadline = u64::try_from(crate::now_ms() / 1000).unwrap_or_default() + DEADLINE_SECONDS;
+            let (data, value) = abi::swap_data(kind, input.amount, min, &route.path, input.user, deadline);
+            (market.router, data, value, Some(typical_swap_gas(route.path.len() - 1)))
+        }
+    };
     let data = alloy_primitives::hex::encode_prefixed(data);
     let value_hex = format!("0x{value:x}");
-    let gas = if request.disable_estimate == Some(true) {
-        typical_swap_gas(route.path.len() - 1)
-    } else {
-        estimate(&state, &market.chain, input.user, market.router, &data, &value_hex).await?
+    let gas = match (request.disable_estimate == Some(true), typical_gas) {
+        (true, Some(gas)) => gas,
+        _ => estimate(&state, &market.chain, input.user, to, &data, &value_hex).await?,
     };
     Ok(Json(BuiltTransaction {
         tx: BuiltTx {
             from: input.user.to_checksum(None),
-            to: market.router.to_checksum(None),
+            to: to.to_checksum(None),
             data,
             amount: value.to_string(),
             value: value_hex,
