@@ -1,5 +1,6 @@
 import { ConnectButton, createLatch, LatchProvider, type Network } from '@latch/react';
-import { latchSolanaAdapter, registerLatchStandardWallet } from '@latch/solana';
+import { latchSolanaAdapter } from '@latch/solana';
+import { registerLatchStandardWallet } from '@latch/solana/standard';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { SolanaPanel } from './SolanaPanel.js';

@@ -19,6 +19,7 @@ export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, Con
 export { NetworkSwitchError } from './core/connection.js';
 export { WalletRequestError } from './core/transactions.js';
 export { LATCH_FORWARDER_FEATURE } from './core/walletStandard.js';
+export { solanaSignatureText } from './core/solanaSignature.js';
 export type {
   PendingTransaction,
   TransactionReceipt,

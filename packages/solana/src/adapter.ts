@@ -1,4 +1,4 @@
-import type { Latch } from '@latch/react';
+import { solanaSignatureText, type Latch } from '@latch/react';
 import {
   BaseMessageSignerWalletAdapter,
   isVersionedTransaction,
@@ -16,7 +16,6 @@ import {
   type WalletName,
 } from '@solana/wallet-adapter-base';
 import { PublicKey, Transaction, VersionedTransaction, type Connection, type TransactionSignature } from '@solana/web3.js';
-import bs58 from 'bs58';
 import {
   LATCH_ICON,
   transactionVersions,
@@ -173,7 +172,8 @@ export class LatchSolanaWalletAdapter extends BaseMessageSignerWalletAdapter<'La
           },
         });
         if (!output) throw new WalletSendTransactionError(`${session.wallet.name} returned no signature`);
-        return bs58.encode(output.signature);
+        // Its id as web3.js gives one: base58, written by latch-core.
+        return await solanaSignatureText(output.signature);
       }
       // Otherwise the wallet signs and the app's own connection sends.
       const signed = await this.signWith(session, [prepared]);

@@ -11,11 +11,10 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   latchSolanaAdapter,
   latchSolanaSession,
-  latchStandardWallet,
-  registerLatchStandardWallet,
   watchLatchSolanaSession,
   type LatchSolanaSession,
 } from './index.js';
+import { latchStandardWallet, registerLatchStandardWallet } from './standard.js';
 
 declare const latch: Latch;
 declare const connection: Connection;

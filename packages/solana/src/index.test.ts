@@ -12,7 +12,8 @@ import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LATCH_FORWARDER_FEATURE } from '@latch/react';
 import { fakeSolanaLatch, fakeSolanaWallet, SOLANA_CHAIN } from '../../adapters-test/fakeSolanaLatch.mjs';
-import { latchSolanaAdapter, latchStandardWallet, LatchConnectCancelledError } from './index.js';
+import { latchSolanaAdapter, LatchConnectCancelledError } from './index.js';
+import { latchStandardWallet } from './standard.js';
 
 // Fixed keys, so failures name the same accounts every run.
 const A = Keypair.fromSeed(new Uint8Array(32).fill(1));

@@ -1,5 +1,4 @@
 export { LatchSolanaWalletAdapter, LatchWalletName, latchSolanaAdapter } from './adapter.js';
-export { latchStandardWallet, registerLatchStandardWallet } from './standard.js';
 export {
   connectLatchSolana,
   disconnectLatchSolana,
