@@ -89,6 +89,11 @@ test('a web3.js app connects, signs and sends SOL through the Latch adapter, and
   expect(wallet.requests).toEqual(['standard:connect', 'solana:signMessage', 'solana:signAndSendTransaction']);
   expect(wallet.transactionChains).toEqual([caipNetworkId]);
 
+  // A reload: Latch restores the wallet without a prompt and the adapter follows (its connect event).
+  await page.reload();
+  await expect(page.getByTestId('solana-address')).toHaveText(account.address);
+  expect(wallet.requests.at(-1)).toBe('standard:connect (silent)');
+
   // The adapter's disconnect ends the Latch connection: the modal opens on the wallet list again.
   await page.getByTestId('solana-disconnect-button').click();
   await expect(page.getByTestId('solana-status')).toHaveText('Not connected');

@@ -152,8 +152,9 @@ export function fakeSolanaLatch(wallet: StandardWallet) {
   };
   /** The visitor picks the wallet in the modal (or a reload restores it) with `address`. */
   const connectWallet = (address = wallet.accounts[0]!.address) => {
-    connection.setState({ status: 'connected', activeConnectorId: `wallet-standard:${wallet.name}` });
+    // Latch's order: the account first, then the status.
     account.setState({ address, caipNetworkId: SOLANA_CHAIN });
+    connection.setState({ status: 'connected', activeConnectorId: `wallet-standard:${wallet.name}` });
     modal.store.setState({ open: false });
   };
   const connectEvm = () => {

@@ -28,6 +28,7 @@ import {
   connectLatchSolana,
   disconnectLatchSolana,
   latchSolanaSession,
+  settledLatchSolanaSession,
   watchLatchSolanaSession,
   type LatchSolanaSession,
 } from './session.js';
@@ -124,6 +125,24 @@ export class LatchSolanaWalletAdapter extends BaseMessageSignerWalletAdapter<'La
     this._connecting = true;
     try {
       this.follow(await connectLatchSolana(this.latch));
+    } catch (error) {
+      this.fail(error, WalletConnectionError);
+    } finally {
+      this._connecting = false;
+    }
+  }
+
+  /**
+   * What wallet-adapter hosts call on load: the connection Latch restored (or already has), never
+   * the modal. Throws `WalletConnectionError` when there is none.
+   */
+  override async autoConnect(): Promise<void> {
+    if (this.connected || this._connecting) return;
+    this._connecting = true;
+    try {
+      const session = await settledLatchSolanaSession(this.latch);
+      if (!session) throw new WalletConnectionError('No Solana wallet is connected through Latch');
+      this.follow(session);
     } catch (error) {
       this.fail(error, WalletConnectionError);
     } finally {

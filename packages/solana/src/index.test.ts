@@ -46,6 +46,8 @@ function fakeConnection(sent: Uint8Array[] = []) {
   } as unknown as Connection;
 }
 
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 const transfer = () =>
   new Transaction().add(SystemProgram.transfer({ fromPubkey: A.publicKey, toPubkey: B.publicKey, lamports: 1_000 }));
 
@@ -79,6 +81,7 @@ describe('latchSolanaAdapter: the connection both ways, in a page', () => {
     expect(adapter.url).toBe('http://127.0.0.1:8787');
     const connecting = adapter.connect();
     expect(adapter.connecting).toBe(true);
+    await tick();
     expect(calls).toEqual(['open {"namespace":"solana"}']);
     connectWallet();
     await connecting;
@@ -101,6 +104,36 @@ describe('latchSolanaAdapter: the connection both ways, in a page', () => {
     expect(calls).toEqual([]);
   });
 
+  it("waits for a reload's restore instead of opening the modal; autoConnect never opens it", async () => {
+    const { wallet } = fakeSolanaWallet([A]);
+    const { latch, calls, connection, connectWallet } = fakeSolanaLatch(wallet);
+    const adapter = latchSolanaAdapter(latch);
+    const events = record(adapter);
+    connection.setState({ status: 'connecting', activeConnectorId: `wallet-standard:${wallet.name}` });
+    const connecting = adapter.connect();
+    await tick();
+    expect(calls).toEqual([]);
+    connectWallet();
+    await connecting;
+    expect(adapter.publicKey?.equals(A.publicKey)).toBe(true);
+
+    latch.disconnect();
+    // Nothing to restore: autoConnect fails quietly for the host (an error event), no modal.
+    await expect(adapter.autoConnect()).rejects.toBeInstanceOf(WalletConnectionError);
+    connection.setState({ status: 'connecting', activeConnectorId: `wallet-standard:${wallet.name}` });
+    const auto = adapter.autoConnect();
+    connectWallet();
+    await auto;
+    expect(adapter.connected).toBe(true);
+    expect(calls).toEqual(['disconnect']);
+    expect(events).toEqual([
+      `connect ${A.publicKey.toBase58()}`,
+      'disconnect',
+      'error WalletConnectionError',
+      `connect ${A.publicKey.toBase58()}`,
+    ]);
+  });
+
   it('asks for the wallet list when an EVM wallet is connected, and is not an EVM connection', async () => {
     const { wallet } = fakeSolanaWallet([A]);
     const { latch, calls, connectEvm, modal } = fakeSolanaLatch(wallet);
@@ -108,6 +141,7 @@ describe('latchSolanaAdapter: the connection both ways, in a page', () => {
     const adapter = latchSolanaAdapter(latch);
     expect(adapter.connected).toBe(false);
     const connecting = adapter.connect();
+    await tick();
     expect(calls).toEqual(['open {"view":"Connect","namespace":"solana"}']);
     modal.close();
     await expect(connecting).rejects.toBeInstanceOf(WalletConnectionError);
@@ -122,6 +156,7 @@ describe('latchSolanaAdapter: the connection both ways, in a page', () => {
     const adapter = latchSolanaAdapter(latch);
     const events = record(adapter);
     const connecting = adapter.connect();
+    await tick();
     modal.close();
     const error = await connecting.catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(WalletConnectionError);
@@ -265,6 +300,7 @@ describe('latchStandardWallet', () => {
     expect((await connect.connect({ silent: true })).accounts).toEqual([]);
     expect(calls).toEqual([]);
     const connecting = connect.connect();
+    await tick();
     connectWallet(A.publicKey.toBase58());
     expect((await connecting).accounts.map(({ address }) => address)).toEqual([A.publicKey.toBase58()]);
     // Only the connected wallet's features are offered now.

@@ -4,6 +4,7 @@ export {
   disconnectLatchSolana,
   LatchConnectCancelledError,
   latchSolanaSession,
+  settledLatchSolanaSession,
   watchLatchSolanaSession,
   type LatchSolanaSession,
 } from './session.js';

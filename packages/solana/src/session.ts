@@ -67,12 +67,29 @@ export class LatchConnectCancelledError extends Error {
 }
 
 /**
- * The Latch Solana session: the existing one, or the one the visitor connects in the Latch modal
- * (opened on its Solana wallets). Rejects with `LatchConnectCancelledError` when the modal closes first.
+ * The Solana session once Latch is not connecting (a reload's restore of the last wallet, or a
+ * wallet prompt under way), without opening anything: undefined when there is none then.
  */
-export function connectLatchSolana(latch: Latch): Promise<LatchSolanaSession> {
-  const existing = latchSolanaSession(latch);
-  if (existing) return Promise.resolve(existing);
+export function settledLatchSolanaSession(latch: Latch): Promise<LatchSolanaSession | undefined> {
+  return new Promise((resolve) => {
+    if (latch.connection.getState().status !== 'connecting') return resolve(latchSolanaSession(latch));
+    const stop = latch.connection.subscribe(() => {
+      if (latch.connection.getState().status === 'connecting') return;
+      stop();
+      resolve(latchSolanaSession(latch));
+    });
+  });
+}
+
+/**
+ * The Latch Solana session: the existing one (after a reload's restore settles), or the one the
+ * visitor connects in the Latch modal (opened on its Solana wallets). Rejects with
+ * `LatchConnectCancelledError` when the modal closes first.
+ */
+export async function connectLatchSolana(latch: Latch): Promise<LatchSolanaSession> {
+  // A restore runs with the modal closed; a prompt from the open modal is the visitor's to finish there.
+  const existing = latch.modal.store.getState().open ? latchSolanaSession(latch) : await settledLatchSolanaSession(latch);
+  if (existing) return existing;
   return new Promise((resolve, reject) => {
     const stops: Array<() => void> = [];
     const finish = (outcome: () => void) => {
