@@ -22,17 +22,19 @@ build-wasm:
 
 # The dev wallet builds into apps/demo/dist/devwallet/ (served at /devwallet/, and cleaned with
 # the demo's dist), so it comes after the demo, whose build empties dist/.
-# The adapter examples build into apps/demo/dist/{wagmi,wagmi3,ethers}-example/ likewise, so
+# The adapter examples build into apps/demo/dist/{wagmi,wagmi3,ethers,solana}-example/ likewise, so
 # `make demo` serves them at those paths.
 build-web: build-wasm
 	npm run build -w @latch/react
 	npm run build -w @latch/wagmi
 	npm run build -w @latch/ethers
+	npm run build -w @latch/solana
 	npm run build -w @latch/demo
 	npm run build -w @latch/devwallet
 	npm run build -w @latch/vault
 	npm run build -w @latch/wagmi-example
 	npm run build -w @latch/ethers-example
+	npm run build -w @latch/solana-example
 
 build-server:
 	cargo build -p latch-server
@@ -66,8 +68,10 @@ lint:
 	npm run typecheck -w @latch/vault
 	npm run typecheck -w @latch/wagmi
 	npm run typecheck -w @latch/ethers
+	npm run typecheck -w @latch/solana
 	npm run typecheck -w @latch/wagmi-example
 	npm run typecheck -w @latch/ethers-example
+	npm run typecheck -w @latch/solana-example
 	npm run typecheck -w @latch/e2e
 
 # The store's shared test story also runs on a throw-away PostgreSQL. The security suite
@@ -86,6 +90,7 @@ test-web:
 	npm test -w @latch/react
 	npm test -w @latch/wagmi
 	npm test -w @latch/ethers
+	npm test -w @latch/solana
 	npm test -w @latch/devwallet
 
 # The committed 0.8 creation code (ERC-6492 validator, account factory) must match its source.
@@ -108,7 +113,7 @@ test-e2e:
 	npm test -w @latch/e2e
 
 clean:
-	rm -rf target target-wasm packages/wasm/web packages/wasm/extra packages/wasm-walletconnect/web packages/react/dist packages/wagmi/dist packages/ethers/dist apps/demo/dist e2e/test-results
+	rm -rf target target-wasm packages/wasm/web packages/wasm/extra packages/wasm-walletconnect/web packages/react/dist packages/wagmi/dist packages/ethers/dist packages/solana/dist apps/demo/dist e2e/test-results
 
 # Slow suites, outside `make test`.
 # The cargo-fuzz crates are workspaces of their own: check that their targets still build
@@ -176,11 +181,12 @@ bench-ui: build-wasm build-server build-catalogue
 	npm run build -w @latch/demo
 	npm run build -w @latch/devwallet
 
-# What @latch/wagmi and @latch/ethers add to a host bundle (issue 29: ≤ 3 kB gzip each), and that
-# @latch/react bundles neither wagmi nor ethers.
+# What @latch/wagmi, @latch/ethers and @latch/solana add to a host bundle (issue 29: ≤ 3 kB gzip
+# each), and that @latch/react bundles none of wagmi, ethers or @solana/web3.js.
 .PHONY: bench-adapters
 bench-adapters: build-wasm
 	npm run build -w @latch/react
 	npm run build -w @latch/wagmi
 	npm run build -w @latch/ethers
+	npm run build -w @latch/solana
 	node bench/adapters.mjs

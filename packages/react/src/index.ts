@@ -18,6 +18,8 @@ export type { TransactionEntry, TransactionStack, TransactionStackState } from '
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export { NetworkSwitchError } from './core/connection.js';
 export { WalletRequestError } from './core/transactions.js';
+export { LATCH_FORWARDER_FEATURE } from './core/walletStandard.js';
+export { solanaSignatureText } from './core/solanaSignature.js';
 export type {
   PendingTransaction,
   TransactionReceipt,

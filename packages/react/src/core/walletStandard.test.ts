@@ -10,6 +10,7 @@ import type { StandardWallet } from './types.js';
 import {
   APP_READY_EVENT,
   isSolanaWallet,
+  LATCH_FORWARDER_FEATURE,
   REGISTER_WALLET_EVENT,
   watchStandardWallets,
   type WalletStandardApi,
@@ -81,7 +82,9 @@ describe('Wallet Standard discovery', () => {
     const evmOnly = { ...createTestStandardWallet({ name: 'EVM only' }), chains: ['eip155:1'] };
     const noSign = createTestStandardWallet({ name: 'No sign', features: { 'solana:signMessage': undefined } });
     const noConnect = createTestStandardWallet({ name: 'No connect', features: { 'standard:connect': { version: '1.0.0' } } });
-    for (const wallet of [evmOnly, noSign, noConnect]) registerStandardWallet(wallet);
+    // @latch/solana's "Latch" wallet forwards to the connected wallet: listing it would loop.
+    const forwarder = createTestStandardWallet({ name: 'Latch', features: { [LATCH_FORWARDER_FEATURE]: { version: '1.0.0' } } });
+    for (const wallet of [evmOnly, noSign, noConnect, forwarder]) registerStandardWallet(wallet);
     expect(onConnector).not.toHaveBeenCalled();
     expect(isSolanaWallet(createTestStandardWallet())).toBe(true);
     expect(isSolanaWallet({ name: '', chains: ['solana:mainnet'] } as unknown as StandardWallet)).toBe(false);

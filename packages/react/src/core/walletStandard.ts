@@ -31,6 +31,12 @@ export interface SolanaSignMessageFeature {
   ): Promise<readonly { signedMessage: Uint8Array; signature: Uint8Array }[]>;
 }
 
+/**
+ * The marker feature of wallets that forward to the wallet connected through Latch (@latch/solana's
+ * "Latch" wallet): Latch never lists them, or connecting one would forward to itself.
+ */
+export const LATCH_FORWARDER_FEATURE = 'latch:forwarder';
+
 /** A feature object with its method, or undefined when the wallet lacks it (or has it malformed). */
 export function feature<T>(wallet: StandardWallet, name: string, method: keyof T & string): T | undefined {
   const value = wallet.features[name] as Record<string, unknown> | null | undefined;
@@ -44,6 +50,7 @@ export function feature<T>(wallet: StandardWallet, name: string, method: keyof T
 export function isSolanaWallet(wallet: StandardWallet | null | undefined): wallet is StandardWallet {
   if (!wallet || typeof wallet.name !== 'string' || !wallet.name || !Array.isArray(wallet.chains)) return false;
   if (!wallet.features || typeof wallet.features !== 'object') return false;
+  if (LATCH_FORWARDER_FEATURE in wallet.features) return false;
   return (
     wallet.chains.some((chain) => typeof chain === 'string' && chain.startsWith('solana:')) &&
     feature<StandardConnectFeature>(wallet, 'standard:connect', 'connect') !== undefined &&
