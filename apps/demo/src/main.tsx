@@ -160,6 +160,9 @@ function ConnectSolana() {
 // of what the page needs before the first click (make bench-ui measures that).
 const HostSigning = lazy(() => import('./HostSigning.js').then((module) => ({ default: module.HostSigning })));
 
+// The showcase (ways in without a browser wallet, each feature) is a chunk of its own too.
+const Showcase = lazy(() => import('./Showcase.js').then((module) => ({ default: module.Showcase })));
+
 function HostSigningWhenConnected() {
   const { status } = useLatch();
   if (status !== 'connected') return null;
@@ -177,13 +180,17 @@ function App() {
       <p>
         A host page using <code>@latch/react</code>. Connect a browser wallet on the Latch Devnet
         (eip155:31337), or a Solana wallet on the Latch Solana Devnet; the native balance is read
-        through the Latch server's chain gateway.
+        through the Latch server's chain gateway. No browser wallet?{' '}
+        <a href="#no-wallet-heading">Two ways in</a>.
       </p>
       <LocalePicker />
       <ConnectButton /> <ConnectSolana />
       <LatchState />
       <SignInState />
       <HostSigningWhenConnected />
+      <Suspense fallback={null}>
+        <Showcase latch={latch} />
+      </Suspense>
     </main>
   );
 }

@@ -1,5 +1,5 @@
 import type { TokenBalance, Transaction } from '@latch/wasm';
-import { fetchJson, HttpError } from './gateway.js';
+import { fetchJson, HttpError, transportUrl } from './gateway.js';
 import { SDK_TYPE, SDK_VERSION } from './sdk.js';
 import type { CaipNetworkId } from './types.js';
 
@@ -90,8 +90,11 @@ export function serverUrl(
 ): string {
   const params = new URLSearchParams({ projectId, st: SDK_TYPE, sv: SDK_VERSION });
   for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-  return `${getServerUrl().replace(/\/+$/, '')}${path}?${params}`;
+  return `${transportUrl(getServerUrl)}${path}?${params}`;
 }
+
+/** Behaviour 8's words for a history read with no account. */
+export const NO_ACCOUNT_FOR_HISTORY = "Transactions can't be fetched without an accountAddress";
 
 export function createApiClient(server: ServerLocation): ApiClient {
   const url = (path: string, query?: Record<string, string | undefined>) => serverUrl(server, path, query);
@@ -104,14 +107,16 @@ export function createApiClient(server: ServerLocation): ApiClient {
       const body = await fetchJson<{ balances: TokenBalance[] }>(url(path, { currency: 'usd', chainId, forceUpdate }));
       return body.balances;
     },
-    history(address, chainId, cursor) {
+    async history(address, chainId, cursor) {
+      // Behaviour 8 (sign-in): asked for no account, the call is refused rather than sent.
+      if (!address) throw new Error(NO_ACCOUNT_FOR_HISTORY);
       const path = `/v1/account/${segment(address)}/history`;
       return fetchJson<HistoryPage>(url(path, { chainId, cursor: cursor ?? undefined }));
     },
-    nfts(address, chainId) {
+    async nfts(address, chainId) {
       return fetchJson<NftHoldings>(url(`/v1/account/${segment(address)}/nfts`, { chainId }));
     },
-    identity(address) {
+    async identity(address) {
       return fetchJson<Identity>(url(`/v1/identity/${segment(address)}`));
     },
     async profile(name) {
@@ -122,13 +127,13 @@ export function createApiClient(server: ServerLocation): ApiClient {
         throw error;
       }
     },
-    names(address) {
+    async names(address) {
       return fetchJson<NameProfile[]>(url(`/v1/profile/reverse/${segment(address)}`));
     },
     async nameSuggestions(name) {
       return (await fetchJson<{ suggestions: NameSuggestion[] }>(url(`/v1/profile/suggestions/${segment(name)}`))).suggestions;
     },
-    registerName(registration) {
+    async registerName(registration) {
       return fetchJson<NameProfile>(url('/v1/profile/account'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

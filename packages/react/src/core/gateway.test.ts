@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { rpcResult, stubGateway } from '../test/fixtures.js';
+import { createApiClient } from './api.js';
 import { createGateway, HttpError, RpcError } from './gateway.js';
 
 // `fetch` is stubbed: unit tests have no Latch server. The real gateway is covered end to end.
@@ -45,5 +46,38 @@ describe('chain RPC gateway', () => {
     const error = await gateway.request('eip155:31337', 'eth_nope', []).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RpcError);
     expect(error).toMatchObject({ code: -32601, message: 'Method not found' });
+  });
+
+  it('says "Unknown error" for a JSON-RPC error object without a message', async () => {
+    stubGateway(() => Response.json({ jsonrpc: '2.0', id: 1, error: { code: -32000 } }));
+    await expect(gateway.request('eip155:31337', 'eth_call', [])).rejects.toMatchObject({ code: -32000, message: 'Unknown error' });
+  });
+
+  it('refuses to call without a server URL, in the documented words, and sends nothing', async () => {
+    const fetchStub = stubGateway(() => rpcResult('0x1'));
+    for (const empty of ['', '  ', '/']) {
+      const unset = createGateway({ projectId: 'demo', getServerUrl: () => empty });
+      await expect(unset.request('eip155:31337', 'eth_chainId', [])).rejects.toThrow(
+        'No URL was provided to the Transport. Please provide a valid RPC URL to the Transport.',
+      );
+    }
+    expect(fetchStub).not.toHaveBeenCalled();
+  });
+});
+
+describe('Latch server API', () => {
+  it('refuses a history read with no account, in the documented words, and sends nothing', async () => {
+    const fetchStub = vi.fn(async () => Response.json({ data: [], next: null }));
+    vi.stubGlobal('fetch', fetchStub);
+    const api = createApiClient({ projectId: 'demo', getServerUrl: () => 'http://latch.test' });
+    await expect(api.history('', 'eip155:31337')).rejects.toThrow("Transactions can't be fetched without an accountAddress");
+    expect(fetchStub).not.toHaveBeenCalled();
+    await expect(api.history('0xabc', 'eip155:31337')).resolves.toEqual({ data: [], next: null });
+    vi.unstubAllGlobals();
+  });
+
+  it('refuses any read without a server URL, in the documented words', async () => {
+    const api = createApiClient({ projectId: 'demo', getServerUrl: () => '' });
+    await expect(api.identity('0xabc')).rejects.toThrow('No URL was provided to the Transport.');
   });
 });

@@ -28,14 +28,30 @@ export function serverRefusal(error: unknown): 'invalidProjectId' | 'invalidAppC
   return undefined;
 }
 
+/** Behaviour 8 (transport): the words for a gateway with no server URL to call. */
+export const NO_TRANSPORT_URL = 'No URL was provided to the Transport. Please provide a valid RPC URL to the Transport.';
+/** Behaviour 8 (transport): an error that says nothing about itself. */
+export const UNKNOWN_ERROR = 'Unknown error';
+
+/**
+ * The server's base URL without trailing slashes; an empty one throws `NO_TRANSPORT_URL` rather than
+ * letting `fetch` quietly resolve a relative path against the host page.
+ */
+export function transportUrl(getServerUrl: () => string): string {
+  const base = getServerUrl().trim().replace(/\/+$/, '');
+  if (!base) throw new Error(NO_TRANSPORT_URL);
+  return base;
+}
+
 /** A JSON-RPC error object returned by the chain behind the gateway. */
 export class RpcError extends Error {
   override readonly name = 'RpcError';
   constructor(
     readonly code: number,
-    message: string,
+    message: string | undefined,
   ) {
-    super(message);
+    // A node may send an error object with no (or an empty) message.
+    super(message || UNKNOWN_ERROR);
   }
 }
 
@@ -56,8 +72,8 @@ export function createGateway({ projectId, getServerUrl }: GatewayOptions): Gate
   return {
     async request(caipNetworkId, method, params) {
       const query = new URLSearchParams({ chainId: caipNetworkId, projectId });
-      const url = `${getServerUrl().replace(/\/+$/, '')}/v1/?${query}`;
-      const body = await fetchJson<{ result?: unknown; error?: { code: number; message: string } }>(url, {
+      const url = `${transportUrl(getServerUrl)}/v1/?${query}`;
+      const body = await fetchJson<{ result?: unknown; error?: { code: number; message?: string } }>(url, {
         method: 'POST',
         // text/plain keeps this a "simple" request, so browsers skip the CORS preflight.
         headers: { 'Content-Type': 'text/plain' },

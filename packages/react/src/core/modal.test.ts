@@ -7,6 +7,7 @@ import {
   SHAKE_DURATION_MS,
   type ViewName,
 } from './modal.js';
+import { BACK_CLEANUP_MS } from './timings.js';
 
 function setup({ connected = false } = {}) {
   const events = createEventBus();
@@ -232,5 +233,54 @@ describe('embedded mode (behaviour 1.7)', () => {
     modal.back();
     expect(modal.store.getState()).toMatchObject({ open: true, history: ['Account'] });
     expect(received).toEqual([]);
+  });
+});
+
+describe('modal back cleanup (behaviour 1.5)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('tells listeners which view back() left, 100 ms later', () => {
+    const { modal, history } = setup();
+    const left = vi.fn();
+    modal.onBackCleanup(left);
+    modal.push('AllWallets');
+    modal.back();
+    expect(history()).toEqual(['Connect']);
+    vi.advanceTimersByTime(BACK_CLEANUP_MS - 1);
+    expect(left).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(left).toHaveBeenCalledExactlyOnceWith('AllWallets');
+    expect(BACK_CLEANUP_MS).toBe(100);
+  });
+
+  it('runs at once under reduced motion, and stops after unsubscribing', () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(prefers-reduced-motion: reduce)' }));
+    const { modal } = setup();
+    const left = vi.fn();
+    const unsubscribe = modal.onBackCleanup(left);
+    modal.push('AllWallets');
+    modal.back();
+    vi.advanceTimersByTime(0);
+    expect(left).toHaveBeenCalledExactlyOnceWith('AllWallets');
+    unsubscribe();
+    modal.push('Downloads');
+    modal.back();
+    vi.advanceTimersByTime(BACK_CLEANUP_MS);
+    expect(left).toHaveBeenCalledOnce();
+  });
+
+  it('does not run when back() closes the modal instead', () => {
+    const { modal } = setup();
+    const left = vi.fn();
+    modal.onBackCleanup(left);
+    modal.open();
+    modal.back();
+    vi.advanceTimersByTime(BACK_CLEANUP_MS);
+    expect(modal.store.getState().open).toBe(false);
+    expect(left).not.toHaveBeenCalled();
   });
 });

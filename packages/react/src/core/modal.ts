@@ -1,6 +1,7 @@
 import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { EventBus } from './events.js';
 import { createStore, type Store } from './store.js';
+import { BACK_CLEANUP_MS, prefersReducedMotion } from './timings.js';
 
 export type ViewName =
   | 'Connect'
@@ -58,6 +59,11 @@ export interface ModalController {
   reset(view: ViewName): void;
   /** Pops one view; closes instead when one view remains or UnsupportedChain is in the history. */
   back(): void;
+  /**
+   * Behaviour 1.5: `listener` gets the view `back()` left, the back-cleanup delay (100 ms) later, so
+   * work it starts does not stall the transition; at once under reduced motion. Returns the unsubscribe.
+   */
+  onBackCleanup(listener: (left: ViewName) => void): () => void;
   shake(): void;
   setLoading(loading: boolean): void;
 }
@@ -102,6 +108,7 @@ export function createModalController({
     history: ['Connect'],
   });
   let shakeTimer: ReturnType<typeof setTimeout> | undefined;
+  const backCleanups = new Set<(left: ViewName) => void>();
   // Which call to open() may still show the modal: a later open() or a close() supersedes it.
   let opening = 0;
 
@@ -158,7 +165,14 @@ export function createModalController({
         close();
         return;
       }
+      const left = currentView(store.getState());
       store.setState({ history: history.slice(0, -1) });
+      // With no transition to spare (reduced motion) there is nothing to wait for.
+      setTimeout(() => backCleanups.forEach((cleanup) => cleanup(left)), prefersReducedMotion() ? 0 : BACK_CLEANUP_MS);
+    },
+    onBackCleanup(listener) {
+      backCleanups.add(listener);
+      return () => backCleanups.delete(listener);
     },
     shake,
     setLoading(loading) {

@@ -7,6 +7,7 @@ import { fetchJson, HttpError } from './gateway.js';
 import { createStore, type Store } from './store.js';
 import type { ToastController } from './toasts.js';
 import type { CaipNetworkId } from './types.js';
+import { DEBOUNCE_MS } from './timings.js';
 
 export interface OnrampMethodLimit { id: string; min: string; max: string }
 export interface OnrampNetwork { name: string; display_name: string; chain_id: string; contract_address: string }
@@ -84,7 +85,7 @@ export function createOnramp(deps: OnrampDeps): OnrampController {
   const store = createStore<OnrampState>({
     status: 'idle', amount: '', currency: 'USD', method: 'CARD', asset: '', network: '', quoting: false, following: false,
   });
-  const debounceMs = deps.debounceMs ?? 500;
+  const debounceMs = deps.debounceMs ?? DEBOUNCE_MS;
   const pollMs = deps.pollMs ?? 2000;
   const followMs = deps.followMs ?? FOLLOW_MAX_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;

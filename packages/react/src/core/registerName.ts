@@ -1,10 +1,11 @@
-import { LATCH_CONSTANTS, parseCaipNetworkId } from '@latch/wasm';
+import { parseCaipNetworkId } from '@latch/wasm';
 import type { MessageKey } from '../locales/index.js';
 import type { AccountDataController } from './accountData.js';
 import type { NameSuggestion } from './api.js';
 import type { AccountState } from './connection.js';
 import type { ModalController } from './modal.js';
 import { createStore, type Store } from './store.js';
+import { DEBOUNCE_MS } from './timings.js';
 import { loadWasmExtra } from './wasmExtra.js';
 
 /** A message of the catalogue with the values it names. */
@@ -49,7 +50,7 @@ export interface RegisterNameController {
 }
 
 /** Behaviour 7.4's default debounce, for the suggestion lookups. */
-export const SUGGESTION_DEBOUNCE_MS: number = LATCH_CONSTANTS.timings.debounceMs;
+export const SUGGESTION_DEBOUNCE_MS: number = DEBOUNCE_MS;
 
 /** latch-core's name-rule messages (behaviour 5.11) and the catalogue keys that translate them. */
 const RULE_MESSAGES: Record<string, MessageKey> = {

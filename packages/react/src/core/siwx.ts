@@ -2,6 +2,7 @@ import { parseCaipAddress, parseCaipNetworkId } from '@latch/wasm';
 import type { ConnectionController } from './connection.js';
 import type { EventBus } from './events.js';
 import { currentView, type ModalController, type ViewName } from './modal.js';
+import { HttpError } from './gateway.js';
 import { declinedByUser } from './walletErrors.js';
 import { createStore, type Store } from './store.js';
 import type { ToastController } from './toasts.js';
@@ -119,6 +120,20 @@ export class SiwxError extends Error {
   override readonly name = 'SiwxError';
 }
 
+/** The Latch server's refusals of a message whose times do not fit its clock (behaviour 4.8). */
+const CLOCK_CODES = new Set(['SESSION_EXPIRED', 'ISSUED_AT_OUT_OF_WINDOW']);
+
+/**
+ * Whether a refusal is behaviour 4.8's "Session Expired" (expired, not valid yet, or signed too far
+ * from the verifier's clock): the Latch server's codes, or latch-core's words (`checkSiweTimes`)
+ * from a host's own adapter.
+ */
+export function sessionExpired(cause: unknown): boolean {
+  if (cause instanceof HttpError && cause.code && CLOCK_CODES.has(cause.code)) return true;
+  const message = cause instanceof Error ? cause.message : '';
+  return /^Session (Expired|not yet valid)/.test(message);
+}
+
 /** Adapts the legacy `siweConfig` to the adapter shape. */
 export function siweConfigAdapter(config: SiweConfig): AuthenticationAdapter {
   return {
@@ -172,6 +187,7 @@ export function createSiwxController({
   events,
   networks,
   location,
+  now = () => Date.now(),
 }: {
   /** Undefined when sign-in is off. */
   adapter: AuthenticationAdapter | undefined;
@@ -183,6 +199,7 @@ export function createSiwxController({
   networks: readonly Network[];
   /** The page's location, read when signing (never at creation, for SSR). */
   location: () => Pick<Location, 'host' | 'origin'>;
+  now?: () => number;
 }): SiwxController {
   const store = createStore<SiwxState>({
     enabled: adapter !== undefined,
@@ -236,11 +253,13 @@ export function createSiwxController({
       // A backend that cannot answer is treated as "no session": the visitor signs in again.
     }
     if (run !== evaluation) return;
-    if (session && sessionMatches(session, caipAddress)) {
+    // Behaviour 4.8: a session past its end is not used; the visitor is told why they sign again.
+    const expired = session?.expiresAt !== undefined && session.expiresAt <= now();
+    if (session && !expired && sessionMatches(session, caipAddress)) {
       store.setState({ status: 'authenticated', session });
       return;
     }
-    store.setState({ status: 'unauthenticated' });
+    store.setState({ status: 'unauthenticated', error: expired ? 'sessionExpired' : undefined });
     if (isConnected()) showSignIn();
   }
 
@@ -324,7 +343,7 @@ export function createSiwxController({
       session = await adapter.verify({ account: caipAddress, message, signature });
     } catch (cause) {
       if (run !== attempt) return;
-      fail('signInRefused', reason(cause));
+      fail(sessionExpired(cause) ? 'sessionExpired' : 'signInRefused', reason(cause));
       return;
     }
     if (run !== attempt) return;

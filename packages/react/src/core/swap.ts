@@ -10,6 +10,7 @@ import type { TransactionStack } from './transactionStack.js';
 import { WalletRequestError, type TransactionsController } from './transactions.js';
 import type { CaipNetworkId } from './types.js';
 import { loadWasmExtra } from './wasmExtra.js';
+import { DEBOUNCE_MS } from './timings.js';
 
 /** A token of `/v1/convert/tokens` (behaviour 6.7); `address` is CAIP-10 (the placeholder for the native coin). */
 export interface ConvertToken {
@@ -139,8 +140,8 @@ export interface SwapController {
   reset(): void;
 }
 
-/** The documented quote debounce (behaviour 7.4: 500 ms). */
-export const QUOTE_DEBOUNCE_MS = 500;
+/** The documented quote debounce (behaviour 7.4: 500 ms), the one default debounce. */
+export const QUOTE_DEBOUNCE_MS: number = DEBOUNCE_MS;
 /** How often the head block is read while the view is open. */
 export const BLOCK_POLL_MS = 2_000;
 /** Above this price impact (percent) the view warns. */

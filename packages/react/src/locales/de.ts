@@ -129,6 +129,8 @@ export const de: Messages = {
   signInInitFailed: 'Beim Starten der Anmeldung ist ein Problem aufgetreten',
   signInFailed: 'Die Wallet konnte die Nachricht nicht signieren. Versuchen Sie es erneut.',
   signInRefused: 'Die Anmeldung wurde abgelehnt. Versuchen Sie es erneut.',
+  sessionExpired: 'Sitzung abgelaufen',
+  sessionExpiredHint: 'Prüfen Sie, ob die Uhr Ihres Geräts richtig geht, und verbinden Sie sich erneut.',
   networksTitle: 'Netzwerk wählen',
   networkButton: 'Netzwerk: {network}',
   switchNetwork: 'Netzwerk wechseln',

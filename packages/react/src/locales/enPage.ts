@@ -19,4 +19,6 @@ export const enPage = {
   signInInitFailed: 'A problem occurred while trying initialize authentication',
   signInFailed: 'The wallet could not sign the message. Try again.',
   signInRefused: 'The sign-in was refused. Try again.',
+  sessionExpired: 'Session Expired',
+  sessionExpiredHint: 'Check that your device’s clock is right, then reconnect.',
 };

@@ -129,6 +129,8 @@ export const es: Messages = {
   signInInitFailed: 'Se ha producido un problema al iniciar la autenticación',
   signInFailed: 'La wallet no ha podido firmar el mensaje. Inténtalo de nuevo.',
   signInRefused: 'Se ha rechazado el inicio de sesión. Inténtalo de nuevo.',
+  sessionExpired: 'Sesión caducada',
+  sessionExpiredHint: 'Comprueba que el reloj de tu dispositivo sea correcto y vuelve a conectarte.',
   networksTitle: 'Elegir red',
   networkButton: 'Red: {network}',
   switchNetwork: 'Cambiar de red',

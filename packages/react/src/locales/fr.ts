@@ -131,6 +131,8 @@ export const fr: Messages = {
   signInInitFailed: 'Un problème est survenu lors de l’initialisation de l’authentification',
   signInFailed: 'Le portefeuille n’a pas pu signer le message. Réessayez.',
   signInRefused: 'La connexion a été refusée. Réessayez.',
+  sessionExpired: 'Session expirée',
+  sessionExpiredHint: 'Vérifiez que l’horloge de votre appareil est juste, puis reconnectez-vous.',
   networksTitle: 'Choisir un réseau',
   networkButton: 'Réseau : {network}',
   switchNetwork: 'Changer de réseau',

@@ -129,6 +129,8 @@ export const ja: Messages = {
   signInInitFailed: '認証の初期化中に問題が発生しました',
   signInFailed: 'ウォレットがメッセージに署名できませんでした。もう一度お試しください。',
   signInRefused: 'サインインが拒否されました。もう一度お試しください。',
+  sessionExpired: 'セッションの有効期限が切れました',
+  sessionExpiredHint: 'デバイスの時計が正しいか確認してから、再接続してください。',
   networksTitle: 'ネットワークを選択',
   networkButton: 'ネットワーク: {network}',
   switchNetwork: 'ネットワークを切り替え',

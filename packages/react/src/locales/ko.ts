@@ -129,6 +129,8 @@ export const ko: Messages = {
   signInInitFailed: '인증을 초기화하는 중에 문제가 발생했습니다',
   signInFailed: '지갑에서 메시지에 서명하지 못했습니다. 다시 시도하세요.',
   signInRefused: '로그인이 거부되었습니다. 다시 시도하세요.',
+  sessionExpired: '세션이 만료되었습니다',
+  sessionExpiredHint: '기기의 시계가 정확한지 확인한 후 다시 연결하세요.',
   networksTitle: '네트워크 선택',
   networkButton: '네트워크: {network}',
   switchNetwork: '네트워크 전환',

@@ -130,6 +130,8 @@ export const pt: Messages = {
   signInInitFailed: 'Ocorreu um problema ao iniciar a autenticação',
   signInFailed: 'A carteira não conseguiu assinar a mensagem. Tente novamente.',
   signInRefused: 'O login foi recusado. Tente novamente.',
+  sessionExpired: 'Sessão expirada',
+  sessionExpiredHint: 'Verifique se o relógio do seu dispositivo está certo e conecte-se novamente.',
   networksTitle: 'Escolher rede',
   networkButton: 'Rede: {network}',
   switchNetwork: 'Trocar de rede',

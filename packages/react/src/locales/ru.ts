@@ -130,6 +130,8 @@ export const ru: Messages = {
   signInInitFailed: 'Не удалось начать аутентификацию',
   signInFailed: 'Кошелёк не смог подписать сообщение. Повторите попытку.',
   signInRefused: 'Вход отклонён. Повторите попытку.',
+  sessionExpired: 'Сеанс истёк',
+  sessionExpiredHint: 'Проверьте, правильно ли идут часы на устройстве, и подключитесь снова.',
   networksTitle: 'Выберите сеть',
   networkButton: 'Сеть: {network}',
   switchNetwork: 'Сменить сеть',

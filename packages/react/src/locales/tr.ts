@@ -130,6 +130,8 @@ export const tr: Messages = {
   signInInitFailed: 'Kimlik doğrulama başlatılırken bir sorun oluştu',
   signInFailed: 'Cüzdan mesajı imzalayamadı. Tekrar deneyin.',
   signInRefused: 'Giriş reddedildi. Tekrar deneyin.',
+  sessionExpired: 'Oturumun süresi doldu',
+  sessionExpiredHint: 'Cihazınızın saatinin doğru olduğundan emin olun, ardından yeniden bağlanın.',
   networksTitle: 'Ağ seçin',
   networkButton: 'Ağ: {network}',
   switchNetwork: 'Ağı değiştir',

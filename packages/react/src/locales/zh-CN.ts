@@ -130,6 +130,8 @@ export const zhCN: Messages = {
   signInInitFailed: '初始化身份验证时出现问题',
   signInFailed: '钱包无法签署该消息。请重试。',
   signInRefused: '登录被拒绝。请重试。',
+  sessionExpired: '会话已过期',
+  sessionExpiredHint: '请检查设备时钟是否正确，然后重新连接。',
   networksTitle: '选择网络',
   networkButton: '网络：{network}',
   switchNetwork: '切换网络',

@@ -16,6 +16,7 @@ const shared: ThemeVariables = {
   '--latch-z-index': String(theme.zIndex),
   '--latch-modal-width': `${modal.widthPx}px`,
   '--latch-duration': `${modal.transitionMs}ms`,
+  '--latch-height-duration': `${modal.heightMs}ms`,
   // 4.8:1 against the white label (WCAG AA), 3.8:1 as a focus ring on the dark background.
   '--latch-accent': '#4c63f0',
   '--latch-accent-foreground': '#ffffff',

@@ -42,6 +42,15 @@ export const modalStyles = `
     latch-modal-in var(--latch-duration) ease-out,
     latch-modal-fade calc(var(--latch-duration) * 0.4) ease-out;
 }
+.latch-modal-body {
+  /* Behaviour 1.8: the height follows the view (set in px by useAnimatedHeight). Clipped only while
+     it moves: the content is as tall as the body once it settles. */
+  overflow: hidden;
+  transition: height var(--latch-height-duration) ease;
+}
+.latch-view-enter {
+  animation: latch-fade-in var(--latch-duration) ease;
+}
 .latch-modal:focus {
   outline: none;
 }
@@ -77,5 +86,7 @@ export const modalStyles = `
 }
 @media (prefers-reduced-motion: reduce) {
   .latch-backdrop, .latch-modal, .latch-modal[data-shake='true'], .latch-header-title { animation: none; }
+  .latch-modal-body { transition: none; }
+  .latch-view-enter { animation: none; }
 }
 `;

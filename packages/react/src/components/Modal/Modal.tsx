@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import type { Latch } from '../../core/createLatch.js';
@@ -10,6 +10,7 @@ import { views } from '../../views/index.js';
 import { modalViewStyles } from '../../views/styles.js';
 import { ModalHeader } from '../ModalHeader/ModalHeader.js';
 import { focusFirst, wrapTabFocus } from './focus.js';
+import { useAnimatedHeight } from './useAnimatedHeight.js';
 
 /**
  * The open modal. Mounted only while open, so mounting captures and unmounting restores focus.
@@ -23,8 +24,11 @@ export function Modal({ embedded = false }: { embedded?: boolean }) {
   const themeMode = useThemeMode();
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
+  const { bodyRef, contentRef } = useAnimatedHeight<HTMLDivElement, HTMLDivElement>();
   const view = currentView(modalState);
   const { title, Component } = views[view];
+  // The first view shows with the modal's own entrance; later ones fade in (behaviour 1.8).
+  const [firstView] = useState(view);
 
   // An embedded modal is part of the page: it neither takes nor traps focus.
   useEffect(() => {
@@ -69,7 +73,13 @@ export function Modal({ embedded = false }: { embedded?: boolean }) {
         onKeyDown={onKeyDown}
       >
         <ModalHeader titleId={titleId} title={latch.t(title)} canGoBack={modalState.history.length > 1} />
-        <Component />
+        <div ref={bodyRef} className="latch-modal-body" data-testid="latch-modal-body">
+          <div ref={contentRef}>
+            <div key={view} className={view === firstView ? undefined : 'latch-view-enter'}>
+              <Component />
+            </div>
+          </div>
+        </div>
       </div>
     </div>
   );

@@ -86,6 +86,11 @@ export interface ThemeSource {
 export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
   const now = deps.now ?? Date.now;
   const store = createStore<EmbeddedState>({ busy: false, resendAt: 0, approving: false, refused: false });
+  // Behaviour 1.5: going back from the code step before logging in drops that step's error, which the
+  // e-mail form would show otherwise; after the back-cleanup delay, so the transition runs first.
+  deps.modal.onBackCleanup((left) => {
+    if (left === 'EmailVerifyOtp' && !store.getState().user) store.setState({ error: undefined });
+  });
   let client: FrameClient | undefined;
   let provider: EmbeddedProvider | undefined;
   /** Whether the modal was opened for the approval (then it closes after), or the view pushed. */

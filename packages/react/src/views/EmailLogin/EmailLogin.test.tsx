@@ -68,6 +68,26 @@ describe('e-mail login', () => {
     expect(requests).toEqual(['SYNC_THEME', 'CONNECT_EMAIL', 'CONNECT_OTP', 'CONNECT_OTP']);
   });
 
+  it('going back from a refused code leaves a clean e-mail form, after the back cleanup (behaviour 1.5)', async () => {
+    const { host } = frame({
+      CONNECT_EMAIL: () => ({ ok: true, payload: { action: 'VERIFY_OTP' } }),
+      CONNECT_OTP: () => ({ ok: false, payload: { message: 'wrong code: 4 guesses left' } }),
+    });
+    const latch = createTestLatch({ embeddedWallet: { vaultUrl: 'http://vault.test/', frameHost: host } });
+    renderWithLatch(latch);
+    await clickOpen();
+    fireEvent.change(await screen.findByLabelText('E-mail address'), { target: { value: 'a@b.co' } });
+    await waitFor(() => expect((screen.getByTestId('email-submit') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('email-submit'));
+    fireEvent.change(await screen.findByLabelText('Code'), { target: { value: '654321' } });
+    fireEvent.click(screen.getByTestId('otp-submit'));
+    expect((await screen.findByRole('alert')).textContent).toBe('wrong code: 4 guesses left');
+    act(() => latch.modal.back());
+    // The code step's error is dropped once the cleanup runs; the e-mail stays typed in.
+    await waitFor(() => expect(screen.queryByTestId('email-error')).toBeNull(), { timeout: 1000 });
+    expect((screen.getByTestId('email-input') as HTMLInputElement).value).toBe('a@b.co');
+  });
+
   afterEach(() => {
     vi.unstubAllGlobals();
   });

@@ -19,7 +19,7 @@ interface Registered {
  * the real one, wallet and devnet run in e2e/tests/names.spec.ts): `taken` is someone's, and a
  * registration succeeds unless `failRegister`.
  */
-function stubNameServer({ failRegister = false, failSuggestions = false } = {}) {
+function stubNameServer({ failRegister = false, failSuggestions = false, failReverse = false } = {}) {
   stubSendServer();
   const server = globalThis.fetch;
   const registrations: Registered[] = [];
@@ -34,7 +34,9 @@ function stubNameServer({ failRegister = false, failSuggestions = false } = {}) 
       const free = ['app', 'eth'].map((suffix) => ({ name: `${label}${suffix}.${ZONE}`, registered: false }));
       return Response.json({ suggestions: [{ name: wanted, registered: names.has(wanted) }, ...free] });
     }
-    if (pathname.startsWith('/v1/profile/reverse/')) return Response.json([]);
+    if (pathname.startsWith('/v1/profile/reverse/')) {
+      return failReverse ? Response.json({ status: 'FAILED', reasons: [] }, { status: 503 }) : Response.json([]);
+    }
     if (pathname === '/v1/profile/account' && init?.method === 'POST') {
       if (failRegister) return Response.json({ status: 'FAILED', reasons: [{ description: 'bad signature' }] }, { status: 401 });
       const body = JSON.parse(init.body as string) as Registered;
@@ -126,5 +128,11 @@ describe('RegisterAccountName', () => {
     await openRegister({ failSuggestions: true });
     type('alice');
     expect((await screen.findByTestId('register-name-error', {}, { timeout: 2000 })).textContent).toBe('Error fetching name suggestions');
+  });
+
+  it('says "Error fetching names for address" when the names the account holds cannot be read', async () => {
+    await openRegister({ failReverse: true });
+    expect((await screen.findByTestId('register-name-error')).textContent).toBe('Error fetching names for address');
+    expect(screen.queryByTestId('register-name-owned')).toBeNull();
   });
 });

@@ -39,6 +39,12 @@ function SignIn({ testId, inWalletApp = false }: { testId: string; inWalletApp?:
       {error ? (
         <p role="alert" className="latch-message latch-message--error" data-testid="siwx-error">
           {latch.t(error)}
+          {error === 'sessionExpired' ? (
+            // Behaviour 4.8: the usual cause is a wrong clock on the visitor's device.
+            <span className="latch-siwx-hint" data-testid="siwx-error-hint">
+              {latch.t('sessionExpiredHint')}
+            </span>
+          ) : null}
         </p>
       ) : null}
       <div className="latch-siwx-actions">

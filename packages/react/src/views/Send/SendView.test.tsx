@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestProvider } from '../../test/fixtures.js';
 import { chooseTestWallet, openConnectView } from '../../test/render.js';
 import { ENS_OWNER, RECEIVER, stubSendServer, TX_HASH } from '../../test/sendServer.js';
@@ -50,6 +50,21 @@ describe('Send view', () => {
     expect(shown.textContent).toContain('latch-dev.eth');
     expect(screen.getByRole('img', { name: 'Avatar of latch-dev.eth' })).toBeTruthy();
     expect(shown.querySelector('[title]')?.getAttribute('title')).toBe(ENS_OWNER);
+  });
+
+  it('says "Error resolving name" when the server cannot resolve a name', async () => {
+    await openSend();
+    const server = globalThis.fetch;
+    // The name service fails (a 503 from the server), unlike an unknown name's 404.
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) =>
+      new URL(url).pathname.startsWith('/v1/profile/account/')
+        ? Response.json({ status: 'FAILED', reasons: [] }, { status: 503 })
+        : server(url, init),
+    );
+    type('send-receiver', 'latch-dev.eth');
+    fireEvent.blur(screen.getByTestId('send-receiver'));
+    expect((await screen.findByTestId('send-error')).textContent).toBe('Error resolving name');
+    expect(screen.queryByTestId('send-receiver-name')).toBeNull();
   });
 
   it('explains a wrong draft in send-error', async () => {
