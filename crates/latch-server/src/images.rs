@@ -9,7 +9,6 @@
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use base64::Engine;
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -127,9 +126,8 @@ pub fn parse_images(text: &str) -> Result<Vec<StoredImage>, ImageError> {
                 reason,
             };
             let parsed = ImageEntry::deserialize(entry).map_err(|e| refuse(e.to_string()))?;
-            let data = base64::engine::general_purpose::STANDARD
-                .decode(parsed.data.as_bytes())
-                .map_err(|e| refuse(format!("data is not base64: {e}")))?;
+            let data = latch_core::base64::decode(&parsed.data)
+                .ok_or_else(|| refuse("data is not base64 (standard alphabet, padded)".to_owned()))?;
             image(&parsed.kind, &parsed.id, &parsed.content_type, data).map_err(refuse)
         })
         .collect()

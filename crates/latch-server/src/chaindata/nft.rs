@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::{sol, SolCall};
-use base64::Engine;
 use futures_util::future::join_all;
 use reqwest::Url;
 use serde::Serialize;
@@ -77,7 +76,7 @@ pub fn locate(uri: &str, ipfs_gateway: Option<&str>) -> Option<Location> {
             None => (header, false),
         };
         let bytes = if base64 {
-            base64::engine::general_purpose::STANDARD.decode(data.trim()).ok()?
+            latch_core::base64::decode(data.trim())?
         } else {
             percent_encoding::percent_decode_str(data).collect()
         };
@@ -333,7 +332,7 @@ mod tests {
 
         #[test]
         fn base64_data_uris_round_trip(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
-            let uri = format!("data:application/json;base64,{}", base64::engine::general_purpose::STANDARD.encode(&bytes));
+            let uri = format!("data:application/json;base64,{}", latch_core::base64::encode(&bytes));
             prop_assert_eq!(locate(&uri, None), Some(Location::Inline { bytes, mime: "application/json".into() }));
         }
     }

@@ -23,7 +23,6 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use base64::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -291,7 +290,7 @@ fn redirect_uri(state: &AppState) -> String {
 }
 
 fn b64url(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    latch_core::base64::encode_url(bytes)
 }
 
 /// What the state row keeps until the callback.
@@ -416,9 +415,8 @@ fn text_or_number(value: Option<&Value>) -> Option<String> {
 /// issuer, the client and the nonce.
 fn id_token_identity(token: &str, issuer: &str, client_id: &str, nonce: &str, now: i64) -> Result<Identity, String> {
     let payload = token.split('.').nth(1).ok_or("the ID token is not a JWT")?;
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(payload.trim_end_matches('='))
-        .map_err(|_| "the ID token's payload is not base64url")?;
+    let bytes = latch_core::base64::decode_url(payload.trim_end_matches('='))
+        .ok_or("the ID token's payload is not base64url")?;
     let claims: Value = serde_json::from_slice(&bytes).map_err(|_| "the ID token's payload is not JSON")?;
     let iss = claims["iss"].as_str().unwrap_or_default();
     if iss.trim_end_matches('/') != issuer.trim_end_matches('/') {

@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use anyhow::{anyhow, Context};
-use base64::Engine;
 use latch_core::onramp::urls::{self, provider_method};
 use latch_core::onramp::{default_options, format_fiat, Money, OnrampOptions, OnrampQuote};
 use serde_json::{json, Value};
@@ -53,15 +52,14 @@ impl Coinbase {
             Some(port) => format!("{host}:{port}"),
             None => host.to_owned(),
         };
-        let secret = base64::engine::general_purpose::STANDARD
-            .decode(self.config.key_secret.0.trim())
-            .context("coinbase.key_secret is not base64")?;
+        let secret =
+            latch_core::base64::decode(self.config.key_secret.0.trim()).context("coinbase.key_secret is not base64")?;
         let seed: [u8; 32] = secret
             .get(..32)
             .and_then(|s| s.try_into().ok())
             .ok_or_else(|| anyhow!("coinbase.key_secret is not an Ed25519 key"))?;
         let key = ed25519_dalek::SigningKey::from_bytes(&seed);
-        let b64 = |v: &Value| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string());
+        let b64 = |v: &Value| latch_core::base64::encode_url(v.to_string().as_bytes());
         let header = json!({"alg": "EdDSA", "kid": self.config.key_name, "typ": "JWT", "nonce": nonce});
         let claims = json!({"sub": self.config.key_name, "iss": "cdp", "nbf": now_secs, "exp": now_secs + 120,
             "uri": format!("POST {authority}{}", url.path())});
@@ -69,7 +67,7 @@ impl Coinbase {
         let signature = ed25519_dalek::Signer::sign(&key, signing_input.as_bytes());
         Ok(format!(
             "{signing_input}.{}",
-            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(signature.to_bytes())
+            latch_core::base64::encode_url(&signature.to_bytes())
         ))
     }
 
