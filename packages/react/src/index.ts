@@ -17,6 +17,14 @@ export type { ModalController, ModalState, OpenOptions, ViewName } from './core/
 export type { TransactionEntry, TransactionStack, TransactionStackState } from './core/transactionStack.js';
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export { NetworkSwitchError } from './core/connection.js';
+export {
+  ADAPTER_ERROR_MESSAGES,
+  LatchAdapterError,
+  type AdapterErrorCode,
+  type AdapterNamespace,
+  type NamespaceProviders,
+} from './core/adapters.js';
+export type { NetworksState } from './core/networks.js';
 export { WalletRequestError } from './core/transactions.js';
 export type {
   PendingTransaction,

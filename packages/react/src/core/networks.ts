@@ -1,0 +1,63 @@
+import { init, parseCaipNetworkId } from '@latch/wasm';
+import { LatchAdapterError, requireAdapter } from './adapters.js';
+import { createStore, type Store } from './store.js';
+import type { CaipNetworkId, Network } from './types.js';
+
+export interface NetworksState {
+  /** The host's networks now: the ones it configured, then those added, less those removed. */
+  networks: readonly Network[];
+}
+
+export interface NetworksController {
+  store: Store<NetworksState>;
+  /**
+   * The same list as one array updated in place: the controllers made at creation hold it and
+   * read the current networks at each use without subscribing.
+   */
+  live: readonly Network[];
+  /**
+   * Behaviour 3.8: adds a network of a namespace Latch has an adapter for (else `Chain adapter not
+   * found`), unless one with its `caipNetworkId` is known already. Resolves with whether it was added.
+   */
+  add(network: Network): Promise<boolean>;
+  /**
+   * Behaviour 3.8: removes the network with this `caipNetworkId` (or `id`); throws `Network not
+   * found` when there is none, and refuses to remove the last one. Resolves with the removed one.
+   */
+  remove(id: CaipNetworkId | Network['id']): Promise<Network>;
+}
+
+export function createNetworks(initial: readonly Network[]): NetworksController {
+  // A copy: the host's own array is never changed.
+  const live: Network[] = [...initial];
+  const store = createStore<NetworksState>({ networks: Object.freeze([...live]) });
+  const publish = () => store.setState({ networks: Object.freeze([...live]) });
+
+  return {
+    store,
+    live,
+    async add(network) {
+      requireAdapter(network?.chainNamespace);
+      await init();
+      // latch-core reads the id (`Invalid CAIP-2 network id`); its namespace must be the network's.
+      const { namespace } = parseCaipNetworkId(network.caipNetworkId);
+      if (namespace !== network.chainNamespace) {
+        throw new Error(`Network ${network.caipNetworkId} is not in namespace ${network.chainNamespace}`);
+      }
+      if (live.some((known) => known.caipNetworkId === network.caipNetworkId)) return false;
+      live.push(network);
+      publish();
+      return true;
+    },
+    async remove(id) {
+      const index = live.findIndex((known) => known.caipNetworkId === id || known.id === id);
+      const found = live[index];
+      if (!found) throw new LatchAdapterError('NETWORK_NOT_FOUND', String(id));
+      requireAdapter(found.chainNamespace);
+      if (live.length === 1) throw new LatchAdapterError('LAST_NETWORK', found.caipNetworkId);
+      live.splice(index, 1);
+      publish();
+      return found;
+    },
+  };
+}
