@@ -8,6 +8,9 @@ import {
   type Latch,
   type Network,
   type StandardWallet,
+  type OpenOptions,
+  type ViewData,
+  type ViewName,
 } from './index.js';
 
 declare const latch: Latch;
@@ -49,5 +52,25 @@ describe('networks at run time', () => {
     expectTypeOf(latch.networksStore.getState().networks).toEqualTypeOf<readonly Network[]>();
     // @ts-expect-error: a network object is required
     latch.addNetwork('eip155:1');
+  });
+});
+
+describe('open({ view, data })', () => {
+  it('types the data by view', () => {
+    const { open } = latch.modal;
+    open({ view: 'Send', data: { token: 'USDC', amount: '1', receiver: 'latch-dev.eth' } });
+    open({ view: 'Swap', data: { from: 'ETH', to: 'USDC', amount: '0.5' } });
+    open({ view: 'Onramp', data: { amount: '25' } });
+    open({ view: 'Account' });
+    open({ namespace: 'solana' });
+    open();
+    // @ts-expect-error: Send takes no `from`
+    open({ view: 'Send', data: { from: 'ETH' } });
+    // @ts-expect-error: Account takes no data
+    open({ view: 'Account', data: { amount: '1' } });
+    // @ts-expect-error: data needs its view
+    open({ data: { amount: '1' } });
+    expectTypeOf(latch.modal.takeData('Send')).toEqualTypeOf<ViewData['Send'] | undefined>();
+    expectTypeOf<OpenOptions>().toMatchTypeOf<{ view?: ViewName }>();
   });
 });

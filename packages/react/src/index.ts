@@ -13,7 +13,7 @@ export type {
   ChainNamespace,
   Eip1193Provider,
 } from './core/types.js';
-export type { ModalController, ModalState, OpenOptions, ViewName } from './core/modal.js';
+export type { ModalController, ModalState, OpenData, OpenOptions, ViewData, ViewName, ViewWithData } from './core/modal.js';
 export type { TransactionEntry, TransactionStack, TransactionStackState } from './core/transactionStack.js';
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export { NetworkSwitchError } from './core/connection.js';
