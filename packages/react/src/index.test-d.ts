@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  CHAIN_ADAPTER_NOT_FOUND,
   LatchAdapterError,
   useLatchProvider,
   type AdapterErrorCode,
@@ -37,10 +38,10 @@ describe('the universal provider', () => {
   });
 
   it('throws a typed error with a stable code', () => {
-    expectTypeOf(new LatchAdapterError('CHAIN_ADAPTER_NOT_FOUND')).toMatchTypeOf<Error>();
+    expectTypeOf(new LatchAdapterError('CHAIN_ADAPTER_NOT_FOUND', CHAIN_ADAPTER_NOT_FOUND)).toMatchTypeOf<Error>();
     expectTypeOf<LatchAdapterError['code']>().toEqualTypeOf<AdapterErrorCode>();
     // @ts-expect-error: only the documented codes
-    new LatchAdapterError('SOMETHING_ELSE');
+    new LatchAdapterError('SOMETHING_ELSE', 'x');
   });
 });
 

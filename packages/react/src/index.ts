@@ -18,8 +18,9 @@ export type { TransactionEntry, TransactionStack, TransactionStackState } from '
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export { NetworkSwitchError } from './core/connection.js';
 export {
-  ADAPTER_ERROR_MESSAGES,
+  CHAIN_ADAPTER_NOT_FOUND,
   LatchAdapterError,
+  PROVIDER_UNDEFINED,
   type AdapterErrorCode,
   type AdapterNamespace,
   type NamespaceProviders,

@@ -4,8 +4,6 @@ import type { Eip1193Provider, StandardWallet } from './types.js';
 /** The namespaces Latch has an adapter for (behaviour 3.8): the ones its connectors sign in. */
 export type AdapterNamespace = 'eip155' | 'solana';
 
-export const ADAPTER_NAMESPACES: readonly AdapterNamespace[] = ['eip155', 'solana'];
-
 /**
  * What `getProvider(namespace)` hands a chain library: the EIP-1193 provider for `eip155` (viem,
  * ethers, wagmi), the Wallet Standard wallet for `solana` (its `accounts` hold the connected one).
@@ -15,38 +13,36 @@ export interface NamespaceProviders {
   solana: StandardWallet;
 }
 
-/** Behaviour 2.15's messages (verbatim: callers match on them), by stable code. */
-export const ADAPTER_ERROR_MESSAGES = {
-  CHAIN_ADAPTER_NOT_FOUND: 'Chain adapter not found',
-  PROVIDER_UNDEFINED: 'UniversalAdapter:signMessage - provider is undefined',
-  NETWORK_NOT_FOUND: 'Network not found',
-  LAST_NETWORK: 'At least one network must be configured',
-} as const;
+/** Behaviour 2.15's messages, verbatim (callers match on them); one constant each, so a bundle keeps only those it throws. */
+export const CHAIN_ADAPTER_NOT_FOUND = 'Chain adapter not found';
+export const PROVIDER_UNDEFINED = 'UniversalAdapter:signMessage - provider is undefined';
 
-export type AdapterErrorCode = keyof typeof ADAPTER_ERROR_MESSAGES;
+/** The stable codes of `LatchAdapterError`, one per message. */
+export type AdapterErrorCode = 'CHAIN_ADAPTER_NOT_FOUND' | 'PROVIDER_UNDEFINED' | 'NETWORK_NOT_FOUND' | 'LAST_NETWORK';
 
 /**
- * A call Latch's adapters cannot serve: a namespace without an adapter, a network that is not
- * there to remove, the last network, a wallet without the provider a call needs. `message` is the
- * documented text; `code` is stable.
+ * A call Latch's adapters cannot serve: a namespace without an adapter (`Chain adapter not found`),
+ * a network that is not there to remove (`Network not found`), the last network (`At least one
+ * network must be configured`), a wallet without the provider a call needs (`UniversalAdapter:signMessage
+ * - provider is undefined`). `message` is the documented text; `code` is stable.
  */
 export class LatchAdapterError extends Error {
   override readonly name = 'LatchAdapterError';
   constructor(
     readonly code: AdapterErrorCode,
-    /** What the call named: a namespace or a network id. */
+    message: string,
+    /** What the call named: a namespace, a network id, a wallet. */
     readonly detail?: string,
   ) {
-    super(ADAPTER_ERROR_MESSAGES[code]);
+    super(message);
   }
 }
 
-export const isAdapterNamespace = (namespace: unknown): namespace is AdapterNamespace =>
-  ADAPTER_NAMESPACES.includes(namespace as AdapterNamespace);
-
 /** Throws `Chain adapter not found` for a namespace no Latch connector signs in. */
 export function requireAdapter(namespace: unknown): asserts namespace is AdapterNamespace {
-  if (!isAdapterNamespace(namespace)) throw new LatchAdapterError('CHAIN_ADAPTER_NOT_FOUND', String(namespace));
+  if (namespace !== 'eip155' && namespace !== 'solana') {
+    throw new LatchAdapterError('CHAIN_ADAPTER_NOT_FOUND', CHAIN_ADAPTER_NOT_FOUND, String(namespace));
+  }
 }
 
 /**

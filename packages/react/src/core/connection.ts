@@ -28,7 +28,7 @@ import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
 import { EMBEDDED_CONNECTOR_ID } from './embedded/load.js';
 import { loadWasmExtra } from './wasmExtra.js';
 import { declinedByUser } from './walletErrors.js';
-import { LatchAdapterError } from './adapters.js';
+import { LatchAdapterError, PROVIDER_UNDEFINED } from './adapters.js';
 import {
   feature,
   type SolanaSignMessageFeature,
@@ -475,7 +475,6 @@ export function createConnectionController({
     const { connector, address } = connected();
     const bytes = new TextEncoder().encode(message);
     if (connector.namespace === 'solana') return signSolanaMessage(connector, address, bytes);
-    if (!connector.provider) throw new LatchAdapterError('PROVIDER_UNDEFINED', connector.name);
     // EIP-1193 wallets take the message as hex of its UTF-8 bytes.
     const hex = `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
     return (await connector.provider.request({ method: 'personal_sign', params: [hex, address] })) as string;
@@ -486,7 +485,7 @@ export function createConnectionController({
     // The wallet wants its own account object back, not a copy.
     const walletAccount = wallet.accounts.find((candidate) => candidate.address === address);
     // Behaviour 2.15: a wallet without the signing feature has no provider for this call.
-    if (!signer) throw new LatchAdapterError('PROVIDER_UNDEFINED', wallet.name);
+    if (!signer) throw new LatchAdapterError('PROVIDER_UNDEFINED', PROVIDER_UNDEFINED, wallet.name);
     if (!walletAccount) throw new Error(`${wallet.name} cannot sign for ${address}`);
     const [output] = await signer.signMessage({ account: walletAccount, message });
     // A wallet may sign a prefixed message; the verifier checks the bytes the user was shown.
@@ -529,16 +528,12 @@ export function createConnectionController({
     switchNetwork,
     networksChanged({ added, removed }) {
       const { address, caipNetworkId } = account.getState();
-      if (connection.getState().status !== 'connected' || !address || !caipNetworkId) return;
-      if (removed?.caipNetworkId === caipNetworkId) {
-        // A Solana account is on the app's network: it moves to the app's next Solana one.
-        const next = removed.chainNamespace === 'solana' ? solanaNetwork() : undefined;
-        if (next) followWallet(() => setAccount(address, next.caipNetworkId));
-        void showNetworkState();
-      } else if (added?.caipNetworkId === caipNetworkId) {
-        // The wallet's network was unsupported and now is not: its state shows again.
-        void showNetworkState();
-      }
+      // Only a change of the account's own network changes what it shows.
+      if (!address || (added ?? removed)?.caipNetworkId !== caipNetworkId) return;
+      // A Solana account is on the app's network: it moves to the app's next Solana one.
+      const next = removed?.chainNamespace === 'solana' && solanaNetwork();
+      if (next) followWallet(() => setAccount(address, next.caipNetworkId));
+      void showNetworkState();
     },
     restore() {
       if (!walletToRestore || connection.getState().status !== 'disconnected') return () => undefined;

@@ -358,7 +358,6 @@ export function createLatch(options: LatchOptions): Latch {
     if (!networkList.some((network) => network.chainNamespace === 'solana')) return;
     stopWatchingSolana = watchStandardWallets(mountedOn, connectionController.addConnector);
   }
-  networks.store.subscribe(watchSolanaWhenNeeded);
 
   return {
     get networks() {
@@ -367,7 +366,10 @@ export function createLatch(options: LatchOptions): Latch {
     networksStore: networks.store,
     async addNetwork(network) {
       const added = await networks.add(network);
-      if (added) connectionController.networksChanged({ added: network });
+      if (added) {
+        connectionController.networksChanged({ added: network });
+        watchSolanaWhenNeeded();
+      }
       return added;
     },
     async removeNetwork(id) {
@@ -382,11 +384,9 @@ export function createLatch(options: LatchOptions): Latch {
     features,
     embeddedWallet,
     get defaultNetwork() {
-      const preferred = options.defaultNetwork;
       const list = networks.store.getState().networks;
-      const kept = preferred && list.find((network) => network.caipNetworkId === preferred.caipNetworkId);
       // Never empty: removing the last network is refused.
-      return kept ?? list[0]!;
+      return list.find(({ caipNetworkId }) => caipNetworkId === options.defaultNetwork?.caipNetworkId) ?? list[0]!;
     },
     theme,
     setThemeMode(themeMode) {

@@ -1,5 +1,3 @@
-import { init, parseCaipNetworkId } from '@latch/wasm';
-import { LatchAdapterError, requireAdapter } from './adapters.js';
 import { createStore, type Store } from './store.js';
 import type { CaipNetworkId, Network } from './types.js';
 
@@ -32,32 +30,21 @@ export function createNetworks(initial: readonly Network[]): NetworksController 
   const live: Network[] = [...initial];
   const store = createStore<NetworksState>({ networks: Object.freeze([...live]) });
   const publish = () => store.setState({ networks: Object.freeze([...live]) });
+  // The checks load with the first change: most pages never add or remove a network.
+  const changes = () => import('./networkChanges.js');
 
   return {
     store,
     live,
     async add(network) {
-      requireAdapter(network?.chainNamespace);
-      await init();
-      // latch-core reads the id (`Invalid CAIP-2 network id`); its namespace must be the network's.
-      const { namespace } = parseCaipNetworkId(network.caipNetworkId);
-      if (namespace !== network.chainNamespace) {
-        throw new Error(`Network ${network.caipNetworkId} is not in namespace ${network.chainNamespace}`);
-      }
-      if (live.some((known) => known.caipNetworkId === network.caipNetworkId)) return false;
-      live.push(network);
-      publish();
-      return true;
+      const added = await (await changes()).addNetwork(live, network);
+      if (added) publish();
+      return added;
     },
     async remove(id) {
-      const index = live.findIndex((known) => known.caipNetworkId === id || known.id === id);
-      const found = live[index];
-      if (!found) throw new LatchAdapterError('NETWORK_NOT_FOUND', String(id));
-      requireAdapter(found.chainNamespace);
-      if (live.length === 1) throw new LatchAdapterError('LAST_NETWORK', found.caipNetworkId);
-      live.splice(index, 1);
+      const removed = (await changes()).removeNetwork(live, id);
       publish();
-      return found;
+      return removed;
     },
   };
 }
