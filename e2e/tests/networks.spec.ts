@@ -96,3 +96,40 @@ test('the network picker is axe-clean in the light theme too', async ({ page }, 
   expect(await axeViolations(modal), 'the network picker is axe-clean (light)').toEqual([]);
   await modal.screenshot({ path: testInfo.outputPath('networks-light.png') });
 });
+
+test('a network added at run time (latch.addNetwork) is offered and switched to; removed, it leaves the picker', async ({ page }) => {
+  const { address, privateKey } = account();
+  const second = createPublicClient({ transport: http(E2E_SECOND_RPC_URL) });
+  await second.request({ method: 'anvil_setBalance' as never, params: [address, '0x1bc16d674ec80000'] as never });
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, chains: SECOND_CHAIN });
+  // The demo starts without Latch Devnet B here and adds it from the page.
+  await page.goto('/?runtimeNetworks');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByTestId('account-balance')).toHaveText(await expectedBalance(E2E_RPC_URL, address));
+  await page.getByTestId('account-network').click();
+  const evmNetworks = () =>
+    page.getByTestId('network-picker').getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.dataset.testid));
+  expect(await evmNetworks()).toEqual(['network-eip155:31337']);
+  await page.getByTestId('latch-modal').getByRole('button', { name: 'Close' }).click();
+
+  await page.getByTestId('demo-add-network').click();
+  await expect(page.getByTestId('demo-network-result')).toHaveText('added');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId('account-network').click();
+  await expect.poll(evmNetworks).toEqual(['network-eip155:31337', 'network-eip155:31338']);
+  await page.getByTestId('network-eip155:31338').click();
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31338:${address}`);
+  await expect(page.getByTestId('account-balance')).toHaveText('2.000 ETH');
+  await expect(page.getByTestId('account-network')).toHaveText('Network: Latch Devnet B');
+  await page.getByTestId('latch-modal').getByRole('button', { name: 'Close' }).click();
+
+  // Removing the network the wallet is on: the wallet is on an unsupported network (behaviour 3.4).
+  await page.getByTestId('demo-remove-network').click();
+  await expect(page.getByTestId('demo-network-result')).toHaveText('removed Latch Devnet B');
+  await expect(page.getByRole('dialog', { name: 'Switch network' })).toBeVisible();
+  await page.getByTestId('unsupported-switch').click();
+  await expect.poll(evmNetworks).toEqual(['network-eip155:31337']);
+  await page.getByTestId('network-eip155:31337').click();
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31337:${address}`);
+});

@@ -153,3 +153,31 @@ test('hosts sign and send through the connected wallet with the hooks', async ({
   expect(receipt.status).toBe('success');
   expect(receipt.to?.toLowerCase()).toBe(sender.address.toLowerCase());
 });
+
+test('open({ view: "Send", data }) from the page: the form starts prefilled and sends to latch-dev.eth', async ({ page }) => {
+  const sender = await freshAccount('1', '0');
+  const owner = devnet.accounts[0]!.address;
+  const before = await anvil.getBalance({ address: owner });
+  await installTestWallet(page, { privateKey: sender.privateKey, rpcUrl: E2E_RPC_URL });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByTestId('account-address')).toBeVisible();
+  await page.getByTestId('latch-modal').getByRole('button', { name: 'Close' }).click();
+
+  // The demo's button calls latch.modal.open({ view: 'Send', data: { token: 'ETH', amount: '0.01', receiver: 'latch-dev.eth' } }).
+  await page.getByTestId('demo-open-send-prefilled').click();
+  await expect(page.getByTestId('send-view')).toBeVisible();
+  await expect(page.getByTestId('send-token')).toHaveValue('native');
+  await expect(page.getByTestId('send-amount')).toHaveValue('0.01');
+  await expect(page.getByTestId('send-receiver')).toHaveValue('latch-dev.eth');
+  await expect(page.getByTestId('send-receiver-name')).toContainText('latch-dev.eth');
+  await expect(page.getByTestId('send-fee')).toContainText(/ETH \(\$\d/);
+  expect(await axeViolations(page.getByTestId('latch-modal')), 'the prefilled Send form is axe-clean').toEqual([]);
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-preview')).toContainText('0.01 ETH');
+  await expect(page.getByTestId('send-preview')).toContainText('latch-dev.eth');
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByText('Transaction started')).toBeVisible();
+  await expect.poll(() => anvil.getBalance({ address: owner })).toBe(before + parseEther('0.01'));
+});

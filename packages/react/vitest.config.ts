@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    // Type tests of the public API (`npm test` runs them with --typecheck).
+    typecheck: { include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     setupFiles: ['src/test/setup.ts'],
     unstubGlobals: true,
     // Node loads @latch/wasm and @latch/wasm-walletconnect (the QR encoder) itself (their `node`

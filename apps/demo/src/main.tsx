@@ -43,11 +43,13 @@ const solanaDevnet: Network = {
 const query = new URLSearchParams(window.location.search);
 /** `?signIn=optional|required` turns on sign-in with the wallet against this Latch server. */
 const signInMode = query.get('signIn');
+/** `?runtimeNetworks` starts without Latch Devnet B: the page adds it with `latch.addNetwork`. */
+const runtimeNetworks = query.has('runtimeNetworks');
 
 const latch = createLatch({
   // `?projectId=` tries the page with another project of the same server.
   projectId: query.get('projectId') ?? 'demo',
-  networks: [latchDevnet, latchDevnetB, solanaDevnet],
+  networks: runtimeNetworks ? [latchDevnet, solanaDevnet] : [latchDevnet, latchDevnetB, solanaDevnet],
   // `?theme=light` shows the light theme (the default is dark).
   themeMode: query.get('theme') === 'light' ? 'light' : undefined,
   // Unset in production, where the Latch server serves this page and the API on one origin;
@@ -168,7 +170,7 @@ function HostSigningWhenConnected() {
   if (status !== 'connected') return null;
   return (
     <Suspense fallback={null}>
-      <HostSigning latch={latch} />
+      <HostSigning latch={latch} extraNetwork={latchDevnetB} />
     </Suspense>
   );
 }

@@ -13,10 +13,19 @@ export type {
   ChainNamespace,
   Eip1193Provider,
 } from './core/types.js';
-export type { ModalController, ModalState, OpenOptions, ViewName } from './core/modal.js';
+export type { ModalController, ModalState, OpenData, OpenOptions, ViewData, ViewName, ViewWithData } from './core/modal.js';
 export type { TransactionEntry, TransactionStack, TransactionStackState } from './core/transactionStack.js';
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export { NetworkSwitchError } from './core/connection.js';
+export {
+  CHAIN_ADAPTER_NOT_FOUND,
+  LatchAdapterError,
+  PROVIDER_UNDEFINED,
+  type AdapterErrorCode,
+  type AdapterNamespace,
+  type NamespaceProviders,
+} from './core/adapters.js';
+export type { NetworksState } from './core/networks.js';
 export { WalletRequestError } from './core/transactions.js';
 export { LATCH_FORWARDER_FEATURE } from './core/walletStandard.js';
 export { solanaSignatureText } from './core/solanaSignature.js';

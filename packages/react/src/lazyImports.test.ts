@@ -150,3 +150,10 @@ it('imports the ApproveTransaction view (the embedded wallet\'s approvals) only 
   const reaching = sources.filter(({ file, text }) => !file.startsWith('views/ApproveTransaction/') && /from '[^']*\/ApproveTransaction\//.test(text));
   expect(reaching.map(({ file }) => file)).toEqual([]);
 });
+
+it('imports the checks of networks added or removed at run time (behaviour 3.8) only dynamically', () => {
+  const importers = sources.filter(({ text }) => text.includes("'./networkChanges.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['core/networks.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/networkChanges\.js'/m);
+  expect(importers[0]?.text).toContain("import('./networkChanges.js')");
+});

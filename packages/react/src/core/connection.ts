@@ -28,6 +28,7 @@ import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
 import { EMBEDDED_CONNECTOR_ID } from './embedded/load.js';
 import { loadWasmExtra } from './wasmExtra.js';
 import { declinedByUser } from './walletErrors.js';
+import { LatchAdapterError, PROVIDER_UNDEFINED } from './adapters.js';
 import {
   feature,
   type SolanaSignMessageFeature,
@@ -94,6 +95,12 @@ export interface ConnectionController {
    * network. Another namespace's network is `unsupported`. Throws `NetworkSwitchError`.
    */
   switchNetwork(network: Network): Promise<void>;
+  /**
+   * The host added or removed a network (behaviour 3.8). An account on a removed network is on an
+   * unsupported one (behaviour 3.4; a Solana account moves to the next Solana network); one on an
+   * added network is supported again.
+   */
+  networksChanged(change: { added?: Network; removed?: Network }): void;
   /**
    * Behaviour 2.5: on load, the status is `connecting` while the wallet connected last is looked for,
    * then `connected` once it answers with an account or `disconnected` when it does not (or
@@ -173,7 +180,7 @@ export function createConnectionController({
     networks.find((network) => network.caipNetworkId === caipNetworkId);
 
   /** The first of the host's Solana networks: Wallet Standard wallets connect on the app's choice. */
-  const solanaNetwork = networks.find((network) => network.chainNamespace === 'solana');
+  const solanaNetwork = () => networks.find((network) => network.chainNamespace === 'solana');
 
   /** Sets the account, written as its namespace writes it; throws for an address latch-core refuses. */
   function setAccount(address: string, caipNetworkId: CaipNetworkId) {
@@ -386,12 +393,13 @@ export function createConnectionController({
 
   /** The Solana wallet's first account, on the host's Solana network (`silent`: no prompt). */
   async function solanaAccount({ wallet }: SolanaConnector, silent: boolean) {
-    if (!solanaNetwork) throw new Error('No Solana network is configured');
+    const network = solanaNetwork();
+    if (!network) throw new Error('No Solana network is configured');
     const connectFeature = feature<StandardConnectFeature>(wallet, 'standard:connect', 'connect');
     if (!connectFeature) throw new Error(`${wallet.name} cannot connect (no standard:connect)`);
     const { accounts } = await connectFeature.connect(silent ? { silent: true } : undefined);
     const [first] = accounts ?? [];
-    return first && { address: first.address, caipNetworkId: solanaNetwork.caipNetworkId };
+    return first && { address: first.address, caipNetworkId: network.caipNetworkId };
   }
 
   /** The wallet connected last no longer answers with an account: start over as disconnected. */
@@ -476,7 +484,9 @@ export function createConnectionController({
     const signer = feature<SolanaSignMessageFeature>(wallet, 'solana:signMessage', 'signMessage');
     // The wallet wants its own account object back, not a copy.
     const walletAccount = wallet.accounts.find((candidate) => candidate.address === address);
-    if (!signer || !walletAccount) throw new Error(`${wallet.name} cannot sign for ${address}`);
+    // Behaviour 2.15: a wallet without the signing feature has no provider for this call.
+    if (!signer) throw new LatchAdapterError('PROVIDER_UNDEFINED', PROVIDER_UNDEFINED, wallet.name);
+    if (!walletAccount) throw new Error(`${wallet.name} cannot sign for ${address}`);
     const [output] = await signer.signMessage({ account: walletAccount, message });
     // A wallet may sign a prefixed message; the verifier checks the bytes the user was shown.
     if (!output || !sameBytes(output.signedMessage, message)) throw new Error(`${wallet.name} signed a different message`);
@@ -516,6 +526,15 @@ export function createConnectionController({
     refreshBalance,
     signMessage,
     switchNetwork,
+    networksChanged({ added, removed }) {
+      const { address, caipNetworkId } = account.getState();
+      // Only a change of the account's own network changes what it shows.
+      if (!address || (added ?? removed)?.caipNetworkId !== caipNetworkId) return;
+      // A Solana account is on the app's network: it moves to the app's next Solana one.
+      const next = removed?.chainNamespace === 'solana' && solanaNetwork();
+      if (next) followWallet(() => setAccount(address, next.caipNetworkId));
+      void showNetworkState();
+    },
     restore() {
       if (!walletToRestore || connection.getState().status !== 'disconnected') return () => undefined;
       connection.setState({ status: 'connecting' });

@@ -25,7 +25,9 @@ import { createCatalogueClient, type CatalogueClient } from './catalogue.js';
 import { createWalletList, type WalletListController, type WalletListOptions } from './walletList.js';
 import { createStore, type Store } from './store.js';
 import { isMobileBrowser } from './platform.js';
-import type { Network } from './types.js';
+import type { CaipNetworkId, Network } from './types.js';
+import { createNetworks, type NetworksState } from './networks.js';
+import { providerFor, requireAdapter, type AdapterNamespace, type NamespaceProviders } from './adapters.js';
 import { createWalletConnect, type WalletConnectController, type WalletConnectOptions } from './walletConnect.js';
 import { whenIdle } from './idle.js';
 import { createTransactions, type TransactionRequest, type TransactionsController } from './transactions.js';
@@ -116,11 +118,33 @@ export interface LatchOptions extends WalletListOptions {
 }
 
 export interface Latch {
+  /** The host's networks now: `networks` as configured, then those added, less those removed. */
   readonly networks: readonly Network[];
+  /** The same list as a store, for views that follow `addNetwork` / `removeNetwork`. */
+  readonly networksStore: Store<NetworksState>;
+  /**
+   * Adds a network at run time (behaviour 3.8): its namespace needs an adapter (`eip155`, `solana`;
+   * else `LatchAdapterError` `Chain adapter not found`); a network already known (same
+   * `caipNetworkId`) is not added again. Resolves with whether it was added.
+   */
+  addNetwork(network: Network): Promise<boolean>;
+  /**
+   * Removes a network by `caipNetworkId` (or `id`) (behaviour 3.8): it must exist (`Network not
+   * found`) and must not be the last one. An account on it is then on an unsupported network
+   * (behaviour 3.4); a Solana account moves to the next Solana network. Resolves with the removed one.
+   */
+  removeNetwork(id: CaipNetworkId | Network['id']): Promise<Network>;
+  /**
+   * The connected wallet for a chain library (the universal provider): the EIP-1193 provider for
+   * `eip155`, the Wallet Standard wallet for `solana`; undefined while nothing is connected in that
+   * namespace. A namespace without an adapter throws `LatchAdapterError` (`Chain adapter not found`).
+   */
+  getProvider<N extends AdapterNamespace>(namespace: N): NamespaceProviders[N] | undefined;
   /** The optional parts, resolved: the documented defaults (behaviour 7.9) and the host's `features`. */
   readonly features: Readonly<Features>;
   /** The e-mail login, when `embeddedWallet` is configured and `features.email` is on. */
   readonly embeddedWallet?: EmbeddedWalletLoader;
+  /** The `defaultNetwork` option, else the first network (the first left, once that one is removed). */
   readonly defaultNetwork: Network;
   /** The theme in use: `themeMode` and the resolved `--latch-*` variables (defaults plus overrides). */
   readonly theme: Store<ThemeState>;
@@ -196,6 +220,9 @@ export function createLatch(options: LatchOptions): Latch {
   if (!firstNetwork) throw new Error('At least one network must be configured');
   if (options.siwx && options.siweConfig) throw new Error(LATCH_MESSAGES.siwxBothOptions);
 
+  const networks = createNetworks(options.networks);
+  // Every controller gets the live list, so it reads the networks as they are at each use.
+  const networkList = networks.live;
   const events = createEventBus();
   if (options.onEvent) events.subscribe(options.onEvent);
 
@@ -227,7 +254,7 @@ export function createLatch(options: LatchOptions): Latch {
   const connectionController = createConnectionController({
     modal,
     gateway,
-    networks: options.networks,
+    networks: networkList,
     events,
     storage,
   });
@@ -241,13 +268,13 @@ export function createLatch(options: LatchOptions): Latch {
     modal,
     toasts,
     events,
-    networks: options.networks,
+    networks: networkList,
     location: () => globalThis.location,
   });
   const accountData = createAccountData({
     api: createApiClient(server),
     account: connectionController.account,
-    networks: options.networks,
+    networks: networkList,
     toasts,
   });
   const transactions = createTransactions({ connection: connectionController, gateway, accountData });
@@ -257,7 +284,7 @@ export function createLatch(options: LatchOptions): Latch {
       ? undefined
       : createWalletConnect({
           ...server,
-          networks: options.networks,
+          networks: networkList,
           options: options.walletConnect ?? {},
           modal,
           connection: connectionController,
@@ -269,7 +296,7 @@ export function createLatch(options: LatchOptions): Latch {
     connection: connectionController.connection,
     modal,
     storage,
-    networks: options.networks,
+    networks: networkList,
     options,
   });
   let themeOverrides = options.themeVariables;
@@ -323,11 +350,44 @@ export function createLatch(options: LatchOptions): Latch {
         }))
       : undefined;
 
+  let mountedOn: Window | undefined;
+  let stopWatchingSolana: (() => void) | undefined;
+  /** Solana wallets are offered only to a host with a Solana network to connect them on. */
+  function watchSolanaWhenNeeded() {
+    if (!mountedOn || stopWatchingSolana) return;
+    if (!networkList.some((network) => network.chainNamespace === 'solana')) return;
+    stopWatchingSolana = watchStandardWallets(mountedOn, connectionController.addConnector);
+  }
+
   return {
-    networks: options.networks,
+    get networks() {
+      return networks.store.getState().networks;
+    },
+    networksStore: networks.store,
+    async addNetwork(network) {
+      const added = await networks.add(network);
+      if (added) {
+        connectionController.networksChanged({ added: network });
+        watchSolanaWhenNeeded();
+      }
+      return added;
+    },
+    async removeNetwork(id) {
+      const removed = await networks.remove(id);
+      connectionController.networksChanged({ removed });
+      return removed;
+    },
+    getProvider(namespace) {
+      requireAdapter(namespace);
+      return providerFor(namespace, connectionController.connection.getState(), connectionController.account.getState());
+    },
     features,
     embeddedWallet,
-    defaultNetwork: options.defaultNetwork ?? firstNetwork,
+    get defaultNetwork() {
+      const list = networks.store.getState().networks;
+      // Never empty: removing the last network is refused.
+      return list.find(({ caipNetworkId }) => caipNetworkId === options.defaultNetwork?.caipNetworkId) ?? list[0]!;
+    },
     theme,
     setThemeMode(themeMode) {
       theme.setState({ themeMode, themeVariables: themeFor(themeMode, themeOverrides) });
@@ -384,10 +444,8 @@ export function createLatch(options: LatchOptions): Latch {
       if (options.enableEIP6963 !== false) {
         void import('./legacyInjected.js').then((legacy) => legacy.lookOnce(target, locale.t('browserWallet'), connectionController));
       }
-      // Solana wallets are offered only to a host with a Solana network to connect them on.
-      const stopWatchingSolana = options.networks.some((network) => network.chainNamespace === 'solana')
-        ? watchStandardWallets(target, connectionController.addConnector)
-        : undefined;
+      mountedOn = target;
+      watchSolanaWhenNeeded();
       const stopWalletList = walletList.mount();
       const stopPreloading = (options.siwx ?? options.siweConfig) ? preloadSignInOnOpen(target) : undefined;
       const stopAnalytics =
@@ -402,6 +460,8 @@ export function createLatch(options: LatchOptions): Latch {
         stopRestoring();
         stopWatching();
         stopWatchingSolana?.();
+        stopWatchingSolana = undefined;
+        mountedOn = undefined;
         stopWalletList();
         stopAnalytics?.();
         stopPreloading?.();

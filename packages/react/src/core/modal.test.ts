@@ -284,3 +284,28 @@ describe('modal back cleanup (behaviour 1.5)', () => {
     expect(left).not.toHaveBeenCalled();
   });
 });
+
+describe('open({ view, data }) (behaviour 1.4: a caller may force a view with data)', () => {
+  it('holds the data for its view until the view takes it, once, as a copy', () => {
+    const { modal, history } = setup({ connected: true });
+    const data = { receiver: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '1' };
+    modal.open({ view: 'Send', data });
+    data.amount = '2';
+    expect(history()).toEqual(['Send']);
+    // Another view cannot take it.
+    expect(modal.takeData('Swap')).toBeUndefined();
+    expect(modal.takeData('Send')).toEqual({ receiver: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '1' });
+    expect(modal.takeData('Send')).toBeUndefined();
+  });
+
+  it('an opening without data drops data not taken yet', () => {
+    const { modal } = setup({ connected: true });
+    modal.open({ view: 'Swap', data: { from: 'ETH', to: 'USDC', amount: '1' } });
+    modal.open({ view: 'Swap' });
+    expect(modal.store.getState().data).toBeUndefined();
+    expect(modal.takeData('Swap')).toBeUndefined();
+    modal.open({ view: 'Onramp', data: { amount: '25' } });
+    modal.open();
+    expect(modal.takeData('Onramp')).toBeUndefined();
+  });
+});

@@ -34,17 +34,47 @@ export interface ModalState {
   history: readonly ViewName[];
   /** The namespace the opening asked for: the wallet lists show only its wallets. */
   namespace?: WalletNamespace;
+  /** The data `open({ view, data })` passed, until its view takes it (`takeData`). */
+  data?: OpenData;
 }
 
 /** The namespaces a wallet connects in. */
 export type WalletNamespace = 'eip155' | 'solana';
 
-export interface OpenOptions {
-  /** Forces the first view instead of Account (connected) or Connect (not connected). */
-  view?: ViewName;
+/**
+ * What a view can start from (behaviour 1.4: "a caller may force a view with data"). Amounts are
+ * whole units as a visitor types them; tokens are named by contract address (plain or CAIP-10) or
+ * by symbol (the native coin by its symbol).
+ */
+export interface ViewData {
+  /** Send: the token, the amount, the receiver (an address or a name). */
+  Send: { token?: string; amount?: string; receiver?: string };
+  /** Swap: the token to swap from and the one to receive, and the amount of `from`. */
+  Swap: { from?: string; to?: string; amount?: string };
+  /** Buy: the fiat amount. */
+  Onramp: { amount?: string };
+}
+
+/** The views that take data. */
+export type ViewWithData = keyof ViewData;
+
+/** A view and the data it starts from. */
+export type OpenData = { [V in ViewWithData]: { view: V; data: ViewData[V] } }[ViewWithData];
+
+interface OpenNamespace {
   /** Behaviour 1.4: offer only the wallets of this namespace (e.g. a "Connect a Solana wallet" button). */
   namespace?: WalletNamespace;
 }
+
+/**
+ * `view` forces the first view instead of Account (connected) or Connect (not connected); `data`,
+ * typed by view, is what that view starts from (`ViewData`).
+ */
+export type OpenOptions = OpenNamespace &
+  (
+    | { view?: Exclude<ViewName, ViewWithData>; data?: never }
+    | { [V in ViewWithData]: { view: V; data?: ViewData[V] } }[ViewWithData]
+  );
 
 export interface ModalController {
   store: Store<ModalState>;
@@ -66,6 +96,8 @@ export interface ModalController {
   onBackCleanup(listener: (left: ViewName) => void): () => void;
   shake(): void;
   setLoading(loading: boolean): void;
+  /** The data the last opening passed for `view`, handed out once (the view starts from it). */
+  takeData<V extends ViewWithData>(view: V): ViewData[V] | undefined;
 }
 
 /** Behaviour 1.4: how long opening waits for the first view's images at most. */
@@ -139,7 +171,9 @@ export function createModalController({
       const show = () => {
         if (call !== opening) return;
         const wasOpen = store.getState().open;
-        store.setState({ open: true, history: [view], namespace: options.namespace, ...(ready && { loading: false }) });
+        // A copy: the caller's object may change after the call.
+        const data = options.data && options.view ? ({ view: options.view, data: { ...options.data } } as OpenData) : undefined;
+        store.setState({ open: true, history: [view], namespace: options.namespace, data, ...(ready && { loading: false }) });
         if (!wasOpen) events.emit({ type: 'MODAL_OPEN', data: { connected: isConnected() } });
       };
       if (!ready) return show();
@@ -177,6 +211,12 @@ export function createModalController({
     shake,
     setLoading(loading) {
       store.setState({ loading });
+    },
+    takeData<V extends ViewWithData>(view: V) {
+      const { data } = store.getState();
+      if (data?.view !== view) return undefined;
+      store.setState({ data: undefined });
+      return data.data as ViewData[V];
     },
   };
 }

@@ -64,6 +64,8 @@ export interface OnrampController {
   store: Store<OnrampState>;
   load(provider?: string): Promise<void>;
   set(patch: Partial<Pick<OnrampState, 'amount' | 'currency' | 'method' | 'asset' | 'network'>>): void;
+  /** The amount `open({ view: 'Onramp', data })` passed; quoted once the options are read. */
+  prefill(amount: string): void;
   submit(): Promise<void>;
   dispose(): void;
 }
@@ -126,7 +128,7 @@ export function createOnramp(deps: OnrampDeps): OnrampController {
     store.setState({ following: false });
   }
 
-  return {
+  const controller: OnrampController = {
     store,
     async load(provider) {
       store.setState({ status: 'loading', error: undefined });
@@ -149,6 +151,11 @@ export function createOnramp(deps: OnrampDeps): OnrampController {
       } catch (error) {
         store.setState({ status: 'error', ...failed(error) });
       }
+    },
+    prefill(amount) {
+      // Before the options are read, `load` quotes it; after, it is quoted as if typed.
+      if (store.getState().status === 'ready') controller.set({ amount });
+      else store.setState({ amount });
     },
     set(patch) {
       const next = { ...patch };
@@ -206,4 +213,5 @@ export function createOnramp(deps: OnrampDeps): OnrampController {
       stopFollowing();
     },
   };
+  return controller;
 }

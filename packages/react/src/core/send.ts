@@ -4,7 +4,7 @@ import type { AccountDataController } from './accountData.js';
 import type { TokenBalance } from './api.js';
 import type { AccountState } from './connection.js';
 import type { Gateway } from './gateway.js';
-import type { ModalController } from './modal.js';
+import type { ModalController, ViewData } from './modal.js';
 import type { TransactionStack } from './transactionStack.js';
 import { createStore, type Store } from './store.js';
 import type { ToastController } from './toasts.js';
@@ -56,7 +56,18 @@ export interface SendController {
   store: Store<SendState>;
   /** Native first, then the tokens, low-quality ones hidden (behaviour 5.1). */
   tokens(): TokenBalance[];
+  /** The visitor's choice of token: the amount starts over. */
   selectToken(token: TokenBalance): void;
+  /**
+   * Starts the draft from `open({ view: 'Send', data })`: the receiver (resolved when a name), the
+   * amount, and the token once the balances list it (`pickToken`).
+   */
+  prefill(data: ViewData['Send']): void;
+  /**
+   * Selects the token the draft started from once it is listed, else the first (native) token when
+   * none is selected; keeps the amount. The view calls it as the balances load.
+   */
+  pickToken(): void;
   setAmount(amount: string): void;
   setReceiver(input: string): void;
   /** Resolves a name receiver through the Latch server (ENS and Latch names). */
@@ -126,6 +137,12 @@ function messageOf(error: unknown): MessageKey {
 }
 
 const decimalsOf = (token: TokenBalance) => Number(token.quantity.decimals);
+
+/** Whether `name` (lower case) is the token's CAIP-10 id, its contract address or its symbol. */
+const namesToken = (token: TokenBalance, name: string) =>
+  token.symbol.toLowerCase() === name ||
+  (token.address !== undefined &&
+    (token.address.toLowerCase() === name || token.address.split(':').at(-1)?.toLowerCase() === name));
 const isNative = (token: TokenBalance | undefined) => !token?.address;
 
 export function createSend({
@@ -153,6 +170,8 @@ export function createSend({
   const store = createStore<SendState>(EMPTY);
   let resolveRequest = 0;
   let gasRequest = 0;
+  /** The token `prefill` named, until the balances list it. */
+  let wantedToken: string | undefined;
 
   const network = () => networks.find((n) => n.caipNetworkId === account.getState().caipNetworkId);
   const namespace = () => account.getState().caipNetworkId?.split(':')[0] ?? '';
@@ -203,7 +222,14 @@ export function createSend({
   function reset() {
     resolveRequest++;
     gasRequest++;
+    wantedToken = undefined;
     store.setState(EMPTY);
+  }
+
+  /** Sets the token without touching the amount (a prefilled one stays), then reads gas for it. */
+  function chooseToken(token: TokenBalance) {
+    store.setState({ token, maxed: false, error: undefined });
+    void refreshGas();
   }
 
   function nativeToken() {
@@ -328,8 +354,29 @@ export function createSend({
     store,
     tokens,
     selectToken(token) {
-      store.setState({ token, amount: '', maxed: false, error: undefined });
-      void refreshGas();
+      wantedToken = undefined;
+      store.setState({ amount: '' });
+      chooseToken(token);
+    },
+    prefill({ token, amount, receiver }) {
+      reset();
+      wantedToken = token?.trim().toLowerCase() || undefined;
+      if (amount !== undefined) store.setState({ amount: String(amount) });
+      if (receiver) {
+        controller.setReceiver(receiver);
+        void resolveReceiver();
+      }
+      controller.pickToken();
+    },
+    pickToken() {
+      const list = tokens();
+      const wanted = wantedToken && list.find((candidate) => namesToken(candidate, wantedToken!));
+      if (wanted) {
+        wantedToken = undefined;
+        if (wanted !== store.getState().token) chooseToken(wanted);
+      } else if (!store.getState().token && list[0]) {
+        chooseToken(list[0]);
+      }
     },
     setAmount(amount) {
       store.setState({ amount, maxed: false, error: undefined });

@@ -3,7 +3,7 @@ import type { AccountDataController } from './accountData.js';
 import { serverUrl, type ServerLocation, type TokenBalance } from './api.js';
 import type { AccountState } from './connection.js';
 import { fetchJson, HttpError, type Gateway } from './gateway.js';
-import type { ModalController } from './modal.js';
+import type { ModalController, ViewData } from './modal.js';
 import { createStore, type Store } from './store.js';
 import type { ToastController } from './toasts.js';
 import type { TransactionStack } from './transactionStack.js';
@@ -138,6 +138,11 @@ export interface SwapController {
   /** Builds the swap, asks the wallet, shows "Transaction started" and returns to Account. */
   swap(): Promise<void>;
   reset(): void;
+  /**
+   * Starts the form from `open({ view: 'Swap', data })`: the from and to tokens (address, CAIP-10
+   * or symbol) and the amount, applied once the tokens are read (`load`), then quoted.
+   */
+  prefill(data: ViewData['Swap']): void;
 }
 
 /** The documented quote debounce (behaviour 7.4: 500 ms), the one default debounce. */
@@ -195,6 +200,34 @@ export function createSwap({
   const store = createStore<SwapState>(EMPTY);
   let quoteRequest = 0;
   let debounce: unknown;
+  /** What `prefill` asked for, until the tokens are read. */
+  let wanted: ViewData['Swap'] | undefined;
+
+  /** A token by address, CAIP-10 id or symbol (case-insensitive). */
+  function named(name: string | undefined) {
+    const needle = name?.trim().toLowerCase();
+    if (!needle) return undefined;
+    return store.getState().tokens.find(
+      (t) =>
+        t.address.toLowerCase() === needle ||
+        t.address.split(':').at(-1)?.toLowerCase() === needle ||
+        t.symbol.toLowerCase() === needle,
+    );
+  }
+
+  function applyWanted() {
+    if (!wanted || store.getState().tokens.length === 0) return;
+    const { from, to, amount } = wanted;
+    wanted = undefined;
+    const state = store.getState();
+    const nextFrom = named(from) ?? state.from;
+    // The two sides differ: a `to` equal to `from` keeps the other token.
+    const asked = named(to);
+    const nextTo = asked && asked !== nextFrom ? asked : state.to === nextFrom ? state.from : state.to;
+    store.setState({ from: nextFrom, to: nextTo, amount: amount === undefined ? '' : String(amount) });
+    clearQuote({ quoting: store.getState().amount.trim() !== '' });
+    if (store.getState().amount.trim()) scheduleQuote();
+  }
 
   /** The balances the account data holds, by CAIP-10 (native: the placeholder). */
   function withBalances(tokens: ConvertToken[]): SwapTokenOption[] {
@@ -277,6 +310,7 @@ export function createSwap({
           to: (to && tokens.find((t) => sameToken(t.address, to.address))) ?? tokens[1],
           error: undefined,
         });
+        applyWanted();
       } catch (error) {
         store.setState({ tokens: [], error: messageOf(error) });
       }
@@ -395,6 +429,10 @@ export function createSwap({
       if (flow?.view === 'Swap') transactionStack!.success();
       else modal.reset('Account');
       toasts.show({ variant: 'success', message: 'sendStarted' });
+    },
+    prefill(data) {
+      wanted = { ...data };
+      applyWanted();
     },
     reset() {
       clearDraft();

@@ -114,9 +114,13 @@ export function createWalletList({
   const featuredIds = options.featuredWalletIds ?? [];
   const excluded = options.excludeWalletIds ?? [];
   const include = options.includeWalletIds?.length ? options.includeWalletIds : undefined;
-  const chains = networks.map((network) => network.caipNetworkId);
-  // Every listing shares the host's filters.
-  const listing = (query: WalletQuery): WalletQuery => ({ chains, include, exclude: excluded, ...query });
+  // Every listing shares the host's filters; the networks are read at each listing (behaviour 3.8).
+  const listing = (query: WalletQuery): WalletQuery => ({
+    chains: networks.map((network) => network.caipNetworkId),
+    include,
+    exclude: excluded,
+    ...query,
+  });
 
   const store = createStore<WalletListState>({
     status: 'idle',

@@ -1,6 +1,7 @@
 import { currentView, type ViewName } from '../core/modal.js';
 import type { LatchEvent } from '../core/events.js';
-import type { Connector, Eip1193Provider, Network, StandardWallet } from '../core/types.js';
+import type { Connector, Network } from '../core/types.js';
+import { providerFor, requireAdapter, type AdapterNamespace, type NamespaceProviders } from '../core/adapters.js';
 import type { ThemeMode, ThemeVariables } from '../themes/index.js';
 import { useLatchInstance } from '../context.js';
 import { useStore } from './useStore.js';
@@ -20,8 +21,10 @@ export interface LatchNetwork {
 export function useLatchNetwork(): LatchNetwork {
   const latch = useLatchInstance();
   const { caipNetworkId } = useStore(latch.account);
-  const caipNetwork = latch.networks.find((network) => network.caipNetworkId === caipNetworkId);
-  return { caipNetwork, caipNetworkId, chainId: caipNetwork?.id, networks: latch.networks, switchNetwork: latch.switchNetwork };
+  // Follows `addNetwork` / `removeNetwork`.
+  const { networks } = useStore(latch.networksStore);
+  const caipNetwork = networks.find((network) => network.caipNetworkId === caipNetworkId);
+  return { caipNetwork, caipNetworkId, chainId: caipNetwork?.id, networks, switchNetwork: latch.switchNetwork };
 }
 
 export interface LatchState {
@@ -78,31 +81,24 @@ export function useWalletInfo(): { walletInfo?: WalletInfo } {
 }
 
 /**
- * The wallet of the connection in `namespace`, for chain libraries: the EIP-1193 provider for
- * `eip155` (viem, ethers), the Wallet Standard wallet for `solana`; undefined while not connected
- * in that namespace.
+ * The wallet of the connection in `namespace` (default `eip155`), for chain libraries: the EIP-1193
+ * provider for `eip155` (viem, ethers), the Wallet Standard wallet for `solana`; undefined while
+ * not connected in that namespace. `latch.getProvider(namespace)` outside React. A namespace
+ * without an adapter throws `LatchAdapterError` (`Chain adapter not found`).
  */
-export function useLatchProvider(namespace?: 'eip155'): {
-  walletProvider?: Eip1193Provider;
-  walletProviderType?: Connector['type'];
-};
-export function useLatchProvider(namespace: 'solana'): {
-  walletProvider?: StandardWallet;
-  walletProviderType?: Connector['type'];
-};
-export function useLatchProvider(namespace: string): {
-  walletProvider?: Eip1193Provider | StandardWallet;
-  walletProviderType?: Connector['type'];
-};
-export function useLatchProvider(namespace: string = 'eip155'): {
-  walletProvider?: Eip1193Provider | StandardWallet;
+export function useLatchProvider<N extends AdapterNamespace = 'eip155'>(
+  namespace?: N,
+): {
+  walletProvider?: NamespaceProviders[N];
   walletProviderType?: Connector['type'];
 } {
   const latch = useLatchInstance();
-  const { status, connectors, activeConnectorId } = useStore(latch.connection);
-  const { caipNetworkId } = useStore(latch.account);
-  const connector = connectors.find(({ id }) => id === activeConnectorId);
-  if (status !== 'connected' || !connector || !caipNetworkId?.startsWith(`${namespace}:`)) return {};
-  const walletProvider = connector.namespace === 'solana' ? connector.wallet : connector.provider;
-  return { walletProvider, walletProviderType: connector.type };
+  const connection = useStore(latch.connection);
+  const account = useStore(latch.account);
+  const wanted = namespace ?? 'eip155';
+  requireAdapter(wanted);
+  const walletProvider = providerFor(wanted, connection, account) as NamespaceProviders[N] | undefined;
+  if (!walletProvider) return {};
+  const connector = connection.connectors.find(({ id }) => id === connection.activeConnectorId);
+  return { walletProvider, walletProviderType: connector?.type };
 }

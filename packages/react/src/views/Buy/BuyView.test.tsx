@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestProvider } from '../../test/fixtures.js';
 import { stubOnrampServer } from '../../test/onrampServer.js';
@@ -43,5 +43,15 @@ describe('Buy view', () => {
     expect(screen.getByTestId('buy-amount').getAttribute('aria-invalid')).toBe('true');
     fireEvent.change(screen.getByTestId('buy-amount'), { target: { value: '8000' } });
     await waitFor(() => expect(screen.getByTestId('buy-error').textContent).toBe('The largest amount is 7500.00 USD'), { timeout: 2000 });
+  });
+  it('starts from open({ view: "Onramp", data }) with the amount, and quotes it', async () => {
+    const { latch } = await openConnectView(createTestProvider({}));
+    chooseTestWallet();
+    await screen.findByTestId('account-address');
+    stubOnrampServer();
+    act(() => latch.modal.open({ view: 'Onramp', data: { amount: '25' } }));
+    await screen.findByTestId('buy-view');
+    expect((screen.getByTestId('buy-amount') as HTMLInputElement).value).toBe('25');
+    await waitFor(() => expect(screen.getByTestId('buy-quote').textContent).toContain('0.0099 ETH'), { timeout: 2000 });
   });
 });

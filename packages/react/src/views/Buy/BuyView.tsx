@@ -12,6 +12,12 @@ export function BuyView() {
   const buy = buyControllerFor(latch);
   const state = useStore(buy.store);
   const ids = { amount: useId(), currency: useId(), method: useId(), asset: useId(), network: useId(), provider: useId(), error: useId() };
+  // `open({ view: 'Onramp', data })`: the amount starts from the data, once per opening.
+  const { data } = useStore(latch.modal.store);
+  useEffect(() => {
+    const prefill = latch.modal.takeData('Onramp');
+    if (prefill?.amount !== undefined) buy.prefill(String(prefill.amount));
+  }, [latch, buy, data]);
   useEffect(() => {
     if (buy.store.getState().status === 'idle') void buy.load();
   }, [buy]);

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createTestLatch, createTestProvider, devnet, rpcResult, stubGateway } from '../../test/fixtures.js';
 import { openConnectView } from '../../test/render.js';
@@ -53,5 +53,24 @@ describe('Solana wallets in the modal', () => {
       `network-${devnet.caipNetworkId}`,
     ]);
     expect(screen.getByTestId('networks-other-namespace').textContent).toContain('EVM networks only');
+  });
+});
+
+describe('the network picker and networks added or removed at run time (behaviour 3.8)', () => {
+  it('lists a network the host adds while it is open, and drops one it removes', async () => {
+    stubGateway();
+    const latch = createTestLatch();
+    const devnetB = { ...devnet, id: 31338, caipNetworkId: 'eip155:31338' as const, name: 'Latch Devnet B' };
+    await openConnectView(createTestProvider(), latch);
+    fireEvent.click(screen.getByTestId('wallet-selector-dev.latch.testwallet'));
+    fireEvent.click(await screen.findByTestId('account-network'));
+    const picker = await screen.findByTestId('network-picker');
+    const listed = () => within(picker).getAllByRole('button').map((button) => button.textContent);
+    expect(listed()).toEqual(['Latch DevnetConnected']);
+
+    await act(() => latch.addNetwork(devnetB));
+    expect(listed()).toEqual(['Latch DevnetConnected', 'Latch Devnet B']);
+    await act(() => latch.removeNetwork(devnetB.caipNetworkId));
+    expect(listed()).toEqual(['Latch DevnetConnected']);
   });
 });

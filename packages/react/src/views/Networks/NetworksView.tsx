@@ -20,10 +20,12 @@ export function NetworksView() {
   const latch = useLatchInstance();
   const { caipNetworkId } = useStore(latch.account);
   const { status } = useStore(latch.connection);
+  // Follows `addNetwork` / `removeNetwork` (behaviour 3.8).
+  const { networks: all } = useStore(latch.networksStore);
   // A wallet signs for one namespace: other namespaces' networks are not offered while connected.
   const namespace = status === 'connected' && caipNetworkId ? parseCaipNetworkId(caipNetworkId).namespace : undefined;
-  const networks = namespace ? latch.networks.filter((network) => network.chainNamespace === namespace) : latch.networks;
-  const hidden = networks.length < latch.networks.length;
+  const networks = namespace ? all.filter((network) => network.chainNamespace === namespace) : all;
+  const hidden = networks.length < all.length;
   const [pending, setPending] = useState<string>();
   const [failure, setFailure] = useState<MessageKey>();
 

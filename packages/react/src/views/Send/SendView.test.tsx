@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createTestProvider } from '../../test/fixtures.js';
 import { chooseTestWallet, openConnectView } from '../../test/render.js';
@@ -112,5 +112,46 @@ describe('Send view', () => {
     expect((await screen.findByTestId('send-error')).textContent).toBe(
       'You declined the transaction in your wallet. Nothing was sent.',
     );
+  });
+  it('starts from open({ view: "Send", data }): token, amount and a name receiver, once', async () => {
+    stubSendServer();
+    const { latch } = await openConnectView(createTestProvider({ eth_sendTransaction: TX_HASH }));
+    chooseTestWallet();
+    await screen.findByTestId('account-address');
+    act(() =>
+      latch.modal.open({ view: 'Send', data: { token: 'USDC', amount: '12.5', receiver: 'latch-dev.eth' } }),
+    );
+    await screen.findByTestId('send-view');
+    // The token is picked once the server's balances list it (the native coin shows before).
+    await waitFor(() =>
+      expect((screen.getByTestId('send-token') as HTMLSelectElement).value).toBe(
+        'eip155:31337:0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      ),
+    );
+    expect((screen.getByTestId('send-amount') as HTMLInputElement).value).toBe('12.5');
+    expect((screen.getByTestId('send-receiver') as HTMLInputElement).value).toBe('latch-dev.eth');
+    expect((await screen.findByTestId('send-receiver-name')).querySelector('[title]')?.getAttribute('title')).toBe(ENS_OWNER);
+    expect(latch.modal.store.getState().data).toBeUndefined();
+
+    // Taken once: Send opened again without data starts from the draft as the visitor left it.
+    type('send-amount', '3');
+    act(() => latch.modal.open({ view: 'Send' }));
+    expect((screen.getByTestId('send-amount') as HTMLInputElement).value).toBe('3');
+  });
+
+  it('prefills a native send by symbol and an address receiver', async () => {
+    stubSendServer();
+    const { latch } = await openConnectView(createTestProvider({ eth_sendTransaction: TX_HASH }));
+    chooseTestWallet();
+    await screen.findByTestId('account-address');
+    await waitFor(() => expect(latch.accountData.tokens.getState().status).toBe('ready'));
+    act(() => latch.modal.open({ view: 'Send', data: { token: 'eth', amount: '0.25', receiver: RECEIVER } }));
+    await screen.findByTestId('send-view');
+    await waitFor(() => expect((screen.getByTestId('send-token') as HTMLSelectElement).value).toBe('native'));
+    expect((screen.getByTestId('send-amount') as HTMLInputElement).value).toBe('0.25');
+    fireEvent.click(screen.getByTestId('send-submit'));
+    const preview = await screen.findByTestId('send-preview');
+    expect(preview.textContent).toContain('0.25 ETH');
+    expect(preview.textContent).toContain(RECEIVER);
   });
 });

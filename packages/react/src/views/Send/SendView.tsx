@@ -22,11 +22,17 @@ export function SendView() {
   const tokens = send.tokens();
   const network = latch.networks.find((n) => n.caipNetworkId === latch.account.getState().caipNetworkId);
 
-  // The first token (the native coin) is picked when nothing is; gas is read for it.
-  const first = tokens[0];
+  // `open({ view: 'Send', data })`: the draft starts from the data, once per opening.
+  const { data } = useStore(latch.modal.store);
   useEffect(() => {
-    if (!send.store.getState().token && first) send.selectToken(first);
-  }, [send, first]);
+    const prefill = latch.modal.takeData('Send');
+    if (prefill) send.prefill(prefill);
+  }, [latch, send, data]);
+
+  // The token the data named once listed, else the first (the native coin) when nothing is picked;
+  // gas is read for it.
+  const listed = tokens.map(tokenKey).join();
+  useEffect(() => send.pickToken(), [send, listed]);
 
   const token = state.token && tokens.find((t) => tokenKey(t) === tokenKey(state.token as TokenBalance));
   const error = state.error ? (

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createTestProvider } from '../../test/fixtures.js';
 import { chooseTestWallet, openConnectView } from '../../test/render.js';
@@ -74,5 +74,14 @@ describe('Swap view', () => {
     expect(error.textContent).toBe('Insufficient balance');
     expect(screen.getByTestId('swap-amount').getAttribute('aria-describedby')).toBe(error.id);
     expect((screen.getByTestId('swap-submit') as HTMLButtonElement).disabled).toBe(true);
+  });
+  it('starts from open({ view: "Swap", data }): the tokens by symbol or address and the amount, quoted', async () => {
+    const { latch } = await openSwap();
+    act(() => latch.modal.open({ view: 'Swap', data: { from: 'usdc', to: LTK.split(':').at(-1), amount: '100' } }));
+    await waitFor(() => expect((screen.getByTestId('swap-from-token') as HTMLSelectElement).value).toBe(USDC));
+    expect((screen.getByTestId('swap-to-token') as HTMLSelectElement).value).toBe(LTK);
+    expect((screen.getByTestId('swap-amount') as HTMLInputElement).value).toBe('100');
+    await screen.findByTestId('swap-quote', {}, { timeout: 3000 });
+    expect(latch.modal.store.getState().data).toBeUndefined();
   });
 });

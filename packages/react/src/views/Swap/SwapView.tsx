@@ -21,6 +21,13 @@ export function SwapView() {
   const [query, setQuery] = useState('');
   const ids = { search: useId(), from: useId(), to: useId(), amount: useId(), error: useId() };
 
+  // `open({ view: 'Swap', data })`: the form starts from the data, once per opening.
+  const { data } = useStore(latch.modal.store);
+  useEffect(() => {
+    const prefill = latch.modal.takeData('Swap');
+    if (prefill) swap.prefill(prefill);
+  }, [latch, swap, data]);
+
   useEffect(() => {
     void swap.load();
     return swap.watchBlocks();
