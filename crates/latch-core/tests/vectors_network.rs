@@ -28,6 +28,24 @@ fn network_vectors() {
                 })?;
                 Ok(to_value(network::restore_network(request)?))
             }),
+            ("startNetwork", |a| {
+                let ids = |value: &Value| -> Vec<String> {
+                    value
+                        .as_array()
+                        .expect("a list of ids")
+                        .iter()
+                        .map(|id| id.as_str().expect("an id").to_owned())
+                        .collect()
+                };
+                Ok(to_value(network::start_network(
+                    opt_text(a, 0),
+                    &ids(&a[1]),
+                    &ids(&a[2]),
+                )))
+            }),
+            ("unsupportedNetworkFor", |a| {
+                Ok(to_value(network::unsupported_network_placeholder(Some(text(a, 0)))?))
+            }),
             ("isAddChainTrigger", |a| {
                 Ok(json!(network::is_add_chain_trigger(a[0].as_f64().expect("a number"))))
             }),

@@ -30,6 +30,11 @@ export interface RestoreNetworkRequest {
   /** Namespaces with an adapter; default: those of `requested`. */
   namespaces?: string[] | null;
 }
+/** Which network to make active at start (behaviour 3.6), from `startNetwork`. */
+export type StartNetwork =
+  | { kind: 'requested'; index: number }
+  | { kind: 'placeholder'; network: Network }
+  | { kind: 'default' };
 export type AccountType = 'eoa' | 'smartAccount' | 'payment';
 export type NamespaceFeature =
   | 'balances'
@@ -79,6 +84,28 @@ pub fn restore_network(
 ) -> Result<JsValue, JsValue> {
     let request = from_js("restore network request", request)?;
     optional_network(network::restore_network(request).map_err(js_error)?)
+}
+
+/// The network to make active at start (behaviour 3.6) by ids: the stored id's
+/// index among `requested`, the placeholder when its namespace is among
+/// `namespaces`, else `default`. In `core`: the modal calls it before it opens,
+/// and it needs no catalogue.
+#[cfg(feature = "core")]
+#[wasm_bindgen(js_name = startNetwork, unchecked_return_type = "StartNetwork")]
+pub fn start_network(
+    stored: Option<String>,
+    requested: Vec<String>,
+    namespaces: Vec<String>,
+) -> Result<JsValue, JsValue> {
+    to_js(&network::start_network(stored.as_deref(), &requested, &namespaces))
+}
+
+/// The unsupported-network placeholder without the catalogue, in `core`: the
+/// modal makes it active when the wallet lands on a network the app did not list.
+#[cfg(feature = "core")]
+#[wasm_bindgen(js_name = unsupportedNetworkFor, unchecked_return_type = "Network")]
+pub fn unsupported_network_for(caip_network_id: &str) -> Result<JsValue, JsValue> {
+    to_js(&network::unsupported_network_placeholder(Some(caip_network_id)).map_err(js_error)?)
 }
 
 /// Whether a wallet-switch error code triggers an add-chain request (4902,

@@ -476,6 +476,52 @@ pub struct RestoreNetworkRequest {
     pub namespaces: Option<Vec<String>>,
 }
 
+/// Which network to make active at start (behaviour 3.6), from ids alone: what
+/// [`start_network`] answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum StartNetwork {
+    /// The requested network at this index: the stored one.
+    Requested {
+        /// Its index in the requested list.
+        index: usize,
+    },
+    /// The unsupported placeholder for the stored network, whose namespace is known.
+    Placeholder {
+        /// The placeholder, keeping the stored id.
+        network: Box<Network>,
+    },
+    /// The app's default network, else the first requested one.
+    Default,
+}
+
+/// The rule of behaviour 3.6 over CAIP-2 ids, for callers that hold the networks
+/// themselves (the modal, which must not load the catalogue to start): the
+/// stored id if requested; else the placeholder if its namespace is among
+/// `namespaces`; else the default. A stored value that is not a CAIP-2 id
+/// (corrupt storage) counts as nothing stored.
+pub fn start_network<S: AsRef<str>>(stored: Option<&str>, requested: &[S], namespaces: &[S]) -> StartNetwork {
+    let Some(stored) = stored.and_then(|s| CaipNetworkId::parse(s).ok()) else {
+        return StartNetwork::Default;
+    };
+    let stored_text = stored.to_string();
+    if let Some(index) = requested.iter().position(|id| id.as_ref() == stored_text) {
+        return StartNetwork::Requested { index };
+    }
+    if namespaces
+        .iter()
+        .any(|namespace| namespace.as_ref() == stored.namespace)
+    {
+        // The id parsed above, so building the placeholder cannot fail.
+        if let Ok(network) = unsupported_network_placeholder(Some(&stored_text)) {
+            return StartNetwork::Placeholder {
+                network: Box::new(network),
+            };
+        }
+    }
+    StartNetwork::Default
+}
+
 /// The network to make active at start (behaviour 3.6 Networks): the stored one if it is
 /// in the requested list; else the unsupported placeholder if its namespace is
 /// known (the app has an adapter for it); else the default network; else the
@@ -487,22 +533,16 @@ pub fn restore_network(request: RestoreNetworkRequest) -> Result<Option<Network>
         .map(NetworkChoice::resolve)
         .collect::<Result<Vec<_>>>()?;
     let default_network = request.default_network.map(NetworkChoice::resolve).transpose()?;
-    let stored = request.stored.as_deref().and_then(|s| CaipNetworkId::parse(s).ok());
-
-    if let Some(stored) = stored {
-        let stored_text = stored.to_string();
-        if let Some(found) = requested.iter().find(|n| n.caip_network_id == stored_text) {
-            return Ok(Some(found.clone()));
-        }
-        let namespace_known = match &request.namespaces {
-            Some(namespaces) => namespaces.contains(&stored.namespace),
-            None => requested.iter().any(|n| n.chain_namespace == stored.namespace),
-        };
-        if namespace_known {
-            return unsupported_network_placeholder(Some(&stored_text)).map(Some);
-        }
+    let ids: Vec<&str> = requested.iter().map(|n| n.caip_network_id.as_str()).collect();
+    let namespaces: Vec<&str> = match &request.namespaces {
+        Some(namespaces) => namespaces.iter().map(String::as_str).collect(),
+        None => requested.iter().map(|n| n.chain_namespace.as_str()).collect(),
+    };
+    match start_network(request.stored.as_deref(), &ids, &namespaces) {
+        StartNetwork::Requested { index } => Ok(requested.get(index).cloned()),
+        StartNetwork::Placeholder { network } => Ok(Some(*network)),
+        StartNetwork::Default => Ok(default_network.or_else(|| requested.into_iter().next())),
     }
-    Ok(default_network.or_else(|| requested.into_iter().next()))
 }
 
 /// The networks the embedded (e-mail/social) wallet works on (behaviour 3.11, "about 27").
@@ -693,6 +733,66 @@ mod tests {
             restore_network(request).unwrap().unwrap().name,
             UNSUPPORTED_NETWORK_NAME
         );
+    }
+
+    // The id-only form of behaviour 3.6 that the modal calls at start.
+    #[test]
+    fn start_network_by_ids() {
+        let requested = ["eip155:31337", "eip155:31338"];
+        let namespaces = ["eip155"];
+        assert_eq!(
+            start_network(Some("eip155:31338"), &requested, &namespaces),
+            StartNetwork::Requested { index: 1 }
+        );
+        let StartNetwork::Placeholder { network } = start_network(Some("eip155:1"), &requested, &namespaces) else {
+            panic!("a known namespace gives the placeholder");
+        };
+        assert_eq!(network.caip_network_id, "eip155:1");
+        assert_eq!(network.name, UNSUPPORTED_NETWORK_NAME);
+        assert!(network.rpc_urls.default.http.is_empty());
+        assert_eq!(
+            start_network(Some(SOLANA), &requested, &namespaces),
+            StartNetwork::Default
+        );
+        assert_eq!(start_network(None, &requested, &namespaces), StartNetwork::Default);
+        assert_eq!(
+            start_network(Some("eip155"), &requested, &namespaces),
+            StartNetwork::Default
+        );
+        assert_eq!(
+            start_network(Some("eip155:"), &requested, &namespaces),
+            StartNetwork::Default
+        );
+        let none: [&str; 0] = [];
+        assert_eq!(start_network(Some("eip155:1"), &none, &none), StartNetwork::Default);
+        // The JS shape the modal reads.
+        assert_eq!(
+            serde_json::to_value(start_network(Some("eip155:31338"), &requested, &namespaces)).unwrap(),
+            serde_json::json!({ "kind": "requested", "index": 1 })
+        );
+        assert_eq!(
+            serde_json::to_value(StartNetwork::Default).unwrap(),
+            serde_json::json!({ "kind": "default" })
+        );
+        let placeholder = serde_json::to_value(start_network(Some("eip155:1"), &requested, &namespaces)).unwrap();
+        assert_eq!(placeholder["kind"], "placeholder");
+        assert_eq!(placeholder["network"]["name"], UNSUPPORTED_NETWORK_NAME);
+        assert_eq!(placeholder["network"]["id"], 1);
+    }
+
+    proptest::proptest! {
+        // Whatever storage holds, the rule answers and never panics; a requested
+        // answer names the stored id itself.
+        #[test]
+        fn start_network_never_panics(stored in ".{0,40}", id in "[a-z0-9]{1,8}:[a-zA-Z0-9]{1,12}") {
+            let requested = [id.as_str(), "eip155:1"];
+            let namespaces = ["eip155", "solana"];
+            match start_network(Some(&stored), &requested, &namespaces) {
+                StartNetwork::Requested { index } => proptest::prop_assert_eq!(requested[index], stored.as_str()),
+                StartNetwork::Placeholder { network } => proptest::prop_assert_eq!(network.caip_network_id, stored),
+                StartNetwork::Default => {}
+            }
+        }
     }
 
     // Behaviour 3.11: "The embedded wallet works only on certain chains (about 27 network ids)."
