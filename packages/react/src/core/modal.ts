@@ -1,6 +1,7 @@
 import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { EventBus } from './events.js';
 import { createStore, type Store } from './store.js';
+import type { ChainNamespace } from './types.js';
 
 export type ViewName =
   | 'Connect'
@@ -33,6 +34,11 @@ export interface ModalState {
   history: readonly ViewName[];
   /** The namespace the opening asked for: the wallet lists show only its wallets. */
   namespace?: WalletNamespace;
+  /**
+   * Per namespace, true while a wallet of it connects or switches networks (`{ eip155: true }`):
+   * the buttons and views of that namespace show their spinner.
+   */
+  namespaceLoading: Readonly<Partial<Record<ChainNamespace, boolean>>>;
 }
 
 /** The namespaces a wallet connects in. */
@@ -60,6 +66,8 @@ export interface ModalController {
   back(): void;
   shake(): void;
   setLoading(loading: boolean): void;
+  /** Marks `namespace` as connecting or switching (true) or done (false). */
+  setNamespaceLoading(namespace: ChainNamespace, loading: boolean): void;
 }
 
 /** Behaviour 1.4: how long opening waits for the first view's images at most. */
@@ -100,6 +108,7 @@ export function createModalController({
     loading: false,
     shake: false,
     history: ['Connect'],
+    namespaceLoading: {},
   });
   let shakeTimer: ReturnType<typeof setTimeout> | undefined;
   // Which call to open() may still show the modal: a later open() or a close() supersedes it.
@@ -163,6 +172,10 @@ export function createModalController({
     shake,
     setLoading(loading) {
       store.setState({ loading });
+    },
+    setNamespaceLoading(namespace, loading) {
+      if ((store.getState().namespaceLoading[namespace] ?? false) === loading) return;
+      store.setState(({ namespaceLoading }) => ({ namespaceLoading: { ...namespaceLoading, [namespace]: loading } }));
     },
   };
 }

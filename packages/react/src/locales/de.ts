@@ -131,6 +131,7 @@ export const de: Messages = {
   signInRefused: 'Die Anmeldung wurde abgelehnt. Versuchen Sie es erneut.',
   networksTitle: 'Netzwerk wählen',
   networkButton: 'Netzwerk: {network}',
+  networkUnsupported: 'Nicht unterstütztes Netzwerk',
   switchNetwork: 'Netzwerk wechseln',
   networkCurrent: 'Verbunden',
   networkSwitching: 'Bestätigen Sie in Ihrer Wallet…',

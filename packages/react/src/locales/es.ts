@@ -131,6 +131,7 @@ export const es: Messages = {
   signInRefused: 'Se ha rechazado el inicio de sesión. Inténtalo de nuevo.',
   networksTitle: 'Elegir red',
   networkButton: 'Red: {network}',
+  networkUnsupported: 'Red no compatible',
   switchNetwork: 'Cambiar de red',
   networkCurrent: 'Conectada',
   networkSwitching: 'Confirma en tu wallet…',

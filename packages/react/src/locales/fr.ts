@@ -133,6 +133,7 @@ export const fr: Messages = {
   signInRefused: 'La connexion a été refusée. Réessayez.',
   networksTitle: 'Choisir un réseau',
   networkButton: 'Réseau : {network}',
+  networkUnsupported: 'Réseau non pris en charge',
   switchNetwork: 'Changer de réseau',
   networkCurrent: 'Connecté',
   networkSwitching: 'Confirmez dans votre portefeuille…',

@@ -131,6 +131,7 @@ export const ja: Messages = {
   signInRefused: 'サインインが拒否されました。もう一度お試しください。',
   networksTitle: 'ネットワークを選択',
   networkButton: 'ネットワーク: {network}',
+  networkUnsupported: '未対応のネットワーク',
   switchNetwork: 'ネットワークを切り替え',
   networkCurrent: '接続中',
   networkSwitching: 'ウォレットで確認してください…',

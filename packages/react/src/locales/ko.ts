@@ -131,6 +131,7 @@ export const ko: Messages = {
   signInRefused: '로그인이 거부되었습니다. 다시 시도하세요.',
   networksTitle: '네트워크 선택',
   networkButton: '네트워크: {network}',
+  networkUnsupported: '지원되지 않는 네트워크',
   switchNetwork: '네트워크 전환',
   networkCurrent: '연결됨',
   networkSwitching: '지갑에서 확인하세요…',

@@ -132,6 +132,7 @@ export const pt: Messages = {
   signInRefused: 'O login foi recusado. Tente novamente.',
   networksTitle: 'Escolher rede',
   networkButton: 'Rede: {network}',
+  networkUnsupported: 'Rede não suportada',
   switchNetwork: 'Trocar de rede',
   networkCurrent: 'Conectada',
   networkSwitching: 'Confirme na sua carteira…',

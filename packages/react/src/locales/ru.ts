@@ -132,6 +132,7 @@ export const ru: Messages = {
   signInRefused: 'Вход отклонён. Повторите попытку.',
   networksTitle: 'Выберите сеть',
   networkButton: 'Сеть: {network}',
+  networkUnsupported: 'Неподдерживаемая сеть',
   switchNetwork: 'Сменить сеть',
   networkCurrent: 'Подключено',
   networkSwitching: 'Подтвердите в кошельке…',

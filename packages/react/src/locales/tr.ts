@@ -132,6 +132,7 @@ export const tr: Messages = {
   signInRefused: 'Giriş reddedildi. Tekrar deneyin.',
   networksTitle: 'Ağ seçin',
   networkButton: 'Ağ: {network}',
+  networkUnsupported: 'Desteklenmeyen ağ',
   switchNetwork: 'Ağı değiştir',
   networkCurrent: 'Bağlı',
   networkSwitching: 'Cüzdanınızda onaylayın…',

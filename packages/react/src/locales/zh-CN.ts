@@ -132,6 +132,7 @@ export const zhCN: Messages = {
   signInRefused: '登录被拒绝。请重试。',
   networksTitle: '选择网络',
   networkButton: '网络：{network}',
+  networkUnsupported: '不支持的网络',
   switchNetwork: '切换网络',
   networkCurrent: '已连接',
   networkSwitching: '请在钱包中确认…',
