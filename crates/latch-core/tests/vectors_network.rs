@@ -40,14 +40,11 @@ fn network_vectors() {
                 // As @latch/wasm answers: the index, -1 for the placeholder, -2 for the default.
                 Ok(json!(
                     match network::start_network(opt_text(a, 0), &ids(&a[1]), &ids(&a[2])) {
-                        network::StartNetwork::Requested { index } => index as i64,
-                        network::StartNetwork::Placeholder { .. } => -1,
+                        network::StartNetwork::Requested(index) => index as i64,
+                        network::StartNetwork::Placeholder => -1,
                         network::StartNetwork::Default => -2,
                     }
                 ))
-            }),
-            ("unsupportedNetworkFor", |a| {
-                Ok(to_value(network::unsupported_network_placeholder(Some(text(a, 0)))?))
             }),
             ("isAddChainTrigger", |a| {
                 Ok(json!(network::is_add_chain_trigger(a[0].as_f64().expect("a number"))))

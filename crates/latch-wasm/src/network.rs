@@ -83,70 +83,29 @@ pub fn restore_network(
 
 /// The network to make active at start (behaviour 3.6) by ids: the stored id's
 /// index among `requested`; `-1`: the unsupported placeholder for it (its
-/// namespace is among `namespaces`; `unsupportedNetworkFor`); `-2`: the app's
+/// namespace is among `namespaces`; `unsupportedNetworkPlaceholder` in `extra`
+/// builds it, as building it here cost `core` a kilobyte); `-2`: the app's
 /// default. In `core`, the modal calls it before it opens and needs no
-/// catalogue; a number rather than a serialised enum keeps `core` small.
+/// catalogue; a number rather than a serialised enum, and JS values rather than
+/// `Vec<String>`, keep `core` small (each cost it most of a kilobyte).
 #[cfg(feature = "core")]
 #[wasm_bindgen(js_name = startNetwork)]
-pub fn start_network(stored: Option<String>, requested: Vec<String>, namespaces: Vec<String>) -> i32 {
-    match network::start_network(stored.as_deref(), &requested, &namespaces) {
-        network::StartNetwork::Requested { index } => i32::try_from(index).unwrap_or(-2),
-        network::StartNetwork::Placeholder { .. } => -1,
+pub fn start_network(
+    stored: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] requested: Vec<JsValue>,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] namespaces: Vec<JsValue>,
+) -> i32 {
+    let text = |values: Vec<JsValue>| {
+        values
+            .iter()
+            .map(|v| v.as_string().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    match network::start_network(stored.as_deref(), &text(requested), &text(namespaces)) {
+        network::StartNetwork::Requested(index) => i32::try_from(index).unwrap_or(-2),
+        network::StartNetwork::Placeholder => -1,
         network::StartNetwork::Default => -2,
     }
-}
-
-/// The unsupported-network placeholder (behaviour 3.3) for a CAIP-2 id, in
-/// `core`: the modal makes it active when the wallet lands on a network the app
-/// did not list. Built field by field: serde's `Network` serialiser cost `core`
-/// kilobytes.
-#[cfg(feature = "core")]
-#[wasm_bindgen(js_name = unsupportedNetworkFor, unchecked_return_type = "Network")]
-pub fn unsupported_network_for(caip_network_id: &str) -> Result<JsValue, JsValue> {
-    let placeholder = network::unsupported_network_placeholder(Some(caip_network_id)).map_err(js_error)?;
-    let object = |entries: &[(&str, JsValue)]| -> Result<JsValue, JsValue> {
-        let object = js_sys::Object::new();
-        for (key, value) in entries {
-            js_sys::Reflect::set(&object, &JsValue::from_str(key), value)?;
-        }
-        Ok(object.into())
-    };
-    let id = match &placeholder.id {
-        network::NetworkId::Number(id) => JsValue::from_f64(*id as f64),
-        network::NetworkId::Text(id) => JsValue::from_str(id),
-    };
-    let currency = &placeholder.native_currency;
-    object(&[
-        ("id", id),
-        ("caipNetworkId", JsValue::from_str(&placeholder.caip_network_id)),
-        ("chainNamespace", JsValue::from_str(&placeholder.chain_namespace)),
-        ("name", JsValue::from_str(&placeholder.name)),
-        (
-            "nativeCurrency",
-            object(&[
-                ("name", JsValue::from_str(&currency.name)),
-                ("symbol", JsValue::from_str(&currency.symbol)),
-                ("decimals", JsValue::from(currency.decimals)),
-            ])?,
-        ),
-        (
-            "rpcUrls",
-            object(&[(
-                "default",
-                object(&[(
-                    "http",
-                    placeholder
-                        .rpc_urls
-                        .default
-                        .http
-                        .iter()
-                        .map(|url| JsValue::from_str(url))
-                        .collect::<js_sys::Array>()
-                        .into(),
-                )])?,
-            )])?,
-        ),
-    ])
 }
 
 /// Whether a wallet-switch error code triggers an add-chain request (4902,

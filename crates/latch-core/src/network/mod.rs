@@ -478,19 +478,13 @@ pub struct RestoreNetworkRequest {
 
 /// Which network to make active at start (behaviour 3.6), from ids alone: what
 /// [`start_network`] answers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StartNetwork {
     /// The requested network at this index: the stored one.
-    Requested {
-        /// Its index in the requested list.
-        index: usize,
-    },
-    /// The unsupported placeholder for the stored network, whose namespace is known.
-    Placeholder {
-        /// The placeholder, keeping the stored id.
-        network: Box<Network>,
-    },
+    Requested(usize),
+    /// The unsupported placeholder ([`unsupported_network_placeholder`]) for the
+    /// stored id, whose namespace is known.
+    Placeholder,
     /// The app's default network, else the first requested one.
     Default,
 }
@@ -499,25 +493,20 @@ pub enum StartNetwork {
 /// themselves (the modal, which must not load the catalogue to start): the
 /// stored id if requested; else the placeholder if its namespace is among
 /// `namespaces`; else the default. A stored value that is not a CAIP-2 id
-/// (corrupt storage) counts as nothing stored.
+/// (corrupt storage) counts as nothing stored. Builds no network: the modal's
+/// `core` module stays small.
 pub fn start_network<S: AsRef<str>>(stored: Option<&str>, requested: &[S], namespaces: &[S]) -> StartNetwork {
-    let Some(stored) = stored.and_then(|s| CaipNetworkId::parse(s).ok()) else {
+    let Some((stored, parsed)) = stored.and_then(|s| CaipNetworkId::parse(s).ok().map(|parsed| (s, parsed))) else {
         return StartNetwork::Default;
     };
-    let stored_text = stored.to_string();
-    if let Some(index) = requested.iter().position(|id| id.as_ref() == stored_text) {
-        return StartNetwork::Requested { index };
+    if let Some(index) = requested.iter().position(|id| id.as_ref() == stored) {
+        return StartNetwork::Requested(index);
     }
     if namespaces
         .iter()
-        .any(|namespace| namespace.as_ref() == stored.namespace)
+        .any(|namespace| namespace.as_ref() == parsed.namespace)
     {
-        // The id parsed above, so building the placeholder cannot fail.
-        if let Ok(network) = unsupported_network_placeholder(Some(&stored_text)) {
-            return StartNetwork::Placeholder {
-                network: Box::new(network),
-            };
-        }
+        return StartNetwork::Placeholder;
     }
     StartNetwork::Default
 }
@@ -538,9 +527,10 @@ pub fn restore_network(request: RestoreNetworkRequest) -> Result<Option<Network>
         Some(namespaces) => namespaces.iter().map(String::as_str).collect(),
         None => requested.iter().map(|n| n.chain_namespace.as_str()).collect(),
     };
-    match start_network(request.stored.as_deref(), &ids, &namespaces) {
-        StartNetwork::Requested { index } => Ok(requested.get(index).cloned()),
-        StartNetwork::Placeholder { network } => Ok(Some(*network)),
+    let stored = request.stored.as_deref();
+    match start_network(stored, &ids, &namespaces) {
+        StartNetwork::Requested(index) => Ok(requested.get(index).cloned()),
+        StartNetwork::Placeholder => unsupported_network_placeholder(stored).map(Some),
         StartNetwork::Default => Ok(default_network.or_else(|| requested.into_iter().next())),
     }
 }
@@ -742,14 +732,12 @@ mod tests {
         let namespaces = ["eip155"];
         assert_eq!(
             start_network(Some("eip155:31338"), &requested, &namespaces),
-            StartNetwork::Requested { index: 1 }
+            StartNetwork::Requested(1)
         );
-        let StartNetwork::Placeholder { network } = start_network(Some("eip155:1"), &requested, &namespaces) else {
-            panic!("a known namespace gives the placeholder");
-        };
-        assert_eq!(network.caip_network_id, "eip155:1");
-        assert_eq!(network.name, UNSUPPORTED_NETWORK_NAME);
-        assert!(network.rpc_urls.default.http.is_empty());
+        assert_eq!(
+            start_network(Some("eip155:1"), &requested, &namespaces),
+            StartNetwork::Placeholder
+        );
         assert_eq!(
             start_network(Some(SOLANA), &requested, &namespaces),
             StartNetwork::Default
@@ -765,19 +753,6 @@ mod tests {
         );
         let none: [&str; 0] = [];
         assert_eq!(start_network(Some("eip155:1"), &none, &none), StartNetwork::Default);
-        // The JS shape the modal reads.
-        assert_eq!(
-            serde_json::to_value(start_network(Some("eip155:31338"), &requested, &namespaces)).unwrap(),
-            serde_json::json!({ "kind": "requested", "index": 1 })
-        );
-        assert_eq!(
-            serde_json::to_value(StartNetwork::Default).unwrap(),
-            serde_json::json!({ "kind": "default" })
-        );
-        let placeholder = serde_json::to_value(start_network(Some("eip155:1"), &requested, &namespaces)).unwrap();
-        assert_eq!(placeholder["kind"], "placeholder");
-        assert_eq!(placeholder["network"]["name"], UNSUPPORTED_NETWORK_NAME);
-        assert_eq!(placeholder["network"]["id"], 1);
     }
 
     proptest::proptest! {
@@ -788,8 +763,8 @@ mod tests {
             let requested = [id.as_str(), "eip155:1"];
             let namespaces = ["eip155", "solana"];
             match start_network(Some(&stored), &requested, &namespaces) {
-                StartNetwork::Requested { index } => proptest::prop_assert_eq!(requested[index], stored.as_str()),
-                StartNetwork::Placeholder { network } => proptest::prop_assert_eq!(network.caip_network_id, stored),
+                StartNetwork::Requested(index) => proptest::prop_assert_eq!(requested[index], stored.as_str()),
+                StartNetwork::Placeholder => proptest::prop_assert!(unsupported_network_placeholder(Some(&stored)).is_ok()),
                 StartNetwork::Default => {}
             }
         }

@@ -373,7 +373,9 @@ describe('createLatch', () => {
       await whenOpen(latch);
       await latch.connect(testWalletInfo.uuid);
       expect(currentView(latch.modal.store.getState())).toBe('Account');
-      expect(latch.network.getState()).toMatchObject({ supported: false, activeNetwork: { caipNetworkId: 'eip155:1', name: 'Unknown Network' } });
+      await vi.waitFor(() =>
+        expect(latch.network.getState()).toMatchObject({ supported: false, activeNetwork: { caipNetworkId: 'eip155:1', name: 'Unknown Network' } }),
+      );
       expect(latch.account.getState().balanceStatus).toBe('idle');
     });
 
@@ -384,7 +386,9 @@ describe('createLatch', () => {
       cleanups.push(latch.mount(window));
       await latch.connect(testWalletInfo.uuid);
       expect(currentView(latch.modal.store.getState())).toBe('UnsupportedChain');
-      expect(latch.network.getState()).toMatchObject({ supported: false, activeNetwork: { caipNetworkId: 'eip155:1' } });
+      await vi.waitFor(() =>
+        expect(latch.network.getState()).toMatchObject({ supported: false, activeNetwork: { caipNetworkId: 'eip155:1' } }),
+      );
     });
   });
 

@@ -1,5 +1,5 @@
 import { init } from '@latch/wasm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { devnet } from '../test/fixtures.js';
 import { createNetworkController } from './network.js';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
@@ -46,10 +46,12 @@ describe('the active network', () => {
     expect(storage.getItem(STORAGE_KEYS.activeNamespace)).toBe('solana');
   });
 
-  it('makes the placeholder active for a network the host did not list (behaviour 3.3, 3.4)', () => {
+  it('makes the placeholder active for a network the host did not list (behaviour 3.3, 3.4)', async () => {
     const { controller, storage, state } = setup();
     controller.setActive('eip155:1');
+    // Unsupported at once; the placeholder itself comes from the extra module.
     expect(state().supported).toBe(false);
+    await vi.waitFor(() => expect(state().activeNetwork.caipNetworkId).toBe('eip155:1'));
     expect(state().activeNetwork).toEqual({
       id: 1,
       caipNetworkId: 'eip155:1',
@@ -59,12 +61,22 @@ describe('the active network', () => {
       rpcUrls: { default: { http: [] } },
     });
     expect(storage.getItem(STORAGE_KEYS.activeNetwork)).toBe('eip155:1');
+    expect(state().activeNamespace).toBe('eip155');
   });
 
-  it('ignores an id latch-core refuses, keeping the active network', () => {
+  it('a placeholder loading late does not undo a later switch to a listed network', async () => {
     const { controller, state } = setup();
+    controller.setActive('eip155:1');
+    controller.setActive('eip155:31338');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(state()).toMatchObject({ activeNetwork: devnetB, supported: true });
+  });
+
+  it('ignores an id latch-core refuses, keeping the active network and storing nothing', () => {
+    const { controller, state, storage } = setup();
     controller.setActive('eip155' as never);
-    expect(state().activeNetwork).toBe(devnet);
+    expect(state()).toMatchObject({ activeNetwork: devnet, supported: true });
+    expect(storage.getItem(STORAGE_KEYS.activeNetwork)).toBeNull();
   });
 });
 
@@ -75,10 +87,11 @@ describe('the network at start (behaviour 3.6)', () => {
     expect(state()).toMatchObject({ activeNetwork: devnetB, supported: true });
   });
 
-  it('restores the placeholder for a stored network of a known namespace', () => {
+  it('restores the placeholder for a stored network of a known namespace', async () => {
     const { controller, state } = setup({ [STORAGE_KEYS.activeNetwork]: 'eip155:5' });
     controller.restore();
     expect(state().supported).toBe(false);
+    await vi.waitFor(() => expect(state().activeNetwork.caipNetworkId).toBe('eip155:5'));
     expect(state().activeNetwork).toMatchObject({ caipNetworkId: 'eip155:5', name: 'Unknown Network' });
   });
 

@@ -1,7 +1,8 @@
-import { startNetwork, unsupportedNetworkFor } from '@latch/wasm';
+import { parseCaipNetworkId, startNetwork } from '@latch/wasm';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createStore, type Store } from './store.js';
 import type { CaipNetworkId, ChainNamespace, Network } from './types.js';
+import { loadWasmExtra } from './wasmExtra.js';
 
 export interface NetworkState {
   /** The active network (behaviour 3.5): one of the host's, or the unsupported placeholder (3.3). */
@@ -16,7 +17,9 @@ export interface NetworkController {
   store: Store<NetworkState>;
   /**
    * Makes `caipNetworkId` active and stores it with its namespace (behaviour 3.5): the host's network,
-   * or the placeholder standing in for one it did not list. Needs the wasm core loaded.
+   * or the placeholder standing in for one it did not list. Needs the wasm core loaded. The
+   * placeholder comes from `@latch/wasm/extra` (only a wallet on an unlisted network needs it):
+   * `supported` is false at once, the placeholder follows when that module is loaded.
    */
   setActive(caipNetworkId: CaipNetworkId): void;
   /** The host's network with this id, if listed. */
@@ -55,15 +58,32 @@ export function createNetworkController({
   // The namespaces the host has networks in: the only ones a stored placeholder may keep (behaviour 3.6).
   const namespaces = [...new Set(networks.map((network) => network.chainNamespace))];
 
+  // Which change of network is the latest: a placeholder that loads late must not undo a later one.
+  let change = 0;
+
   function show(network: Network, supported: boolean) {
+    change++;
     store.setState({ activeNetwork: network, activeNamespace: network.chainNamespace, supported });
   }
 
-  /** The placeholder for an id; `undefined` for an id latch-core refuses or a namespace Latch has no type for. */
-  function placeholder(caipNetworkId: string): Network | undefined {
+  /** Shows the placeholder for an id once `extra` has built it; nothing for an id it refuses. */
+  function showPlaceholder(caipNetworkId: string) {
+    const mine = ++change;
+    store.setState({ supported: false });
+    loadWasmExtra()
+      .then(({ unsupportedNetworkPlaceholder }) => {
+        const network = unsupportedNetworkPlaceholder(caipNetworkId) as Network;
+        if (mine === change && isNamespace(network.chainNamespace)) show(network, false);
+      })
+      // An id latch-core refuses, or extra failed to load: the button already says unsupported.
+      .catch(() => undefined);
+  }
+
+  /** The namespace of an id latch-core accepts, if Latch has a type for it. */
+  function namespaceOf(caipNetworkId: string): ChainNamespace | undefined {
     try {
-      const network = unsupportedNetworkFor(caipNetworkId) as Network;
-      return isNamespace(network.chainNamespace) ? network : undefined;
+      const { namespace } = parseCaipNetworkId(caipNetworkId);
+      return isNamespace(namespace) ? namespace : undefined;
     } catch {
       return undefined;
     }
@@ -87,11 +107,13 @@ export function createNetworkController({
     store,
     find,
     setActive(caipNetworkId) {
-      const network = find(caipNetworkId) ?? placeholder(caipNetworkId);
-      if (!network) return;
-      show(network, network === find(caipNetworkId));
-      storage.setItem(STORAGE_KEYS.activeNetwork, network.caipNetworkId);
-      storage.setItem(STORAGE_KEYS.activeNamespace, network.chainNamespace);
+      const namespace = namespaceOf(caipNetworkId);
+      if (!namespace) return;
+      const listed = find(caipNetworkId);
+      if (listed) show(listed, true);
+      else showPlaceholder(caipNetworkId);
+      storage.setItem(STORAGE_KEYS.activeNetwork, caipNetworkId);
+      storage.setItem(STORAGE_KEYS.activeNamespace, namespace);
     },
     restore() {
       const stored = storage.getItem(STORAGE_KEYS.activeNetwork);
@@ -102,8 +124,7 @@ export function createNetworkController({
       );
       const requested = networks[choice];
       if (requested) return show(requested, true);
-      const stand = choice === -1 && stored ? placeholder(stored) : undefined;
-      if (stand) return show(stand, false);
+      if (choice === -1 && stored) return showPlaceholder(stored);
       show(defaultNetwork, true);
     },
     rememberConnection(namespace, connectorId) {

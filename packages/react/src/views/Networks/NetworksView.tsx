@@ -20,6 +20,8 @@ export function NetworksView() {
   const latch = useLatchInstance();
   const { caipNetworkId } = useStore(latch.account);
   const { status } = useStore(latch.connection);
+  // A switch or connection of a namespace under way elsewhere (the modal's loading map) blocks its rows too.
+  const { namespaceLoading } = useStore(latch.modal.store);
   // A wallet signs for one namespace: other namespaces' networks are not offered while connected.
   const namespace = status === 'connected' && caipNetworkId ? parseCaipNetworkId(caipNetworkId).namespace : undefined;
   const networks = namespace ? latch.networks.filter((network) => network.chainNamespace === namespace) : latch.networks;
@@ -53,7 +55,7 @@ export function NetworksView() {
                 data-testid={`network-${network.caipNetworkId}`}
                 aria-current={current ? 'true' : undefined}
                 aria-busy={pending === network.caipNetworkId}
-                disabled={pending !== undefined}
+                disabled={pending !== undefined || namespaceLoading[network.chainNamespace] === true}
                 onClick={() => void choose(network)}
               >
                 <span>{network.name}</span>
