@@ -2,7 +2,7 @@
 // (wallet_switchEthereumChain), adds a chain it does not know first
 // (wallet_addEthereumChain after 4902), and the balance then comes from the new
 // chain through the gateway — a second real anvil (eip155:31338).
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createPublicClient, formatEther, http } from 'viem';
 import { axeViolations } from '../fixtures/axe.js';
 import { E2E_RPC_URL, E2E_SECOND_RPC_URL, readDevnet } from '../fixtures/stack.js';
@@ -132,4 +132,91 @@ test('a network added at run time (latch.addNetwork) is offered and switched to;
   await expect.poll(evmNetworks).toEqual(['network-eip155:31337']);
   await page.getByTestId('network-eip155:31337').click();
   await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31337:${address}`);
+});
+
+/** What Latch stored in the page's localStorage under `key`. */
+const stored = (page: Page, key: string) => page.evaluate((name) => localStorage.getItem(name), key);
+
+test('reload on another network: the stored network is restored, with the wallet and without it (behaviour 2.14, 3.6)', async ({ page }) => {
+  const { address, privateKey } = account();
+  const wallet = await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, chains: SECOND_CHAIN });
+  await page.goto('/');
+  // Nothing stored: the first network the demo asks for.
+  await expect(page.getByTestId('network-button')).toHaveText('Latch Devnet');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByTestId('account-address')).toBeVisible();
+  expect(await stored(page, '@latch/connected-namespaces')).toBe('["eip155"]');
+  expect(await stored(page, '@latch/connector-id/eip155')).toBe(TEST_WALLET_RDNS);
+
+  await page.getByTestId('account-network').click();
+  await page.getByTestId('network-eip155:31338').click();
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31338:${address}`);
+  await expect(page.getByTestId('network-button')).toHaveText('Latch Devnet B');
+  expect(await stored(page, '@latch/active-network')).toBe('eip155:31338');
+  expect(await stored(page, '@latch/active-namespace')).toBe('eip155');
+
+  await page.reload();
+  // The wallet reconnects silently, still on the second chain, and so is the modal.
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31338:${address}`);
+  await expect(page.getByTestId('state-active-network')).toHaveText('eip155:31338');
+  await expect(page.getByTestId('network-button')).toHaveText('Latch Devnet B');
+  await page.getByTestId('connect-button').click();
+  await expect(page.getByTestId('account-balance')).toHaveText(await expectedBalance(E2E_SECOND_RPC_URL, address));
+  await expect(page.getByTestId('account-network')).toHaveText('Network: Latch Devnet B');
+  // No switch was asked for after the reload: the wallet was on it.
+  expect(wallet.requests.filter((method) => method === 'wallet_switchEthereumChain')).toHaveLength(2);
+
+  // Disconnected, the next visit still starts on the stored network (no wallet to say otherwise).
+  await page.getByTestId('account-disconnect').click();
+  await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+  expect(await stored(page, '@latch/connected-namespaces')).toBeNull();
+  expect(await stored(page, '@latch/connector-id/eip155')).toBeNull();
+  await page.reload();
+  await expect(page.getByTestId('state-active-network')).toHaveText('eip155:31338');
+  await expect(page.getByTestId('network-button')).toHaveText('Latch Devnet B');
+  await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+});
+
+test('unsupported network placeholder: with allowUnsupportedChain the wallet stays on Account, the button says unsupported (behaviour 3.3, 3.4)', async ({ page }) => {
+  const { address, privateKey } = account();
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, startChainId: 1 });
+  await page.goto('/?allowUnsupportedChain=1');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByTestId('account-address')).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Switch network' })).toHaveCount(0);
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:1:${address}`);
+  await expect(page.getByTestId('account-network')).toHaveText('Network: Unsupported network');
+  const button = page.getByTestId('network-button');
+  await expect(button).toHaveText('Unsupported network');
+  await expect(button).toHaveAttribute('data-unsupported', 'true');
+  // The placeholder keeps the wallet's network id.
+  await expect(button).toHaveAttribute('data-caip-network-id', 'eip155:1');
+  await expect(page.getByTestId('state-active-network')).toHaveText('eip155:1');
+  expect(await axeViolations(page.getByTestId('latch-modal')), 'Account on the placeholder is axe-clean').toEqual([]);
+
+  // The picker still brings the wallet to a supported network.
+  await page.getByTestId('account-network').click();
+  await page.getByTestId('network-eip155:31337').click();
+  await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31337:${address}`);
+  await expect(button).toHaveText('Latch Devnet');
+  await expect(button).not.toHaveAttribute('data-unsupported', 'true');
+});
+
+test('unsupported network placeholder: without the option the placeholder is active behind UnsupportedChain, and a reload restores it', async ({ page }) => {
+  const { privateKey } = account();
+  await installTestWallet(page, { privateKey, rpcUrl: E2E_RPC_URL, startChainId: 1 });
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId(`wallet-selector-${TEST_WALLET_RDNS}`).click();
+  await expect(page.getByRole('dialog', { name: 'Switch network' })).toBeVisible();
+  await expect(page.getByTestId('network-button')).toHaveText('Unsupported network');
+  expect(await stored(page, '@latch/active-network')).toBe('eip155:1');
+  // Behaviour 3.6: a stored network of a known namespace the app does not list restores as the placeholder.
+  await page.getByRole('dialog', { name: 'Switch network' }).getByRole('button', { name: 'Disconnect' }).click();
+  await page.reload();
+  await expect(page.getByTestId('state-status')).toHaveText('disconnected');
+  await expect(page.getByTestId('network-button')).toHaveText('Unsupported network');
+  await expect(page.getByTestId('state-active-network')).toHaveText('eip155:1');
 });

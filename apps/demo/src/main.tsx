@@ -3,7 +3,9 @@ import {
   createLatch,
   LatchProvider,
   LOCALES,
+  NetworkButton,
   useLatch,
+  useLatchNetwork,
   useLatchSIWX,
   type Locale,
   type Network,
@@ -52,6 +54,8 @@ const latch = createLatch({
   networks: runtimeNetworks ? [latchDevnet, solanaDevnet] : [latchDevnet, latchDevnetB, solanaDevnet],
   // `?theme=light` shows the light theme (the default is dark).
   themeMode: query.get('theme') === 'light' ? 'light' : undefined,
+  // `?allowUnsupportedChain=1`: a wallet on a network not listed here stays connected, shown as unsupported.
+  allowUnsupportedChain: query.get('allowUnsupportedChain') === '1',
   // Unset in production, where the Latch server serves this page and the API on one origin;
   // set it when running `vite` against a separately started server.
   serverUrl: import.meta.env.VITE_LATCH_SERVER_URL,
@@ -67,12 +71,15 @@ const latch = createLatch({
 
 function LatchState() {
   const { status, caipAddress, balance, balanceSymbol } = useLatch();
+  const { activeNetwork } = useLatchNetwork();
   return (
     <dl className="state" aria-label="Latch state">
       <dt>status</dt>
       <dd data-testid="state-status">{status}</dd>
       <dt>caipAddress</dt>
       <dd data-testid="state-caip-address">{caipAddress ?? '—'}</dd>
+      <dt>active network</dt>
+      <dd data-testid="state-active-network">{activeNetwork.caipNetworkId}</dd>
       <dt>balance</dt>
       <dd data-testid="state-balance">{balance === undefined ? '—' : `${balance} ${balanceSymbol}`}</dd>
     </dl>
@@ -186,7 +193,7 @@ function App() {
         <a href="#no-wallet-heading">Two ways in</a>.
       </p>
       <LocalePicker />
-      <ConnectButton /> <ConnectSolana />
+      <ConnectButton /> <NetworkButton /> <ConnectSolana />
       <LatchState />
       <SignInState />
       <HostSigningWhenConnected />

@@ -28,6 +28,24 @@ fn network_vectors() {
                 })?;
                 Ok(to_value(network::restore_network(request)?))
             }),
+            ("startNetwork", |a| {
+                let ids = |value: &Value| -> Vec<String> {
+                    value
+                        .as_array()
+                        .expect("a list of ids")
+                        .iter()
+                        .map(|id| id.as_str().expect("an id").to_owned())
+                        .collect()
+                };
+                // As @latch/wasm answers: the index, -1 for the placeholder, -2 for the default.
+                Ok(json!(
+                    match network::start_network(opt_text(a, 0), &ids(&a[1]), &ids(&a[2])) {
+                        network::StartNetwork::Requested(index) => index as i64,
+                        network::StartNetwork::Placeholder => -1,
+                        network::StartNetwork::Default => -2,
+                    }
+                ))
+            }),
             ("isAddChainTrigger", |a| {
                 Ok(json!(network::is_add_chain_trigger(a[0].as_f64().expect("a number"))))
             }),

@@ -81,6 +81,33 @@ pub fn restore_network(
     optional_network(network::restore_network(request).map_err(js_error)?)
 }
 
+/// The network to make active at start (behaviour 3.6) by ids: the stored id's
+/// index among `requested`; `-1`: the unsupported placeholder for it (its
+/// namespace is among `namespaces`; `unsupportedNetworkPlaceholder` in `extra`
+/// builds it, as building it here cost `core` a kilobyte); `-2`: the app's
+/// default. In `core`, the modal calls it before it opens and needs no
+/// catalogue; a number rather than a serialised enum, and JS values rather than
+/// `Vec<String>`, keep `core` small (each cost it most of a kilobyte).
+#[cfg(feature = "core")]
+#[wasm_bindgen(js_name = startNetwork)]
+pub fn start_network(
+    stored: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] requested: Vec<JsValue>,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] namespaces: Vec<JsValue>,
+) -> i32 {
+    let text = |values: Vec<JsValue>| {
+        values
+            .iter()
+            .map(|v| v.as_string().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    match network::start_network(stored.as_deref(), &text(requested), &text(namespaces)) {
+        network::StartNetwork::Requested(index) => i32::try_from(index).unwrap_or(-2),
+        network::StartNetwork::Placeholder => -1,
+        network::StartNetwork::Default => -2,
+    }
+}
+
 /// Whether a wallet-switch error code triggers an add-chain request (4902,
 /// 5000, 32603 or -32603).
 #[cfg(feature = "core")]

@@ -14,6 +14,7 @@ export type {
   Eip1193Provider,
 } from './core/types.js';
 export type { ModalController, ModalState, OpenData, OpenOptions, ViewData, ViewName, ViewWithData } from './core/modal.js';
+export type { NetworkState } from './core/network.js';
 export type { TransactionEntry, TransactionStack, TransactionStackState } from './core/transactionStack.js';
 export type { AccountState, BalanceStatus, ConnectionError, ConnectionState, ConnectionStatus } from './core/connection.js';
 export { NetworkSwitchError } from './core/connection.js';

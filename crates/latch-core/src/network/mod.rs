@@ -8,16 +8,19 @@
 //! the host or the wallet catalogue service, not from here.
 //!
 //! The wallet error codes live in `wallet_errors`, account types and
-//! per-namespace features in `features`; both are re-exported here.
+//! per-namespace features in `features`, the network at start in `restore`;
+//! all are re-exported here.
 
 use serde::{Deserialize, Serialize};
 
 pub use self::features::{default_account_type, supports_feature, wallet_features, AccountType, NamespaceFeature};
+pub use self::restore::{restore_network, start_network, RestoreNetworkRequest, StartNetwork};
 pub use self::wallet_errors::{is_add_chain_trigger, is_user_rejection, ADD_CHAIN_TRIGGER_CODES, USER_REJECTION_CODES};
 use crate::caip::CaipNetworkId;
 use crate::{Error, Result};
 
 mod features;
+mod restore;
 mod wallet_errors;
 
 /// A network's own id: the chain id (a number) on `eip155`, the CAIP-2
@@ -458,53 +461,6 @@ impl NetworkChoice {
     }
 }
 
-/// What [`restore_network`] chooses from.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RestoreNetworkRequest {
-    /// The CAIP-2 id persisted as the active network, if any. A value that is
-    /// not a CAIP-2 id (corrupt storage) counts as nothing stored.
-    #[serde(default)]
-    pub stored: Option<String>,
-    /// The networks the app asked for.
-    pub requested: Vec<NetworkChoice>,
-    /// The app's preferred network when nothing usable is stored.
-    #[serde(default)]
-    pub default_network: Option<NetworkChoice>,
-    /// The namespaces the app has adapters for; by default those of `requested`.
-    #[serde(default)]
-    pub namespaces: Option<Vec<String>>,
-}
-
-/// The network to make active at start (behaviour 3.6 Networks): the stored one if it is
-/// in the requested list; else the unsupported placeholder if its namespace is
-/// known (the app has an adapter for it); else the default network; else the
-/// first requested one; `None` when there is none.
-pub fn restore_network(request: RestoreNetworkRequest) -> Result<Option<Network>> {
-    let requested = request
-        .requested
-        .into_iter()
-        .map(NetworkChoice::resolve)
-        .collect::<Result<Vec<_>>>()?;
-    let default_network = request.default_network.map(NetworkChoice::resolve).transpose()?;
-    let stored = request.stored.as_deref().and_then(|s| CaipNetworkId::parse(s).ok());
-
-    if let Some(stored) = stored {
-        let stored_text = stored.to_string();
-        if let Some(found) = requested.iter().find(|n| n.caip_network_id == stored_text) {
-            return Ok(Some(found.clone()));
-        }
-        let namespace_known = match &request.namespaces {
-            Some(namespaces) => namespaces.contains(&stored.namespace),
-            None => requested.iter().any(|n| n.chain_namespace == stored.namespace),
-        };
-        if namespace_known {
-            return unsupported_network_placeholder(Some(&stored_text)).map(Some);
-        }
-    }
-    Ok(default_network.or_else(|| requested.into_iter().next()))
-}
-
 /// The networks the embedded (e-mail/social) wallet works on (behaviour 3.11, "about 27").
 /// The behaviour docs do not list them; these are the large EVM mainnets with their
 /// official test networks, Solana's three clusters and the local devnet.
@@ -693,6 +649,51 @@ mod tests {
             restore_network(request).unwrap().unwrap().name,
             UNSUPPORTED_NETWORK_NAME
         );
+    }
+
+    // The id-only form of behaviour 3.6 that the modal calls at start.
+    #[test]
+    fn start_network_by_ids() {
+        let requested = ["eip155:31337", "eip155:31338"];
+        let namespaces = ["eip155"];
+        assert_eq!(
+            start_network(Some("eip155:31338"), &requested, &namespaces),
+            StartNetwork::Requested(1)
+        );
+        assert_eq!(
+            start_network(Some("eip155:1"), &requested, &namespaces),
+            StartNetwork::Placeholder
+        );
+        assert_eq!(
+            start_network(Some(SOLANA), &requested, &namespaces),
+            StartNetwork::Default
+        );
+        assert_eq!(start_network(None, &requested, &namespaces), StartNetwork::Default);
+        assert_eq!(
+            start_network(Some("eip155"), &requested, &namespaces),
+            StartNetwork::Default
+        );
+        assert_eq!(
+            start_network(Some("eip155:"), &requested, &namespaces),
+            StartNetwork::Default
+        );
+        let none: [&str; 0] = [];
+        assert_eq!(start_network(Some("eip155:1"), &none, &none), StartNetwork::Default);
+    }
+
+    proptest::proptest! {
+        // Whatever storage holds, the rule answers and never panics; a requested
+        // answer names the stored id itself.
+        #[test]
+        fn start_network_never_panics(stored in ".{0,40}", id in "[a-z0-9]{1,8}:[a-zA-Z0-9]{1,12}") {
+            let requested = [id.as_str(), "eip155:1"];
+            let namespaces = ["eip155", "solana"];
+            match start_network(Some(&stored), &requested, &namespaces) {
+                StartNetwork::Requested(index) => proptest::prop_assert_eq!(requested[index], stored.as_str()),
+                StartNetwork::Placeholder => proptest::prop_assert!(unsupported_network_placeholder(Some(&stored)).is_ok()),
+                StartNetwork::Default => {}
+            }
+        }
     }
 
     // Behaviour 3.11: "The embedded wallet works only on certain chains (about 27 network ids)."

@@ -18,6 +18,7 @@ import {
   connectorNamespace,
   type CaipAddress,
   type CaipNetworkId,
+  type ChainNamespace,
   type Connector,
   type Eip155Connector,
   type Eip1193Provider,
@@ -27,6 +28,7 @@ import {
 import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
 import { EMBEDDED_CONNECTOR_ID } from './embedded/load.js';
 import { loadWasmExtra } from './wasmExtra.js';
+import { createNetworkController, type NetworkController } from './network.js';
 import { declinedByUser } from './walletErrors.js';
 import { LatchAdapterError, PROVIDER_UNDEFINED } from './adapters.js';
 import {
@@ -71,6 +73,8 @@ export interface AccountState {
 export interface ConnectionController {
   connection: Store<ConnectionState>;
   account: Store<AccountState>;
+  /** The active network, stored and restored (behaviour 3.5, 3.6). */
+  network: NetworkController;
   /** Adds a discovered wallet, ignoring one already known by uuid or reverse-DNS id. */
   addConnector(connector: Connector): void;
   connect(connectorId: string): Promise<void>;
@@ -92,7 +96,8 @@ export interface ConnectionController {
   /**
    * Asks the wallet to switch to `network` (behaviour 3.5 "Networks"), adding it first when the wallet
    * answers that it does not know it. A Solana wallet is not asked: the app picks its Solana
-   * network. Another namespace's network is `unsupported`. Throws `NetworkSwitchError`.
+   * network. Another namespace's network is `unsupported`. Throws `NetworkSwitchError`. With no
+   * wallet connected it makes `network` active (stored for the next visit).
    */
   switchNetwork(network: Network): Promise<void>;
   /**
@@ -150,6 +155,8 @@ export function createConnectionController({
   networks,
   events,
   storage,
+  network,
+  allowUnsupportedChain = false,
 }: {
   modal: ModalController;
   gateway: Gateway;
@@ -157,7 +164,12 @@ export function createConnectionController({
   events: EventBus;
   /** Remembers the connected wallet so a reload reconnects it without asking. */
   storage: KeyValueStorage;
+  /** The active network; by default one of its own over `networks` (the first as default). */
+  network?: NetworkController;
+  /** Behaviour 3.4: a wallet on a network the host did not list shows Account, not UnsupportedChain. */
+  allowUnsupportedChain?: boolean;
 }): ConnectionController {
+  const activeNetwork = network ?? createNetworkController({ networks, defaultNetwork: networks[0]!, storage });
   const connection = createStore<ConnectionState>({ status: 'disconnected', connectors: [] });
   const account = createStore<AccountState>(EMPTY_ACCOUNT);
   // Counters let a late answer from an abandoned attempt or an older balance read be ignored.
@@ -176,8 +188,20 @@ export function createConnectionController({
     wasOpen = open;
   });
 
-  const findNetwork = (caipNetworkId: CaipNetworkId | undefined) =>
-    networks.find((network) => network.caipNetworkId === caipNetworkId);
+  const findNetwork = activeNetwork.find;
+  // Connections under way per namespace: the modal's loading map shows the namespace busy until none is.
+  const busy = new Map<ChainNamespace, number>();
+  async function whileLoading<T>(namespace: ChainNamespace, work: () => Promise<T>): Promise<T> {
+    busy.set(namespace, (busy.get(namespace) ?? 0) + 1);
+    modal.setNamespaceLoading(namespace, true);
+    try {
+      return await work();
+    } finally {
+      const left = (busy.get(namespace) ?? 1) - 1;
+      busy.set(namespace, left);
+      if (left === 0) modal.setNamespaceLoading(namespace, false);
+    }
+  }
 
   /** The first of the host's Solana networks: Wallet Standard wallets connect on the app's choice. */
   const solanaNetwork = () => networks.find((network) => network.chainNamespace === 'solana');
@@ -192,6 +216,8 @@ export function createConnectionController({
       throw new Error(`Invalid address: ${written}`);
     }
     account.setState({ address: written, caipAddress, caipNetworkId });
+    // Behaviour 3.4/3.5: the wallet's network is the active one (the placeholder when unlisted), stored.
+    activeNetwork.setActive(caipNetworkId);
   }
 
   /**
@@ -203,6 +229,11 @@ export function createConnectionController({
     const { open } = modal.store.getState();
     if (!supported) {
       account.setState({ balance: undefined, balanceSymbol: undefined, balanceStatus: 'idle' });
+      // Behaviour 3.4: an app that allows unsupported chains shows the account on the placeholder.
+      if (allowUnsupportedChain) {
+        if (open) modal.reset('Account');
+        return;
+      }
       // Behaviour 3.5: an unsupported network opens the UnsupportedChain view.
       if (open) modal.reset('UnsupportedChain');
       else modal.open({ view: 'UnsupportedChain' });
@@ -298,6 +329,7 @@ export function createConnectionController({
     endSession();
     walletToRestore = null;
     storage.removeItem(STORAGE_KEYS.connectedWallet);
+    if (connector) activeNetwork.forgetConnection(connectorNamespace(connector));
     if (wasConnected) events.emit({ type: 'DISCONNECT_SUCCESS', data: {} });
     connection.setState({ status: 'disconnected', activeConnectorId: undefined, error: undefined });
     modal.close();
@@ -331,7 +363,11 @@ export function createConnectionController({
    * Connects `connector`. `silent`: a reload's reconnect, which only asks for already authorised
    * accounts (`eth_accounts`, no prompt), opens no view and reports nothing when it finds none.
    */
-  async function establish(connector: Connector, { silent, paired = false }: { silent: boolean; paired?: boolean }) {
+  function establish(connector: Connector, options: { silent: boolean; paired?: boolean }) {
+    return whileLoading(connectorNamespace(connector), () => establishSession(connector, options));
+  }
+
+  async function establishSession(connector: Connector, { silent, paired = false }: { silent: boolean; paired?: boolean }) {
     endSession();
     const attempt = connectAttempt;
     const reported = { name: connector.name, connectorType: connector.type };
@@ -369,6 +405,7 @@ export function createConnectionController({
     }
     stopWatchingProvider = watch(connector);
     storage.setItem(STORAGE_KEYS.connectedWallet, restoreKey(connector));
+    activeNetwork.rememberConnection(connectorNamespace(connector), restoreKey(connector));
     connection.setState({ status: 'connected' });
     const { address, caipNetworkId } = account.getState();
     if (address && caipNetworkId) {
@@ -404,6 +441,10 @@ export function createConnectionController({
 
   /** The wallet connected last no longer answers with an account: start over as disconnected. */
   function forgetRestoredWallet() {
+    const forgotten = storage.getItem(STORAGE_KEYS.connectedWallet);
+    for (const namespace of activeNetwork.connectedNamespaces()) {
+      if (activeNetwork.connectorId(namespace) === forgotten) activeNetwork.forgetConnection(namespace);
+    }
     walletToRestore = null;
     storage.removeItem(STORAGE_KEYS.connectedWallet);
     connection.setState({ status: 'disconnected', activeConnectorId: undefined });
@@ -426,10 +467,19 @@ export function createConnectionController({
   }
 
   async function switchNetwork(network: Network) {
+    if (connection.getState().status !== 'connected') return switchWithoutWallet(network);
     const before = account.getState().caipNetworkId;
-    await switchNetworkAtWallet(network);
+    await whileLoading(network.chainNamespace, () => switchNetworkAtWallet(network));
     const after = account.getState().caipNetworkId;
     if (after !== before && after) events.emit({ type: 'SWITCH_NETWORK', data: { caipNetworkId: after } });
+  }
+
+  /** No wallet to ask: the host's network becomes the active one, for the wallet connected next. */
+  function switchWithoutWallet(network: Network) {
+    if (!findNetwork(network.caipNetworkId)) throw new NetworkSwitchError('unsupported', new Error(`${network.caipNetworkId} is not one of the app's networks`));
+    const before = activeNetwork.store.getState().activeNetwork.caipNetworkId;
+    activeNetwork.setActive(network.caipNetworkId);
+    if (before !== network.caipNetworkId) events.emit({ type: 'SWITCH_NETWORK', data: { caipNetworkId: network.caipNetworkId } });
   }
 
   async function switchNetworkAtWallet(network: Network) {
@@ -497,6 +547,7 @@ export function createConnectionController({
   return {
     connection,
     account,
+    network: activeNetwork,
     addConnector(connector) {
       connection.setState(({ connectors }) => {
         const known = connectors.some(

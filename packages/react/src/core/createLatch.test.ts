@@ -16,6 +16,16 @@ import { createLatch } from './createLatch.js';
 import { currentView } from './modal.js';
 import { SDK_VERSION } from './sdk.js';
 import type { LatchEvent } from './events.js';
+import type { KeyValueStorage } from './storage.js';
+
+function memoryStorage(entries: Record<string, string> = {}): KeyValueStorage {
+  const map = new Map(Object.entries(entries));
+  return {
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+  };
+}
 
 // Wallets are EIP-1193 test doubles (no browser wallet runs in jsdom) and `fetch` is stubbed in
 // place of the Latch server's gateway; both real paths are covered by the end-to-end tests.
@@ -286,8 +296,99 @@ describe('createLatch', () => {
       expect(provider.request.mock.calls.map(([{ method }]) => method)).not.toContain('wallet_addEthereumChain');
     });
 
-    it('needs a connected wallet', async () => {
-      await expect(createTestLatch().switchNetwork(devnet)).rejects.toThrow('No ConnectionController client found');
+    it('without a wallet makes the host\'s network active and stores it, refusing others', async () => {
+      const storage = memoryStorage();
+      const latch = createTestLatch({ networks: [devnet, devnetB], storage });
+      const seen: LatchEvent[] = [];
+      latch.subscribeEvents((event) => seen.push(event));
+      await latch.switchNetwork(devnetB);
+      expect(latch.network.getState()).toMatchObject({ activeNetwork: devnetB, activeNamespace: 'eip155', supported: true });
+      expect(storage.getItem('@latch/active-network')).toBe('eip155:31338');
+      expect(seen).toContainEqual({ type: 'SWITCH_NETWORK', data: { caipNetworkId: 'eip155:31338' } });
+      const unlisted = { ...devnet, id: 5, caipNetworkId: 'eip155:5' as const };
+      await expect(latch.switchNetwork(unlisted)).rejects.toMatchObject({ kind: 'unsupported' });
+    });
+
+    it('marks the namespace loading while the wallet switches, and stores the new network', async () => {
+      stubGateway();
+      let chain = '0x7a69';
+      let release = () => {};
+      const provider = createTestProvider({
+        eth_chainId: () => chain,
+        wallet_switchEthereumChain: (params: [{ chainId: string }]) =>
+          new Promise((resolve) => {
+            release = () => {
+              chain = params[0].chainId;
+              resolve(null);
+            };
+          }),
+      });
+      const storage = memoryStorage();
+      const latch = createTestLatch({ networks: [devnet, devnetB], storage });
+      installWallet(provider);
+      cleanups.push(latch.mount(window));
+      await latch.connect(testWalletInfo.uuid);
+      expect(latch.modal.store.getState().namespaceLoading).toEqual({ eip155: false });
+      const switching = latch.switchNetwork(devnetB);
+      await vi.waitFor(() => expect(latch.modal.store.getState().namespaceLoading).toEqual({ eip155: true }));
+      release();
+      await switching;
+      expect(latch.modal.store.getState().namespaceLoading).toEqual({ eip155: false });
+      expect(storage.getItem('@latch/active-network')).toBe('eip155:31338');
+      expect(storage.getItem('@latch/active-namespace')).toBe('eip155');
+    });
+  });
+
+  describe('networks across reloads (behaviour 2.14, 3.6)', () => {
+    const devnetB = { ...devnet, id: 31338, caipNetworkId: 'eip155:31338' as const, name: 'Devnet B' };
+
+    it('persists the connected namespace and connector, and forgets them on disconnect', async () => {
+      stubGateway();
+      const storage = memoryStorage();
+      const latch = createTestLatch({ storage });
+      installWallet(createTestProvider());
+      cleanups.push(latch.mount(window));
+      await latch.connect(testWalletInfo.uuid);
+      expect(storage.getItem('@latch/connected-namespaces')).toBe('["eip155"]');
+      expect(storage.getItem('@latch/connector-id/eip155')).toBe(testWalletInfo.rdns);
+      latch.disconnect();
+      expect(storage.getItem('@latch/connected-namespaces')).toBeNull();
+      expect(storage.getItem('@latch/connector-id/eip155')).toBeNull();
+    });
+
+    it('restores the stored network at mount, before any wallet', async () => {
+      const storage = memoryStorage({ '@latch/active-network': 'eip155:31338' });
+      const latch = createTestLatch({ networks: [devnet, devnetB], storage });
+      expect(latch.network.getState().activeNetwork).toBe(devnet);
+      cleanups.push(latch.mount(window));
+      await vi.waitFor(() => expect(latch.network.getState().activeNetwork).toBe(devnetB));
+    });
+
+    it('with allowUnsupportedChain, a wallet on an unlisted chain shows Account on the placeholder (behaviour 3.4)', async () => {
+      stubGateway();
+      const latch = createTestLatch({ allowUnsupportedChain: true, storage: memoryStorage() });
+      installWallet(createTestProvider({ eth_chainId: '0x1' }));
+      cleanups.push(latch.mount(window));
+      latch.modal.open();
+      await whenOpen(latch);
+      await latch.connect(testWalletInfo.uuid);
+      expect(currentView(latch.modal.store.getState())).toBe('Account');
+      await vi.waitFor(() =>
+        expect(latch.network.getState()).toMatchObject({ supported: false, activeNetwork: { caipNetworkId: 'eip155:1', name: 'Unknown Network' } }),
+      );
+      expect(latch.account.getState().balanceStatus).toBe('idle');
+    });
+
+    it('without it, the placeholder is active and UnsupportedChain opens', async () => {
+      stubGateway();
+      const latch = createTestLatch({ storage: memoryStorage() });
+      installWallet(createTestProvider({ eth_chainId: '0x1' }));
+      cleanups.push(latch.mount(window));
+      await latch.connect(testWalletInfo.uuid);
+      expect(currentView(latch.modal.store.getState())).toBe('UnsupportedChain');
+      await vi.waitFor(() =>
+        expect(latch.network.getState()).toMatchObject({ supported: false, activeNetwork: { caipNetworkId: 'eip155:1' } }),
+      );
     });
   });
 

@@ -10,6 +10,7 @@ import { createGateway, type Gateway } from './gateway.js';
 import { createApiClient, type ServerLocation } from './api.js';
 import { createAccountData, type AccountDataController } from './accountData.js';
 import { createModalController, type ModalController } from './modal.js';
+import { createNetworkController, type NetworkState } from './network.js';
 import { createTransactionStack, type TransactionStack } from './transactionStack.js';
 import { createLatchAuthentication } from './latchAuthentication.js';
 import {
@@ -53,6 +54,11 @@ export interface LatchOptions extends WalletListOptions {
   networks: readonly Network[];
   /** The network suggested when the wallet is on an unsupported one; defaults to the first. */
   defaultNetwork?: Network;
+  /**
+   * Behaviour 3.4: a wallet on a network not in `networks` stays connected, with the unsupported
+   * placeholder as the active network, instead of the UnsupportedChain view. Default false.
+   */
+  allowUnsupportedChain?: boolean;
   themeMode?: ThemeMode;
   /** Overrides for individual theme variables, e.g. `{ '--latch-accent': '#ff7a00' }`. */
   themeVariables?: ThemeVariables;
@@ -171,6 +177,8 @@ export interface Latch {
   readonly appendToBody: boolean;
   readonly connection: Store<ConnectionState>;
   readonly account: Store<AccountState>;
+  /** The active network and namespace (behaviour 3.5), the placeholder on an unlisted network. */
+  readonly network: Store<NetworkState>;
   /** Token balances, activity and identity of the connected account, from the Latch server. */
   readonly accountData: AccountDataController;
   /** Sign-in state and actions; `store.getState().enabled` is false without `siwx` / `siweConfig`. */
@@ -251,12 +259,16 @@ export function createLatch(options: LatchOptions): Latch {
     // event, so its first frame is the next one.
     prepare: (view) => (view === 'Connect' && !walletList.isReady() ? walletList.ready() : undefined),
   });
+  const defaultNetwork = options.defaultNetwork ?? firstNetwork;
+  const networkController = createNetworkController({ networks: networks.live, defaultNetwork, storage });
   const connectionController = createConnectionController({
     modal,
     gateway,
     networks: networkList,
     events,
     storage,
+    network: networkController,
+    allowUnsupportedChain: options.allowUnsupportedChain === true,
   });
   const siwx = createSiwxController({
     adapter: options.siweConfig
@@ -407,6 +419,7 @@ export function createLatch(options: LatchOptions): Latch {
     appendToBody: options.embedded !== true && options.disableAppend !== true,
     connection: connectionController.connection,
     account: connectionController.account,
+    network: networkController.store,
     accountData,
     siwx,
     toasts,
@@ -427,7 +440,12 @@ export function createLatch(options: LatchOptions): Latch {
     mount(target) {
       // Loading early keeps the wallet prompt from waiting on it; `connect` awaits it again and
       // shows the visitor a failure there; here it is only reported.
-      init().catch((error: unknown) =>
+      init()
+        .then(() => {
+          // Behaviour 3.6, unless a wallet already answered with its own network.
+          if (!connectionController.account.getState().caipNetworkId) networkController.restore();
+        })
+        .catch((error: unknown) =>
         events.emit({ type: 'INTERNAL_SDK_ERROR', data: { message: `@latch/wasm could not load: ${String(error)}` } }),
       );
       const stopRestoring = connectionController.restore();

@@ -2,6 +2,7 @@ import { LATCH_CONSTANTS } from '@latch/wasm';
 import type { EventBus } from './events.js';
 import { createStore, type Store } from './store.js';
 import { BACK_CLEANUP_MS, prefersReducedMotion } from './timings.js';
+import type { ChainNamespace } from './types.js';
 
 export type ViewName =
   | 'Connect'
@@ -36,6 +37,11 @@ export interface ModalState {
   namespace?: WalletNamespace;
   /** The data `open({ view, data })` passed, until its view takes it (`takeData`). */
   data?: OpenData;
+  /**
+   * Per namespace, true while a wallet of it connects or switches networks (`{ eip155: true }`):
+   * the buttons and views of that namespace show their spinner.
+   */
+  namespaceLoading: Readonly<Partial<Record<ChainNamespace, boolean>>>;
 }
 
 /** The namespaces a wallet connects in. */
@@ -98,6 +104,8 @@ export interface ModalController {
   setLoading(loading: boolean): void;
   /** The data the last opening passed for `view`, handed out once (the view starts from it). */
   takeData<V extends ViewWithData>(view: V): ViewData[V] | undefined;
+  /** Marks `namespace` as connecting or switching (true) or done (false). */
+  setNamespaceLoading(namespace: ChainNamespace, loading: boolean): void;
 }
 
 /** Behaviour 1.4: how long opening waits for the first view's images at most. */
@@ -138,6 +146,7 @@ export function createModalController({
     loading: false,
     shake: false,
     history: ['Connect'],
+    namespaceLoading: {},
   });
   let shakeTimer: ReturnType<typeof setTimeout> | undefined;
   const backCleanups = new Set<(left: ViewName) => void>();
@@ -217,6 +226,10 @@ export function createModalController({
       if (data?.view !== view) return undefined;
       store.setState({ data: undefined });
       return data.data as ViewData[V];
+    },
+    setNamespaceLoading(namespace, loading) {
+      if ((store.getState().namespaceLoading[namespace] ?? false) === loading) return;
+      store.setState(({ namespaceLoading }) => ({ namespaceLoading: { ...namespaceLoading, [namespace]: loading } }));
     },
   };
 }

@@ -9,6 +9,14 @@ export const STORAGE_KEYS = {
   siwxToken: (projectId: string) => `@latch/siwx-token/${projectId}`,
   /** The wallets connected last, newest first (behaviour 2.14, 7.3: at most 2). */
   recentWallets: '@latch/recent-wallets',
+  /** The active network's CAIP-2 id (behaviour 3.5), restored at start by behaviour 3.6. */
+  activeNetwork: '@latch/active-network',
+  /** The active network's namespace, stored beside it (behaviour 3.5). */
+  activeNamespace: '@latch/active-namespace',
+  /** The namespaces connected, a JSON list (behaviour 2.14). */
+  connectedNamespaces: '@latch/connected-namespaces',
+  /** The connector id connected in a namespace (behaviour 2.14). */
+  connectorId: (namespace: string) => `@latch/connector-id/${namespace}`,
 } as const;
 
 /**

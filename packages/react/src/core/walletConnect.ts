@@ -224,7 +224,12 @@ export function createWalletConnect({
     );
   }
 
+  // Only a change of view or of open state concerns pairing, not other modal state (the loading map).
+  let seenModal: { open: boolean; history: readonly unknown[] } | undefined;
   modal.store.subscribe(() => {
+    const { open, history } = modal.store.getState();
+    if (seenModal && seenModal.open === open && seenModal.history === history) return;
+    seenModal = { open, history };
     const { status } = store.getState();
     // A pairing view shown without a link (opened directly, e.g. with no wallet adapter) makes one.
     if (isShowing() && status === 'idle') return void pair();

@@ -15,16 +15,33 @@ export interface LatchNetwork {
   networks: readonly Network[];
   /** Asks the wallet to switch; throws `NetworkSwitchError`. */
   switchNetwork(network: Network): Promise<void>;
+  /** The active network (behaviour 3.5), connected or not: restored at start, the placeholder on an unlisted one. */
+  activeNetwork: Network;
+  /** False while the placeholder is active. */
+  isSupported: boolean;
+  /** True while a wallet of the active network's namespace connects or switches. */
+  isLoading: boolean;
 }
 
 /** The connected network and the switch. */
 export function useLatchNetwork(): LatchNetwork {
   const latch = useLatchInstance();
   const { caipNetworkId } = useStore(latch.account);
-  // Follows `addNetwork` / `removeNetwork`.
+  // Follows `addNetwork` / `removeNetwork`, the active network and its namespace's loading.
   const { networks } = useStore(latch.networksStore);
+  const { activeNetwork, activeNamespace, supported } = useStore(latch.network);
+  const { namespaceLoading } = useStore(latch.modal.store);
   const caipNetwork = networks.find((network) => network.caipNetworkId === caipNetworkId);
-  return { caipNetwork, caipNetworkId, chainId: caipNetwork?.id, networks, switchNetwork: latch.switchNetwork };
+  return {
+    caipNetwork,
+    caipNetworkId,
+    chainId: caipNetwork?.id,
+    networks,
+    switchNetwork: latch.switchNetwork,
+    activeNetwork,
+    isSupported: supported,
+    isLoading: namespaceLoading[activeNamespace] === true,
+  };
 }
 
 export interface LatchState {

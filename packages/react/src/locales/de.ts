@@ -133,6 +133,7 @@ export const de: Messages = {
   sessionExpiredHint: 'Prüfen Sie, ob die Uhr Ihres Geräts richtig geht, und verbinden Sie sich erneut.',
   networksTitle: 'Netzwerk wählen',
   networkButton: 'Netzwerk: {network}',
+  networkUnsupported: 'Nicht unterstütztes Netzwerk',
   switchNetwork: 'Netzwerk wechseln',
   networkCurrent: 'Verbunden',
   networkSwitching: 'Bestätigen Sie in Ihrer Wallet…',

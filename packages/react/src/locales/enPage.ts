@@ -13,6 +13,8 @@ export const enPage = {
   invalidProjectId: 'Invalid Project ID',
   invalidAppConfiguration: 'Invalid App Configuration',
   disconnect: 'Disconnect',
+  /** The network button while the wallet is on a network the app did not list (behaviour 3.4). */
+  networkUnsupported: 'Unsupported network',
   activityFailed: 'Failed to fetch transactions',
   signIn: 'Sign',
   signatureDeclined: 'Signature declined',

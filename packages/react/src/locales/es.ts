@@ -133,6 +133,7 @@ export const es: Messages = {
   sessionExpiredHint: 'Comprueba que el reloj de tu dispositivo sea correcto y vuelve a conectarte.',
   networksTitle: 'Elegir red',
   networkButton: 'Red: {network}',
+  networkUnsupported: 'Red no compatible',
   switchNetwork: 'Cambiar de red',
   networkCurrent: 'Conectada',
   networkSwitching: 'Confirma en tu wallet…',

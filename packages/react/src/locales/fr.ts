@@ -135,6 +135,7 @@ export const fr: Messages = {
   sessionExpiredHint: 'Vérifiez que l’horloge de votre appareil est juste, puis reconnectez-vous.',
   networksTitle: 'Choisir un réseau',
   networkButton: 'Réseau : {network}',
+  networkUnsupported: 'Réseau non pris en charge',
   switchNetwork: 'Changer de réseau',
   networkCurrent: 'Connecté',
   networkSwitching: 'Confirmez dans votre portefeuille…',

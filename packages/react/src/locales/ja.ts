@@ -133,6 +133,7 @@ export const ja: Messages = {
   sessionExpiredHint: 'デバイスの時計が正しいか確認してから、再接続してください。',
   networksTitle: 'ネットワークを選択',
   networkButton: 'ネットワーク: {network}',
+  networkUnsupported: '未対応のネットワーク',
   switchNetwork: 'ネットワークを切り替え',
   networkCurrent: '接続中',
   networkSwitching: 'ウォレットで確認してください…',

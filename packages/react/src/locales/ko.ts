@@ -133,6 +133,7 @@ export const ko: Messages = {
   sessionExpiredHint: '기기의 시계가 정확한지 확인한 후 다시 연결하세요.',
   networksTitle: '네트워크 선택',
   networkButton: '네트워크: {network}',
+  networkUnsupported: '지원되지 않는 네트워크',
   switchNetwork: '네트워크 전환',
   networkCurrent: '연결됨',
   networkSwitching: '지갑에서 확인하세요…',

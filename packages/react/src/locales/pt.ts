@@ -134,6 +134,7 @@ export const pt: Messages = {
   sessionExpiredHint: 'Verifique se o relógio do seu dispositivo está certo e conecte-se novamente.',
   networksTitle: 'Escolher rede',
   networkButton: 'Rede: {network}',
+  networkUnsupported: 'Rede não suportada',
   switchNetwork: 'Trocar de rede',
   networkCurrent: 'Conectada',
   networkSwitching: 'Confirme na sua carteira…',

@@ -134,6 +134,7 @@ export const ru: Messages = {
   sessionExpiredHint: 'Проверьте, правильно ли идут часы на устройстве, и подключитесь снова.',
   networksTitle: 'Выберите сеть',
   networkButton: 'Сеть: {network}',
+  networkUnsupported: 'Неподдерживаемая сеть',
   switchNetwork: 'Сменить сеть',
   networkCurrent: 'Подключено',
   networkSwitching: 'Подтвердите в кошельке…',

@@ -134,6 +134,7 @@ export const tr: Messages = {
   sessionExpiredHint: 'Cihazınızın saatinin doğru olduğundan emin olun, ardından yeniden bağlanın.',
   networksTitle: 'Ağ seçin',
   networkButton: 'Ağ: {network}',
+  networkUnsupported: 'Desteklenmeyen ağ',
   switchNetwork: 'Ağı değiştir',
   networkCurrent: 'Bağlı',
   networkSwitching: 'Cüzdanınızda onaylayın…',

@@ -134,6 +134,7 @@ export const zhCN: Messages = {
   sessionExpiredHint: '请检查设备时钟是否正确，然后重新连接。',
   networksTitle: '选择网络',
   networkButton: '网络：{network}',
+  networkUnsupported: '不支持的网络',
   switchNetwork: '切换网络',
   networkCurrent: '已连接',
   networkSwitching: '请在钱包中确认…',

@@ -4,28 +4,28 @@ import { useLatchNetwork } from '../../hooks/useLatchApi.js';
 import { useThemeStyle } from '../../hooks/useThemeStyle.js';
 
 /**
- * The network the wallet is on (the default network before connecting); opens the network
- * picker when connected, else Connect.
+ * The active network (behaviour 3.5: the wallet's when connected, else the one restored at start),
+ * or "Unsupported network" on the placeholder; busy while its namespace connects or switches.
+ * Opens the network picker when connected, else Connect.
  */
 export function NetworkButton() {
   const latch = useLatchInstance();
   const themeStyle = useThemeStyle();
   const { status } = useLatchAccount();
-  const { caipNetwork, caipNetworkId } = useLatchNetwork();
+  const { activeNetwork, isSupported, isLoading } = useLatchNetwork();
   const connected = status === 'connected';
-  const label = connected
-    ? (caipNetwork?.name ?? latch.t('unsupportedChainTitle'))
-    : latch.defaultNetwork.name;
   return (
     <button
       type="button"
       className="latch-connect-button latch-network-button"
       data-testid="network-button"
-      data-caip-network-id={connected ? caipNetworkId : latch.defaultNetwork.caipNetworkId}
+      data-caip-network-id={activeNetwork.caipNetworkId}
+      data-unsupported={isSupported ? undefined : 'true'}
+      aria-busy={isLoading}
       style={themeStyle}
       onClick={() => latch.modal.open({ view: connected ? 'Networks' : 'Connect' })}
     >
-      {label}
+      {isSupported ? activeNetwork.name : latch.t('networkUnsupported')}
     </button>
   );
 }

@@ -59,7 +59,9 @@ export function AccountView() {
       <AccountActions caipNetworkId={caipNetworkId} />
       {name ? null : <RegisterNameAction caipNetworkId={caipNetworkId} />}
       <Button data-testid="account-network" onClick={() => latch.modal.push('Networks')}>
-        {latch.t('networkButton', { network: latch.networks.find((n) => n.caipNetworkId === caipNetworkId)?.name ?? caipNetworkId })}
+        {latch.t('networkButton', {
+          network: latch.networks.find((n) => n.caipNetworkId === caipNetworkId)?.name ?? latch.t('networkUnsupported'),
+        })}
       </Button>
       <AccountTabs caipNetworkId={caipNetworkId} />
       {/* Disconnecting the embedded wallet signs out of it (its connector ends the frame's session). */}

@@ -22,6 +22,8 @@ export function NetworksView() {
   const { status } = useStore(latch.connection);
   // Follows `addNetwork` / `removeNetwork` (behaviour 3.8).
   const { networks: all } = useStore(latch.networksStore);
+  // A switch or connection of a namespace under way elsewhere (the modal's loading map) blocks its rows too.
+  const { namespaceLoading } = useStore(latch.modal.store);
   // A wallet signs for one namespace: other namespaces' networks are not offered while connected.
   const namespace = status === 'connected' && caipNetworkId ? parseCaipNetworkId(caipNetworkId).namespace : undefined;
   const networks = namespace ? all.filter((network) => network.chainNamespace === namespace) : all;
@@ -55,7 +57,7 @@ export function NetworksView() {
                 data-testid={`network-${network.caipNetworkId}`}
                 aria-current={current ? 'true' : undefined}
                 aria-busy={pending === network.caipNetworkId}
-                disabled={pending !== undefined}
+                disabled={pending !== undefined || namespaceLoading[network.chainNamespace] === true}
                 onClick={() => void choose(network)}
               >
                 <span>{network.name}</span>
