@@ -157,3 +157,12 @@ it('imports the checks of networks added or removed at run time (behaviour 3.8) 
   expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/networkChanges\.js'/m);
   expect(importers[0]?.text).toContain("import('./networkChanges.js')");
 });
+
+it('loads the sign-in controller and the Latch server adapter only dynamically (pages without sign-in skip them)', () => {
+  for (const module of ['siwx', 'latchAuthentication']) {
+    const importers = sources.filter(({ text }) => new RegExp(`^import (?!type )[^;]*'\\./${module}\\.js'`, 'm').test(text));
+    // index.ts re-exports the public names: a host that imports them opts in.
+    expect(importers.map(({ file }) => file)).toEqual([]);
+    expect(sources.find(({ file }) => file === 'core/createLatch.ts')?.text).toContain(`import('./${module}.js')`);
+  }
+});

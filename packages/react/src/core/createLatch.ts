@@ -12,14 +12,8 @@ import { createAccountData, type AccountDataController } from './accountData.js'
 import { createModalController, type ModalController } from './modal.js';
 import { createNetworkController, type NetworkState } from './network.js';
 import { createTransactionStack, type TransactionStack } from './transactionStack.js';
-import { createLatchAuthentication } from './latchAuthentication.js';
-import {
-  createSiwxController,
-  siweConfigAdapter,
-  type SiweConfig,
-  type SiwxController,
-  type SiwxOptions,
-} from './siwx.js';
+import type { SiweConfig, SiwxController, SiwxOptions } from './siwx.js';
+import { createSignIn } from './signIn.js';
 import { browserStorage, STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createToasts, type ToastController } from './toasts.js';
 import { createCatalogueClient, type CatalogueClient } from './catalogue.js';
@@ -270,18 +264,32 @@ export function createLatch(options: LatchOptions): Latch {
     network: networkController,
     allowUnsupportedChain: options.allowUnsupportedChain === true,
   });
-  const siwx = createSiwxController({
-    adapter: options.siweConfig
-      ? siweConfigAdapter(options.siweConfig)
-      : options.siwx &&
-        (options.siwx.adapter ?? createLatchAuthentication({ ...server, storage })),
-    options: options.siweConfig ?? options.siwx ?? {},
-    connection: connectionController,
+  const signInOptions = options.siweConfig ?? options.siwx;
+  const siwx = createSignIn({
     modal,
-    toasts,
-    events,
-    networks: networkList,
-    location: () => globalThis.location,
+    required: signInOptions?.required === true,
+    isConnected: () => connectionController.connection.getState().status === 'connected',
+    load:
+      signInOptions &&
+      (async (store) => {
+        const [{ createSiwxController, siweConfigAdapter }, { createLatchAuthentication }] = await Promise.all([
+          import('./siwx.js'),
+          import('./latchAuthentication.js'),
+        ]);
+        return createSiwxController({
+          store,
+          adapter: options.siweConfig
+            ? siweConfigAdapter(options.siweConfig)
+            : (options.siwx?.adapter ?? createLatchAuthentication({ ...server, storage })),
+          options: signInOptions,
+          connection: connectionController,
+          modal,
+          toasts,
+          events,
+          networks: networkList,
+          location: () => globalThis.location,
+        });
+      }),
   });
   const accountData = createAccountData({
     api: createApiClient(server),

@@ -2,6 +2,7 @@ import { parseCaipAddress, parseCaipNetworkId } from '@latch/wasm';
 import type { ConnectionController } from './connection.js';
 import type { EventBus } from './events.js';
 import { currentView, type ModalController, type ViewName } from './modal.js';
+import { mayCloseSignIn, SIGN_IN_VIEWS, SiwxError } from './signIn.js';
 import { HttpError } from './gateway.js';
 import { declinedByUser } from './walletErrors.js';
 import { createStore, type Store } from './store.js';
@@ -111,14 +112,8 @@ export interface SiwxController {
   mayClose(): boolean;
 }
 
-/** Views that belong to sign-in; in required mode they cannot be closed without a session. */
-export const SIGN_IN_VIEWS: readonly ViewName[] = ['SIWXSignMessage', 'ConnectingSiwe'];
+export { SIGN_IN_VIEWS, SiwxError } from './signIn.js';
 
-
-/** A refusal with one of the documented messages (behaviour 4.7 sign-in). */
-export class SiwxError extends Error {
-  override readonly name = 'SiwxError';
-}
 
 /** The Latch server's refusals of a message whose times do not fit its clock (behaviour 4.8). */
 const CLOCK_CODES = new Set(['SESSION_EXPIRED', 'ISSUED_AT_OUT_OF_WINDOW']);
@@ -188,6 +183,7 @@ export function createSiwxController({
   networks,
   location,
   now = () => Date.now(),
+  store = createStore<SiwxState>({ enabled: adapter !== undefined, status: 'unauthenticated', signing: false }),
 }: {
   /** Undefined when sign-in is off. */
   adapter: AuthenticationAdapter | undefined;
@@ -200,12 +196,9 @@ export function createSiwxController({
   /** The page's location, read when signing (never at creation, for SSR). */
   location: () => Pick<Location, 'host' | 'origin'>;
   now?: () => number;
+  /** The state, when the caller made it before this controller's chunk loaded (`signIn.ts`). */
+  store?: Store<SiwxState>;
 }): SiwxController {
-  const store = createStore<SiwxState>({
-    enabled: adapter !== undefined,
-    status: 'unauthenticated',
-    signing: false,
-  });
   const { account } = connection;
   // Counters let an answer about an account the visitor has since left be ignored.
   let evaluation = 0;
@@ -277,6 +270,15 @@ export function createSiwxController({
     if (connected && !wasConnected && store.getState().status === 'unauthenticated') void evaluate();
     wasConnected = connected;
   });
+
+  // Created after its chunk loaded, a restored wallet may already be connected: start from what is.
+  wasConnected = isConnected();
+  if (account.getState().caipAddress) {
+    lastAccount = account.getState().caipAddress;
+    void evaluate();
+  } else if (store.getState().status === 'loading') {
+    store.setState({ status: 'unauthenticated' });
+  }
 
   events.subscribe((event) => {
     // An explicit disconnect ends the sign-in too: the next visitor of a shared device starts clean.
@@ -371,10 +373,7 @@ export function createSiwxController({
       // In required mode a connected visitor without a session is not allowed: sign out disconnects.
       if (required() && isConnected()) connection.disconnect();
     },
-    mayClose() {
-      if (!required() || !isConnected() || store.getState().status === 'authenticated') return true;
-      return !SIGN_IN_VIEWS.includes(currentView(modal.store.getState()));
-    },
+    mayClose: () => mayCloseSignIn(required(), isConnected(), store, modal),
   };
 }
 
