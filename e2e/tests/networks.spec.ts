@@ -188,6 +188,8 @@ test('unsupported network placeholder: with allowUnsupportedChain the wallet sta
   await expect(page.getByRole('dialog', { name: 'Switch network' })).toHaveCount(0);
   await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:1:${address}`);
   await expect(page.getByTestId('account-network')).toHaveText('Network: Unsupported network');
+  // No balance is read there, and none is shown as loading.
+  await expect(page.getByTestId('account-balance')).toHaveText('—');
   const button = page.getByTestId('network-button');
   await expect(button).toHaveText('Unsupported network');
   await expect(button).toHaveAttribute('data-unsupported', 'true');

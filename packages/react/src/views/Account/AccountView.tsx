@@ -12,6 +12,7 @@ import { RegisterNameAction } from './RegisterNameAction.js';
 export function AccountView() {
   const latch = useLatchInstance();
   const { address, caipNetworkId, balance, balanceSymbol, balanceStatus, balanceError } = useStore(latch.account);
+  const { supported } = useStore(latch.network);
   const { name, avatar } = useStore(latch.accountData.identity);
   const { pending } = useStore(latch.transactions.store);
   const { activeConnectorId, connectors } = useStore(latch.connection);
@@ -46,6 +47,9 @@ export function AccountView() {
             </span>
             <Button onClick={() => void latch.refreshBalance()}>{latch.t('retry')}</Button>
           </>
+        ) : balanceStatus === 'idle' && !supported ? (
+          // Behaviour 3.4: no balance is read on the unsupported placeholder; nothing is loading.
+          '—'
         ) : (
           <span className="latch-account-balance--loading">{latch.t('balanceLoading')}</span>
         )}
