@@ -67,11 +67,12 @@ async fn an_unanswered_proposal_expires() {
             assert!(dapp.relay().topics().contains(&connecting.uri.topic));
 
             clock.offset_ms.set(301_000);
-            let expired = tokio::time::timeout(Duration::from_secs(5), connecting.approval)
+            let expired = // Within one heartbeat (5 s), the expirer's tick.
+            tokio::time::timeout(Duration::from_secs(10), connecting.approval)
                 .await
                 .unwrap();
             assert_eq!(expired, Err(Error::Timeout(PROPOSAL_EXPIRED.into())));
-            let event = tokio::time::timeout(Duration::from_secs(5), events.recv())
+            let event = tokio::time::timeout(Duration::from_secs(10), events.recv())
                 .await
                 .unwrap();
             assert_eq!(event, Some(SignEvent::ProposalExpired { id: connecting.id }));

@@ -9,8 +9,9 @@ use super::{Session, SignClient, SignEvent, PROPOSAL_EXPIRED, REQUEST_EXPIRED};
 use crate::map::Map;
 use crate::Error;
 
-/// The expirer's tick, ms.
-const EXPIRER_TICK_MS: u64 = 1_000;
+/// The expirer's tick: the heartbeat (behaviour 7.4, 5 s), the pulse the official client's
+/// expirer checks on too; every expiry here is minutes or days long.
+const EXPIRER_TICK_MS: u64 = latch_core::constants::CONSTANTS.timings.heartbeat_ms;
 
 /// Expiries in unix ms, keyed by target as the JS client writes them
 /// (`topic:…` / `id:…`, [`ExpirerTarget`]'s text), so stored ones read alike.
