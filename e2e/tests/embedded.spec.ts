@@ -279,7 +279,8 @@ test('approvals in the frame: a message signed and verified, a rejection, ETH se
         await expect(page.getByTestId('send-fee')).toContainText(/ETH/);
         return page.getByTestId('send-view').textContent();
       },
-      { timeout: 45_000, intervals: [5_000] },
+      // The cache's 30 s plus reloads on a loaded machine.
+      { timeout: 75_000, intervals: [5_000] },
     )
     .toContain('Balance: 1');
   await page.getByTestId('send-token').selectOption({ label: 'ETH' });

@@ -35,6 +35,14 @@ describe('Modal', () => {
     expect(root.style.getPropertyValue('--latch-color-background')).toBe('#ffffff');
   });
 
+  it('closes on Escape even when focus has dropped to the page', async () => {
+    const { latch } = await openModal();
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(latch.modal.store.getState().open).toBe(false);
+  });
+
   it('moves focus inside on open and back to the opener when Escape closes it', async () => {
     const { dialog, opener } = await openModal();
     expect(dialog.contains(document.activeElement)).toBe(true);

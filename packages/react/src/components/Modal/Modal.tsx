@@ -45,6 +45,18 @@ export function Modal({ embedded = false }: { embedded?: boolean }) {
     if (!embedded && dialog && !dialog.contains(document.activeElement)) focusFirst(dialog);
   }, [view, embedded]);
 
+  // Escape while focus is outside the dialog (a view change or a disabled button dropped it to the
+  // page) still reaches the modal: it is modal, so the page behind takes no keys of its own.
+  useEffect(() => {
+    if (embedded) return;
+    const onPageKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || dialogRef.current?.contains(event.target as Node)) return;
+      latch.modal.close();
+    };
+    document.addEventListener('keydown', onPageKey);
+    return () => document.removeEventListener('keydown', onPageKey);
+  }, [embedded, latch]);
+
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (event.key === 'Escape') {
       event.stopPropagation();
