@@ -46,13 +46,16 @@ pub fn page_of(chain: &str, result: &Value) -> Option<Page> {
     let mut transfers = Vec::new();
     let mut oldest: Option<u64> = None;
     for (tx, receipt) in txs.iter().zip(receipts) {
-        let block = hex_u64(&tx["blockNumber"])?;
+        // Where the transaction was mined: Anvil leaves it null on the newest block's
+        // transactions, and their receipts carry it.
+        let mined = |field: &str| hex_u64(&tx[field]).or_else(|| hex_u64(&receipt[field]));
+        let block = mined("blockNumber")?;
         oldest = Some(oldest.map_or(block, |o| o.min(block)));
         let time = hex_u64(&tx["blockTimestamp"]).or_else(|| hex_u64(&receipt["timestamp"]))?;
         let info = TxInfo {
             block: i64::try_from(block).ok()?,
             time: i64::try_from(time).ok()?,
-            index: i64::try_from(hex_u64(&tx["transactionIndex"])?).ok()?,
+            index: i64::try_from(mined("transactionIndex")?).ok()?,
             nonce: i64::try_from(hex_u64(&tx["nonce"]).unwrap_or_default()).ok()?,
             from: tx["from"].as_str()?.to_lowercase(),
             to: tx["to"].as_str().map(str::to_lowercase),
@@ -128,6 +131,26 @@ mod tests {
             Some(3),
             "the next page ends before the oldest block read"
         );
+    }
+
+    /// Anvil's newest block: the transaction's own `blockNumber` and `transactionIndex` are
+    /// null; its receipt has them (seen with 10,000 transfers from one account).
+    #[test]
+    fn where_it_was_mined_comes_from_the_receipt_when_the_transaction_lacks_it() {
+        let mut newest = tx("0xdd", 0, "0x5");
+        newest["blockNumber"] = Value::Null;
+        newest["transactionIndex"] = Value::Null;
+        let result = json!({"txs": [newest, tx("0xcc", 8, "0x5")],
+            "receipts": [{"status": "0x1", "logs": [], "blockNumber": "0x9", "transactionIndex": "0x2"},
+                         {"status": "0x1", "logs": []}],
+            "lastPage": true});
+        let page = page_of("eip155:1", &result).unwrap();
+        let mined: Vec<(&str, i64, i64)> = page
+            .transfers
+            .iter()
+            .map(|t| (t.tx_hash.as_str(), t.block_number, t.tx_index))
+            .collect();
+        assert_eq!(mined, [("0xdd", 9, 2), ("0xcc", 8, 0)]);
     }
 
     #[test]
