@@ -44,6 +44,7 @@ export function createNetworkController({
   defaultNetwork,
   storage,
 }: {
+  /** The host's networks, read at each use (the live list `addNetwork` / `removeNetwork` change). */
   networks: readonly Network[];
   defaultNetwork: Network;
   storage: KeyValueStorage;
@@ -55,8 +56,6 @@ export function createNetworkController({
   });
   const find = (caipNetworkId: CaipNetworkId | undefined) =>
     networks.find((network) => network.caipNetworkId === caipNetworkId);
-  // The namespaces the host has networks in: the only ones a stored placeholder may keep (behaviour 3.6).
-  const namespaces = [...new Set(networks.map((network) => network.chainNamespace))];
 
   // Which change of network is the latest: a placeholder that loads late must not undo a later one.
   let change = 0;
@@ -117,10 +116,12 @@ export function createNetworkController({
     },
     restore() {
       const stored = storage.getItem(STORAGE_KEYS.activeNetwork);
+      // `networks` is the live list (networks added at run time included): the namespaces are the
+      // ones it has now, the only ones a stored placeholder may keep (behaviour 3.6).
       const choice = startNetwork(
         stored ?? undefined,
         networks.map((network) => network.caipNetworkId),
-        namespaces,
+        [...new Set(networks.map((network) => network.chainNamespace))],
       );
       const requested = networks[choice];
       if (requested) return show(requested, true);
