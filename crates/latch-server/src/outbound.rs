@@ -193,6 +193,19 @@ pub fn configured_client(timeout: Duration) -> reqwest::Client {
         .unwrap_or_default()
 }
 
+/// The body of `response`, at most `max` bytes; `None` past that or on a read error. Outside
+/// answers are read this way so a server that keeps sending cannot fill memory before a timeout.
+pub async fn read_at_most(mut response: reqwest::Response, max: usize) -> Option<Vec<u8>> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.ok()? {
+        body.extend_from_slice(&chunk);
+        if body.len() > max {
+            return None;
+        }
+    }
+    Some(body)
+}
+
 /// `scheme://host[:port]` of `url`, for logs and errors: upstream URLs carry
 /// API keys in their path, query or user info, which must never be printed.
 pub fn redact_url(url: &str) -> String {

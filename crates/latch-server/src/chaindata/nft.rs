@@ -216,15 +216,8 @@ pub async fn fetch_metadata(client: &reqwest::Client, url: Url, private_hosts: b
     if !private_hosts && !outbound::may_fetch(&url) {
         return None;
     }
-    let mut response = client.get(url).send().await.ok()?.error_for_status().ok()?;
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.ok()? {
-        body.extend_from_slice(&chunk);
-        if body.len() > MAX_METADATA_BYTES {
-            return None;
-        }
-    }
-    Some(body)
+    let response = client.get(url).send().await.ok()?.error_for_status().ok()?;
+    outbound::read_at_most(response, MAX_METADATA_BYTES).await
 }
 
 #[cfg(test)]

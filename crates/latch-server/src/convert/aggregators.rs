@@ -20,6 +20,17 @@ use super::settings::{AggregatorConfig, AggregatorKind};
 
 /// How long a plug-in may take before the chain's route answers alone.
 const TIMEOUT: Duration = Duration::from_secs(2);
+/// The most an answer may weigh: a quote with its calldata is a few kB.
+const MAX_ANSWER_BYTES: usize = 256 * 1024;
+
+/// A plug-in's JSON answer, refused when it is not 2xx, too large or not the expected shape.
+async fn answer<T: serde::de::DeserializeOwned>(request: reqwest::RequestBuilder) -> anyhow::Result<T> {
+    let response = request.send().await?.error_for_status()?;
+    let body = crate::outbound::read_at_most(response, MAX_ANSWER_BYTES)
+        .await
+        .ok_or_else(|| anyhow::anyhow!("answer unreadable or over {MAX_ANSWER_BYTES} bytes"))?;
+    Ok(serde_json::from_slice(&body)?)
+}
 
 /// An aggregator's quote: what `input` buys through it.
 #[derive(Debug, PartialEq, Eq)]
@@ -260,13 +271,7 @@ impl Aggregator for ZeroEx {
     }
 
     async fn quote(&self, input: &SwapInput) -> anyhow::Result<AggregatorQuote> {
-        let answer: ZeroExAnswer = self
-            .request("price", input)
-            .send()
-            .await?
-            .error_for_status()?
-            .json()
-            .await?;
+        let answer: ZeroExAnswer = answer(self.request("price", input)).await?;
         Ok(AggregatorQuote {
             to_amount: answer.fillable()?,
             spender: None,
@@ -274,14 +279,7 @@ impl Aggregator for ZeroEx {
     }
 
     async fn build(&self, input: &SwapInput, slippage_bps: u32) -> anyhow::Result<AggregatorSwap> {
-        let answer: ZeroExAnswer = self
-            .request("quote", input)
-            .query(&[("slippageBps", slippage_bps)])
-            .send()
-            .await?
-            .error_for_status()?
-            .json()
-            .await?;
+        let answer: ZeroExAnswer = answer(self.request("quote", input).query(&[("slippageBps", slippage_bps)])).await?;
         let to_amount = answer.fillable()?;
         let (Some(min), Some(tx)) = (&answer.min_buy_amount, &answer.transaction) else {
             anyhow::bail!("0x's quote has no transaction");
@@ -325,17 +323,12 @@ impl OneInch {
         let SwapToken::Erc20(sold) = input.pair.from else {
             return Ok(None);
         };
-        let spender = self.request("approve/spender", input).send();
-        let allowance = self
-            .request("approve/allowance", input)
-            .query(&[
-                ("tokenAddress", sold.to_checksum(None)),
-                ("walletAddress", input.user.to_checksum(None)),
-            ])
-            .send();
+        let spender = answer::<OneInchSpender>(self.request("approve/spender", input));
+        let allowance = answer::<OneInchAllowance>(self.request("approve/allowance", input).query(&[
+            ("tokenAddress", sold.to_checksum(None)),
+            ("walletAddress", input.user.to_checksum(None)),
+        ]));
         let (spender, allowance) = tokio::try_join!(spender, allowance)?;
-        let spender: OneInchSpender = spender.error_for_status()?.json().await?;
-        let allowance: OneInchAllowance = allowance.error_for_status()?.json().await?;
         let spender = address("address", &spender.address)?;
         if amount("allowance", &allowance.allowance)? < input.amount {
             anyhow::bail!("the wallet has not approved 1inch's router {spender}");
@@ -383,14 +376,7 @@ impl Aggregator for OneInch {
 
     async fn quote(&self, input: &SwapInput) -> anyhow::Result<AggregatorQuote> {
         let quote = async {
-            let answer: OneInchQuote = self
-                .request("quote", input)
-                .query(&Self::pair(input))
-                .send()
-                .await?
-                .error_for_status()?
-                .json()
-                .await?;
+            let answer: OneInchQuote = answer(self.request("quote", input).query(&Self::pair(input))).await?;
             amount("dstAmount", &answer.dst_amount)
         };
         let (to_amount, spender) = tokio::try_join!(quote, self.spender(input))?;
@@ -400,19 +386,12 @@ impl Aggregator for OneInch {
     async fn build(&self, input: &SwapInput, slippage_bps: u32) -> anyhow::Result<AggregatorSwap> {
         self.spender(input).await?;
         let user = input.user.to_checksum(None);
-        let answer: OneInchSwap = self
-            .request("swap", input)
-            .query(&Self::pair(input))
-            .query(&[
-                ("from", user.as_str()),
-                ("origin", user.as_str()),
-                ("slippage", &percent(slippage_bps)),
-            ])
-            .send()
-            .await?
-            .error_for_status()?
-            .json()
-            .await?;
+        let answer: OneInchSwap = answer(self.request("swap", input).query(&Self::pair(input)).query(&[
+            ("from", user.as_str()),
+            ("origin", user.as_str()),
+            ("slippage", &percent(slippage_bps)),
+        ]))
+        .await?;
         let to_amount = amount("dstAmount", &answer.dst_amount)?;
         Ok(AggregatorSwap {
             to_amount,
@@ -747,6 +726,24 @@ mod tests {
         assert_eq!(
             best_swap(&[], &native_to_usdc(), 100, U256::ZERO, U256::ZERO).await,
             None
+        );
+    }
+
+    #[tokio::test]
+    async fn an_answer_over_the_size_bound_is_refused_and_the_chain_route_answers() {
+        // A well-formed, better quote padded past the bound: refused by size, not by shape.
+        let padding = "x".repeat(MAX_ANSWER_BYTES);
+        let body = json!({"liquidityAvailable": true, "buyAmount": "9000", "padding": padding}).to_string();
+        let app = axum::Router::new().route("/swap/allowance-holder/{endpoint}", get(move || async move { body }));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let zero_ex = from_config(&[plug_in(AggregatorKind::ZeroEx, &url, "k")]);
+        let error = zero_ex[0].quote(&native_to_usdc()).await.unwrap_err();
+        assert!(error.to_string().contains("over 262144 bytes"), "{error}");
+        assert_eq!(
+            best(&zero_ex, &native_to_usdc(), chain_quote("4000")).await.source,
+            "uniswap-v2"
         );
     }
 
