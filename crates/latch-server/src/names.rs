@@ -100,9 +100,7 @@ impl From<NameRecord> for NameAndAddresses {
 /// it from its owner's record.
 fn full_name(config: &crate::config::Config, name: &str) -> ApiResult<String> {
     let name = name.to_ascii_lowercase();
-    let zones = std::iter::once(&config.name_zone).chain(config.name_legacy_zone.as_ref());
-    let label = zones
-        .filter_map(|zone| name.strip_suffix(zone.as_str())?.strip_suffix('.'))
+    let label = zone_labels(config, &name)
         .next()
         .ok_or_else(|| ApiError::bad("name", format!("a name ends in .{}", config.name_zone)))?;
     // latch-core's rule, the one the modal checks as the visitor types.
@@ -113,11 +111,16 @@ fn full_name(config: &crate::config::Config, name: &str) -> ApiResult<String> {
 /// The zone's full name for `name`, a single label under the primary or the legacy suffix
 /// (behaviour 7.10: `alice.<legacy>` is `alice.<zone>`); `None` outside both.
 pub(crate) fn zone_name(config: &crate::config::Config, name: &str) -> Option<String> {
-    let zones = std::iter::once(&config.name_zone).chain(config.name_legacy_zone.as_ref());
-    zones
-        .filter_map(|zone| name.strip_suffix(zone.as_str())?.strip_suffix('.'))
+    zone_labels(config, name)
         .find(|label| !label.is_empty() && !label.contains('.'))
         .map(|label| format!("{label}.{}", config.name_zone))
+}
+
+/// What precedes `.<zone>` in `name`, for the primary zone then the legacy one (where it ends so).
+fn zone_labels<'a>(config: &'a crate::config::Config, name: &'a str) -> impl Iterator<Item = &'a str> {
+    std::iter::once(&config.name_zone)
+        .chain(config.name_legacy_zone.as_ref())
+        .filter_map(move |zone| name.strip_suffix(zone.as_str())?.strip_suffix('.'))
 }
 
 /// A name under the legacy suffix as the primary zone's; any other name as it is.
