@@ -45,4 +45,15 @@ describe('createSignIn: the controller only when sign-in is on', () => {
     signIn.store.setState({ status: 'authenticated' });
     expect(signIn.mayClose()).toBe(true);
   });
+
+  it('on, with a chunk that fails to load: loading ends and the actions say why', async () => {
+    const signIn = createSignIn({
+      load: () => Promise.reject(new Error('chunk failed')),
+      modal: modal(),
+      required: false,
+      isConnected: () => true,
+    });
+    await expect(signIn.signIn()).rejects.toThrow('chunk failed');
+    expect(signIn.store.getState().status).toBe('unauthenticated');
+  });
 });

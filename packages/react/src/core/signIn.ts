@@ -50,8 +50,9 @@ export function createSignIn({
   }
   let loaded: SiwxController | undefined;
   const controller = load(store).then((created) => (loaded = created));
-  // A chunk that failed to load fails the next action instead of an unhandled rejection now.
-  controller.catch(() => undefined);
+  // A chunk that failed to load fails the next action (not an unhandled rejection now), and
+  // nothing is loading any more.
+  controller.catch(() => store.setState({ status: 'unauthenticated' }));
   return {
     store,
     signIn: async () => (await controller).signIn(),
