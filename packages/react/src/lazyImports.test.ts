@@ -91,6 +91,15 @@ it('imports every whole catalogue, English too, only dynamically, from the local
   }
 });
 
+it("imports the Wallet Standard app side only dynamically, from walletStandard (hosts without Solana never fetch it)", () => {
+  const packageImporters = sources.filter(({ text }) => text.includes("'@wallet-standard/app'"));
+  expect(packageImporters.map(({ file }) => file)).toEqual(['core/walletStandardApp.ts']);
+  const importers = sources.filter(({ text }) => text.includes("'./walletStandardApp.js'"));
+  expect(importers.map(({ file }) => file)).toEqual(['core/walletStandard.ts']);
+  expect(importers[0]?.text).not.toMatch(/^import [^;]*'\.\/walletStandardApp\.js'/m);
+  expect(importers[0]?.text).toContain("import('./walletStandardApp.js')");
+});
+
 it('imports the legacy window.ethereum watcher only dynamically, from createLatch (the entry has no room, issue 6)', () => {
   const importers = sources.filter(({ text }) => text.includes("'./legacyInjected.js'"));
   expect(importers.map(({ file }) => file)).toEqual(['core/createLatch.ts']);

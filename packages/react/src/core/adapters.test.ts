@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CHECKSUMMED_ACCOUNT,
   createTestLatch,
@@ -48,6 +48,7 @@ describe('getProvider (the universal provider)', () => {
 
   it('hands out the Wallet Standard wallet of a connected Solana wallet, and nothing for eip155', async () => {
     const { latch, wallet } = setup();
+    await vi.dynamicImportSettled();
     await latch.connect(SOLANA_CONNECTOR_ID);
     const solana = latch.getProvider('solana');
     expect(solana).toBe(wallet);
@@ -71,6 +72,7 @@ describe('getProvider (the universal provider)', () => {
 
   it('a Solana wallet that drops solana:signMessage: UniversalAdapter:signMessage - provider is undefined', async () => {
     const { latch, wallet } = setup();
+    await vi.dynamicImportSettled();
     await latch.connect(SOLANA_CONNECTOR_ID);
     expect(latch.connection.getState().status).toBe('connected');
     // Latch offers only wallets with the feature; a wallet may still replace its features later.

@@ -376,7 +376,7 @@ export function createLatch(options: LatchOptions): Latch {
   function watchSolanaWhenNeeded() {
     if (!mountedOn || stopWatchingSolana) return;
     if (!networkList.some((network) => network.chainNamespace === 'solana')) return;
-    stopWatchingSolana = watchStandardWallets(mountedOn, connectionController.addConnector);
+    stopWatchingSolana = watchStandardWallets(connectionController.addConnector);
   }
 
   return {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createTestLatch,
   createTestProvider,
@@ -114,6 +114,7 @@ describe('networks at run time (behaviour 3.8)', () => {
     registerStandardWallet(createTestStandardWallet());
     const latch = createTestLatch({ networks: [devnet, solanaDevnet, solanaOther] });
     cleanups.push(latch.mount(window));
+    await vi.dynamicImportSettled();
     await latch.connect('wallet-standard:Test Solana Wallet');
     const { address } = latch.account.getState();
     expect(latch.account.getState().caipNetworkId).toBe(solanaDevnet.caipNetworkId);
@@ -128,7 +129,10 @@ describe('networks at run time (behaviour 3.8)', () => {
     const latch = createTestLatch();
     cleanups.push(latch.mount(window));
     expect(latch.connection.getState().connectors).toEqual([]);
+    await vi.dynamicImportSettled();
+    expect(latch.connection.getState().connectors).toEqual([]);
     await latch.addNetwork(solanaDevnet);
+    await vi.dynamicImportSettled();
     expect(latch.connection.getState().connectors.map(({ id }) => id)).toEqual(['wallet-standard:Test Solana Wallet']);
   });
 });

@@ -35,25 +35,28 @@ describe('Solana connections (Wallet Standard)', () => {
   const cleanups: (() => void)[] = [];
   afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
-  function setup(wallet: TestStandardWallet = createTestStandardWallet(), options: Partial<LatchOptions> = {}) {
+  // Latch loads the standard's app side when it mounts: setup waits for it.
+  async function setup(wallet: TestStandardWallet = createTestStandardWallet(), options: Partial<LatchOptions> = {}) {
     const gateway = stubGateway(() => BALANCE);
     const latch = createTestLatch({ networks: [devnet, solanaDevnet], ...options });
     registerStandardWallet(wallet);
     cleanups.push(latch.mount(window));
+    await vi.dynamicImportSettled();
     return { latch, wallet, gateway, connect: () => latch.connect(CONNECTOR_ID) };
   }
 
-  it('is not offered to a host without a Solana network', () => {
+  it('is not offered to a host without a Solana network', async () => {
     stubGateway();
     registerStandardWallet(createTestStandardWallet());
     const latch = createTestLatch();
     cleanups.push(latch.mount(window));
+    await vi.dynamicImportSettled();
     expect(latch.connection.getState().connectors).toEqual([]);
   });
 
-  it('lists the wallet next to an EVM wallet of the same name', () => {
+  it('lists the wallet next to an EVM wallet of the same name', async () => {
     installWallet(createTestProvider(), { ...testWalletInfo, name: 'Test Solana Wallet' });
-    const { latch } = setup();
+    const { latch } = await setup();
     expect(latch.connection.getState().connectors.map(({ id, namespace }) => [id, namespace ?? 'eip155'])).toEqual([
       [testWalletInfo.uuid, 'eip155'],
       [CONNECTOR_ID, 'solana'],
@@ -61,7 +64,7 @@ describe('Solana connections (Wallet Standard)', () => {
   });
 
   it('connects: base58 account on the host Solana network, SOL balance through the gateway', async () => {
-    const { latch, wallet, gateway, connect } = setup();
+    const { latch, wallet, gateway, connect } = await setup();
     const { address } = testSolanaKey();
     latch.modal.open();
     await whenOpen(latch);
@@ -86,7 +89,7 @@ describe('Solana connections (Wallet Standard)', () => {
   });
 
   it('returns to Connect when the user declines in the wallet (4001)', async () => {
-    const { latch, connect } = setup(createTestStandardWallet({ reject: { connect: true } }));
+    const { latch, connect } = await setup(createTestStandardWallet({ reject: { connect: true } }));
     latch.modal.open();
     await whenOpen(latch);
     await connect();
@@ -97,7 +100,7 @@ describe('Solana connections (Wallet Standard)', () => {
   it('refuses an account latch-core does not accept as a Solana address', async () => {
     const wallet = createTestStandardWallet();
     wallet.connect.mockResolvedValueOnce({ accounts: [{ ...wallet.accounts[0], address: '0OIl-not-base58' }] });
-    const { latch, connect } = setup(wallet);
+    const { latch, connect } = await setup(wallet);
     latch.modal.open();
     await whenOpen(latch);
     await connect();
@@ -106,7 +109,7 @@ describe('Solana connections (Wallet Standard)', () => {
   });
 
   it('follows standard:events change: another account, then none (disconnect)', async () => {
-    const { latch, wallet, connect } = setup();
+    const { latch, wallet, connect } = await setup();
     await connect();
     const other = testSolanaKey(9);
     wallet.setAccounts([other]);
@@ -118,7 +121,7 @@ describe('Solana connections (Wallet Standard)', () => {
   });
 
   it('disconnect calls standard:disconnect and forgets the wallet', async () => {
-    const { latch, wallet, connect } = setup();
+    const { latch, wallet, connect } = await setup();
     await connect();
     latch.disconnect();
     expect(wallet.disconnect).toHaveBeenCalledTimes(1);
@@ -128,7 +131,7 @@ describe('Solana connections (Wallet Standard)', () => {
 
   it('reports a wallet that refuses to disconnect as DISCONNECT_ERROR, and disconnects anyway', async () => {
     const seen: unknown[] = [];
-    const { latch, wallet, connect } = setup(createTestStandardWallet(), { onEvent: (event) => seen.push(event) });
+    const { latch, wallet, connect } = await setup(createTestStandardWallet(), { onEvent: (event) => seen.push(event) });
     await connect();
     wallet.disconnect.mockRejectedValueOnce(new Error('wallet locked'));
     latch.disconnect();
@@ -140,7 +143,7 @@ describe('Solana connections (Wallet Standard)', () => {
 
   it('restores silently on reload ({ silent: true }, no prompt)', async () => {
     localStorage.setItem(STORAGE_KEYS.connectedWallet, CONNECTOR_ID);
-    const { latch, wallet } = setup(createTestStandardWallet({ authorised: true }));
+    const { latch, wallet } = await setup(createTestStandardWallet({ authorised: true }));
     await vi.waitFor(() => expect(latch.connection.getState().status).toBe('connected'));
     expect(wallet.connect).toHaveBeenCalledWith({ silent: true });
     expect(latch.modal.store.getState().open).toBe(false);
@@ -149,7 +152,7 @@ describe('Solana connections (Wallet Standard)', () => {
 
   it('a reload whose wallet no longer authorises the app ends disconnected, without a prompt', async () => {
     localStorage.setItem(STORAGE_KEYS.connectedWallet, CONNECTOR_ID);
-    const { latch, wallet } = setup(createTestStandardWallet({ authorised: false }));
+    const { latch, wallet } = await setup(createTestStandardWallet({ authorised: false }));
     await vi.waitFor(() => expect(latch.connection.getState().status).toBe('disconnected'), { timeout: RESTORE_WAIT_MS });
     expect(wallet.connect).toHaveBeenCalledTimes(1);
     expect(wallet.connect).toHaveBeenCalledWith({ silent: true });
@@ -158,7 +161,7 @@ describe('Solana connections (Wallet Standard)', () => {
 
   it('switches between Solana networks without asking the wallet; EVM networks are unsupported', async () => {
     const other = { ...solanaDevnet, id: 'other', caipNetworkId: 'solana:otherCluster' as const, name: 'Other' };
-    const { latch, wallet, connect } = setup(createTestStandardWallet(), { networks: [devnet, solanaDevnet, other] });
+    const { latch, wallet, connect } = await setup(createTestStandardWallet(), { networks: [devnet, solanaDevnet, other] });
     await connect();
     await latch.switchNetwork(other);
     expect(latch.account.getState().caipAddress).toBe(`solana:otherCluster:${testSolanaKey().address}`);
@@ -170,7 +173,7 @@ describe('Solana connections (Wallet Standard)', () => {
   });
 
   it('an EVM connection does not switch to a Solana network', async () => {
-    const { latch } = setup();
+    const { latch } = await setup();
     installWallet(createTestProvider());
     await latch.connect(testWalletInfo.uuid);
     await expect(latch.switchNetwork(solanaDevnet)).rejects.toMatchObject({ kind: 'unsupported' });
@@ -199,7 +202,7 @@ describe('Solana connections (Wallet Standard)', () => {
 
   async function connectForSignIn(wallet = createTestStandardWallet()) {
     const adapter = verifyingAdapter();
-    const { latch, connect } = setup(wallet, { siwx: { adapter } });
+    const { latch, connect } = await setup(wallet, { siwx: { adapter } });
     latch.modal.open();
     await whenOpen(latch);
     await connect();

@@ -1,4 +1,6 @@
 import { init, solanaSignatureText, verifySolanaSignature } from '@latch/wasm/extra';
+import { getWallets } from '@wallet-standard/app';
+import { registerWallet } from '@wallet-standard/wallet';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createTestStandardWallet,
@@ -7,28 +9,28 @@ import {
 } from '../test/standardWallet.js';
 import { toBase58 } from '../test/base58.js';
 import type { StandardWallet } from './types.js';
-import {
-  APP_READY_EVENT,
-  isSolanaWallet,
-  LATCH_FORWARDER_FEATURE,
-  REGISTER_WALLET_EVENT,
-  watchStandardWallets,
-  type WalletStandardApi,
-} from './walletStandard.js';
+import { isSolanaWallet, LATCH_FORWARDER_FEATURE, watchStandardWallets } from './walletStandard.js';
 
-// The wallets here are Wallet Standard test doubles registered through real DOM events (no
-// browser extension runs in jsdom); the Playwright tests cover an injected wallet in Chromium.
+type Wallet = Parameters<ReturnType<typeof getWallets>['register']>[0];
+
+// The wallets here are Wallet Standard test doubles (no browser extension runs in jsdom), on the
+// standard's real app side (@wallet-standard/app); the Playwright tests cover an injected wallet
+// in Chromium. The app's registry lives as long as this file: each test registers its own wallets
+// and looks for those.
 describe('Wallet Standard discovery', () => {
   const cleanups: (() => void)[] = [];
   afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+  const offered = (onConnector: ReturnType<typeof vi.fn>, wallet: object) =>
+    onConnector.mock.calls.filter(([connector]) => connector.wallet === wallet).length;
 
-  it('registers a wallet loaded before the app when the app announces itself (app-ready)', () => {
+  it('offers a wallet that registered before the app started watching', async () => {
     const wallet = createTestStandardWallet();
     registerStandardWallet(wallet);
     const onConnector = vi.fn();
-    cleanups.push(watchStandardWallets(window, onConnector));
-    expect(onConnector).toHaveBeenCalledTimes(1);
-    expect(onConnector.mock.calls[0]![0]).toMatchObject({
+    cleanups.push(watchStandardWallets(onConnector));
+    await vi.dynamicImportSettled();
+    expect(offered(onConnector, wallet)).toBe(1);
+    expect(onConnector.mock.calls.find(([connector]) => connector.wallet === wallet)![0]).toMatchObject({
       id: 'wallet-standard:Test Solana Wallet',
       type: 'ANNOUNCED',
       namespace: 'solana',
@@ -39,66 +41,76 @@ describe('Wallet Standard discovery', () => {
     });
   });
 
-  it('registers a wallet loaded after the app (register-wallet), once however often it registers', () => {
+  it('offers a wallet registered later through @wallet-standard/wallet, once however often it registers', async () => {
     const onConnector = vi.fn();
-    cleanups.push(watchStandardWallets(window, onConnector));
-    const wallet = createTestStandardWallet();
-    registerStandardWallet(wallet);
-    registerStandardWallet(wallet);
-    window.dispatchEvent(new CustomEvent(APP_READY_EVENT, { detail: { register: () => () => undefined } }));
-    expect(onConnector).toHaveBeenCalledTimes(1);
+    cleanups.push(watchStandardWallets(onConnector));
+    await vi.dynamicImportSettled();
+    const wallet = createTestStandardWallet({ name: 'Registered later' });
+    registerWallet(wallet as unknown as Wallet);
+    registerWallet(wallet as unknown as Wallet);
+    expect(offered(onConnector, wallet)).toBe(1);
+    // A second watcher (a second Latch on the page) is offered it too, once.
+    const second = vi.fn();
+    cleanups.push(watchStandardWallets(second));
+    await vi.dynamicImportSettled();
+    expect(offered(second, wallet)).toBe(1);
   });
 
-  it('stops listening after cleanup', () => {
+  it('stops offering after cleanup, also before the app side has loaded', async () => {
     const onConnector = vi.fn();
-    watchStandardWallets(window, onConnector)();
-    registerStandardWallet(createTestStandardWallet());
+    const early = createTestStandardWallet({ name: 'Before load' });
+    registerStandardWallet(early);
+    watchStandardWallets(onConnector)();
+    await vi.dynamicImportSettled();
+    expect(onConnector).not.toHaveBeenCalled();
+    const stop = watchStandardWallets(onConnector);
+    await vi.dynamicImportSettled();
+    onConnector.mockClear();
+    stop();
+    const wallet = createTestStandardWallet({ name: 'After cleanup' });
+    registerStandardWallet(wallet);
     expect(onConnector).not.toHaveBeenCalled();
   });
 
-  it('ignores malformed registrations and keeps listening after a wallet callback throws', () => {
+  it('ignores registrations that are not wallets', async () => {
     const onConnector = vi.fn();
-    cleanups.push(watchStandardWallets(window, onConnector));
-    window.dispatchEvent(new CustomEvent(REGISTER_WALLET_EVENT, { detail: 'not a callback' }));
-    window.dispatchEvent(
-      new CustomEvent(REGISTER_WALLET_EVENT, {
-        detail: () => {
-          throw new Error('broken wallet');
-        },
-      }),
-    );
-    window.dispatchEvent(
-      new CustomEvent(REGISTER_WALLET_EVENT, {
-        detail: ({ register }: WalletStandardApi) => register(null as unknown as StandardWallet),
-      }),
-    );
-    registerStandardWallet(createTestStandardWallet());
-    expect(onConnector).toHaveBeenCalledTimes(1);
+    cleanups.push(watchStandardWallets(onConnector));
+    await vi.dynamicImportSettled();
+    const before = onConnector.mock.calls.length;
+    getWallets().register(null as unknown as Wallet, 'text' as unknown as Wallet);
+    expect(onConnector.mock.calls.length).toBe(before);
+    const wallet = createTestStandardWallet({ name: 'After malformed' });
+    registerStandardWallet(wallet);
+    expect(offered(onConnector, wallet)).toBe(1);
   });
 
-  it('offers only wallets with a solana chain, standard:connect and solana:signMessage', () => {
+  it('offers only wallets with a solana chain, standard:connect and solana:signMessage', async () => {
     const onConnector = vi.fn();
-    cleanups.push(watchStandardWallets(window, onConnector));
+    cleanups.push(watchStandardWallets(onConnector));
+    await vi.dynamicImportSettled();
     const evmOnly = { ...createTestStandardWallet({ name: 'EVM only' }), chains: ['eip155:1'] };
     const noSign = createTestStandardWallet({ name: 'No sign', features: { 'solana:signMessage': undefined } });
     const noConnect = createTestStandardWallet({ name: 'No connect', features: { 'standard:connect': { version: '1.0.0' } } });
     // @latch/solana's "Latch" wallet forwards to the connected wallet: listing it would loop.
     const forwarder = createTestStandardWallet({ name: 'Latch', features: { [LATCH_FORWARDER_FEATURE]: { version: '1.0.0' } } });
     for (const wallet of [evmOnly, noSign, noConnect, forwarder]) registerStandardWallet(wallet);
-    expect(onConnector).not.toHaveBeenCalled();
+    for (const wallet of [evmOnly, noSign, noConnect, forwarder]) expect(offered(onConnector, wallet)).toBe(0);
     expect(isSolanaWallet(createTestStandardWallet())).toBe(true);
     expect(isSolanaWallet({ name: '', chains: ['solana:mainnet'] } as unknown as StandardWallet)).toBe(false);
   });
 
   it('maps standard:disconnect to the connector, absent when the wallet lacks it', async () => {
     const onConnector = vi.fn();
-    cleanups.push(watchStandardWallets(window, onConnector));
-    const wallet = createTestStandardWallet();
+    cleanups.push(watchStandardWallets(onConnector));
+    await vi.dynamicImportSettled();
+    const wallet = createTestStandardWallet({ name: 'With disconnect' });
+    const without = createTestStandardWallet({ name: 'No disconnect', features: { 'standard:disconnect': undefined } });
     registerStandardWallet(wallet);
-    registerStandardWallet(createTestStandardWallet({ name: 'No disconnect', features: { 'standard:disconnect': undefined } }));
-    await onConnector.mock.calls[0]![0].disconnect();
+    registerStandardWallet(without);
+    const connectorOf = (w: object) => onConnector.mock.calls.find(([connector]) => connector.wallet === w)![0];
+    await connectorOf(wallet).disconnect();
     expect(wallet.disconnect).toHaveBeenCalledTimes(1);
-    expect(onConnector.mock.calls[1]![0].disconnect).toBeUndefined();
+    expect(connectorOf(without).disconnect).toBeUndefined();
   });
 });
 

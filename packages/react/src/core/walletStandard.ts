@@ -1,15 +1,5 @@
 import type { SolanaConnector, StandardWallet, StandardWalletAccount } from './types.js';
 
-/** Dispatched by a wallet when it is ready; its `detail` is a callback taking the app's `{ register }`. */
-export const REGISTER_WALLET_EVENT = 'wallet-standard:register-wallet';
-/** Dispatched by the app when it is ready; wallets already loaded register through its `detail`. */
-export const APP_READY_EVENT = 'wallet-standard:app-ready';
-
-/** What the app hands wallets: `register` returns the wallet's unregister function. */
-export interface WalletStandardApi {
-  register(...wallets: StandardWallet[]): () => void;
-}
-
 /** The Wallet Standard features Latch uses, as wallets implement them. */
 export interface StandardConnectFeature {
   /** `silent`: only accounts already authorised, no prompt (an empty list when there are none). */
@@ -78,33 +68,32 @@ export function solanaConnector(wallet: StandardWallet): SolanaConnector {
 }
 
 /**
- * Discovers Wallet Standard wallets that can serve Solana (the app side of the standard's window
- * events): wallets loaded earlier register when the app announces itself, later ones when they
- * announce themselves. A wallet registering twice is reported once. Returns the cleanup.
+ * Discovers Wallet Standard wallets that can serve Solana through the standard's own app side
+ * (`@wallet-standard/app`: wallets loaded before the app register when it announces itself, later
+ * ones when they announce themselves). A wallet registering twice is reported once. Latch keeps a
+ * wallet listed until the page reloads, so an unregistration has nothing to undo. Returns the
+ * cleanup. The app side loads on the first call, so hosts without Solana never fetch it; call it
+ * in the browser only: it announces the app on `window`.
  */
-export function watchStandardWallets(target: Window, onConnector: (connector: SolanaConnector) => void): () => void {
+export function watchStandardWallets(onConnector: (connector: SolanaConnector) => void): () => void {
   const seen = new WeakSet<object>();
-  const api: WalletStandardApi = Object.freeze({
-    register(...wallets: StandardWallet[]) {
-      for (const wallet of wallets) {
-        if (!wallet || typeof wallet !== 'object' || seen.has(wallet)) continue;
-        seen.add(wallet);
-        if (isSolanaWallet(wallet)) onConnector(solanaConnector(wallet));
-      }
-      // Latch keeps a wallet listed until the page reloads, so unregistering has nothing to undo.
-      return () => undefined;
-    },
-  });
-  function onRegister(event: Event) {
-    const callback = (event as CustomEvent<unknown>).detail;
-    if (typeof callback !== 'function') return;
-    try {
-      (callback as (api: WalletStandardApi) => void)(api);
-    } catch {
-      // One broken wallet must not keep the others from registering.
+  const offer = (wallets: readonly unknown[]) => {
+    for (const wallet of wallets) {
+      if (!wallet || typeof wallet !== 'object' || seen.has(wallet)) continue;
+      seen.add(wallet);
+      if (isSolanaWallet(wallet as StandardWallet)) onConnector(solanaConnector(wallet as StandardWallet));
     }
-  }
-  target.addEventListener(REGISTER_WALLET_EVENT, onRegister);
-  target.dispatchEvent(new CustomEvent(APP_READY_EVENT, { detail: api }));
-  return () => target.removeEventListener(REGISTER_WALLET_EVENT, onRegister);
+  };
+  let stopped = false;
+  let stop: (() => void) | undefined;
+  void import('./walletStandardApp.js').then(({ getWallets }) => {
+    if (stopped) return;
+    const wallets = getWallets();
+    stop = wallets.on('register', (...registered) => offer(registered));
+    offer(wallets.get());
+  });
+  return () => {
+    stopped = true;
+    stop?.();
+  };
 }

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { ConnectButton } from '../components/ConnectButton/ConnectButton.js';
@@ -14,6 +15,8 @@ export function renderWithLatch(latch: Latch, ui: ReactNode = <ConnectButton />)
 export async function openConnectView(provider: TestProvider = createTestProvider(), latch = createTestLatch()) {
   installWallet(provider);
   renderWithLatch(latch);
+  // Mounting may load lazy parts (the Wallet Standard app side for Solana hosts).
+  await vi.dynamicImportSettled();
   await clickOpen();
   return { latch, provider };
 }

@@ -1,7 +1,6 @@
 import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { vi } from 'vitest';
 import type { Network, StandardWallet, StandardWalletAccount } from '../core/types.js';
-import { APP_READY_EVENT, REGISTER_WALLET_EVENT, type WalletStandardApi } from '../core/walletStandard.js';
 import { toBase58 } from './base58.js';
 
 /** The local Solana devnet as `scripts/solana-devnet` names it (its genesis hash is fixed). */
@@ -124,16 +123,25 @@ export function createTestStandardWallet({
 
 const uninstallers: (() => void)[] = [];
 
+/** The app side's `{ register }`, as the standard's window events carry it. */
+interface RegisterApi {
+  register(...wallets: StandardWallet[]): () => void;
+}
+
 /**
- * Installs `wallet` the way `@wallet-standard/wallet`'s `registerWallet` does: it registers at
- * once with an app already listening, and with any app that announces itself later.
+ * Installs `wallet` as `@wallet-standard/wallet`'s `registerWallet` does (its window events: at
+ * once with an app already listening, and with any app that announces itself later), and also
+ * keeps the unregister function the app returns, which `registerWallet` drops: each test starts
+ * with no wallet although the app's registry lives as long as the test file.
  */
 export function registerStandardWallet(wallet: StandardWallet): void {
-  const callback = ({ register }: WalletStandardApi) => register(wallet);
-  window.dispatchEvent(new CustomEvent(REGISTER_WALLET_EVENT, { detail: callback }));
-  const onAppReady = (event: Event) => callback((event as CustomEvent<WalletStandardApi>).detail);
-  window.addEventListener(APP_READY_EVENT, onAppReady);
-  uninstallers.push(() => window.removeEventListener(APP_READY_EVENT, onAppReady));
+  const callback = ({ register }: RegisterApi) => {
+    uninstallers.push(register(wallet));
+  };
+  window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: callback }));
+  const onAppReady = (event: Event) => callback((event as CustomEvent<RegisterApi>).detail);
+  window.addEventListener('wallet-standard:app-ready', onAppReady);
+  uninstallers.push(() => window.removeEventListener('wallet-standard:app-ready', onAppReady));
 }
 
 export function unregisterStandardWallets(): void {
