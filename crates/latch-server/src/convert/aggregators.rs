@@ -9,7 +9,9 @@
 //! chain's router, so a visitor approves once and a plug-in never asks for a
 //! second approval mid-swap; one approved elsewhere still competes.
 
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use alloy_primitives::{hex, Address, U256};
 use latch_core::swap::{math, query, SwapToken, DEFAULT_SLIPPAGE_BPS, NATIVE_PLACEHOLDER};
@@ -86,6 +88,7 @@ pub fn from_config(configs: &[AggregatorConfig]) -> Vec<Box<dyn Aggregator>> {
                     http,
                     base,
                     key: c.api_key.0.clone(),
+                    spenders: Mutex::default(),
                 }),
             }
         })
@@ -295,11 +298,18 @@ impl Aggregator for ZeroEx {
     }
 }
 
+/// How long 1inch's router address (`approve/spender`) is reused per chain: it changes only
+/// with a new router version, and asking it again with every quote for a token spent one of the
+/// operator's rate-limited requests each time.
+const SPENDER_TTL: Duration = Duration::from_secs(3600);
+
 /// 1inch Swap API v6.
 pub struct OneInch {
     http: reqwest::Client,
     base: String,
     key: String,
+    /// The router per chain id, with when it was asked.
+    spenders: Mutex<HashMap<u64, (Address, Instant)>>,
 }
 
 impl OneInch {
@@ -323,13 +333,31 @@ impl OneInch {
         let SwapToken::Erc20(sold) = input.pair.from else {
             return Ok(None);
         };
-        let spender = answer::<OneInchSpender>(self.request("approve/spender", input));
+        let chain = input.pair.chain_id;
+        let cached = self
+            .spenders
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&chain)
+            .filter(|(_, asked)| asked.elapsed() < SPENDER_TTL)
+            .map(|(spender, _)| *spender);
+        let spender = async {
+            if let Some(spender) = cached {
+                return Ok(spender);
+            }
+            let answer = answer::<OneInchSpender>(self.request("approve/spender", input)).await?;
+            let spender = address("address", &answer.address)?;
+            self.spenders
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(chain, (spender, Instant::now()));
+            Ok(spender)
+        };
         let allowance = answer::<OneInchAllowance>(self.request("approve/allowance", input).query(&[
             ("tokenAddress", sold.to_checksum(None)),
             ("walletAddress", input.user.to_checksum(None)),
         ]));
         let (spender, allowance) = tokio::try_join!(spender, allowance)?;
-        let spender = address("address", &spender.address)?;
         if amount("allowance", &allowance.allowance)? < input.amount {
             anyhow::bail!("the wallet has not approved 1inch's router {spender}");
         }
@@ -644,6 +672,14 @@ mod tests {
             )
         );
         assert_eq!(calls[1].0, "1inch:1:approve/spender");
+
+        // The router is asked once per chain: a second quote asks only the allowance.
+        let before = sorted(&seen).len();
+        best(&only_one_inch, &usdc_to_native, chain_quote("4000")).await;
+        let again: Vec<_> = sorted(&seen).into_iter().map(|(who, _, _)| who).collect();
+        assert_eq!(again.len() - before, 2, "{again:?}");
+        assert_eq!(again.iter().filter(|who| *who == "1inch:1:approve/spender").count(), 1);
+        assert_eq!(again.iter().filter(|who| *who == "1inch:1:approve/allowance").count(), 2);
 
         // Without the allowance neither plug-in's route is offered, nor built.
         let (url, _) = stand_in(Answers { short: true, ..GOOD }).await;
