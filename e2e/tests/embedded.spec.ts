@@ -98,6 +98,23 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   await panel.getByTestId('approve-reject').click();
   expect(await pending).toEqual({ type: 'RPC_REQUEST_ERROR', payload: { message: 'User rejected the request', code: 4001 } });
   expect(await page.evaluate(() => window.latchFrame.events)).toEqual(expect.arrayContaining(['APPROVAL_OPEN', 'APPROVAL_CLOSED']));
+  // behaviour 5.19: an unknown method rejects every pending request: the panel shown and the one
+  // waiting behind it.
+  const before = (await page.evaluate(() => window.latchFrame.events)).length;
+  const shown = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: [hex, accounts[0]!.address] });
+  const behind = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: ['0x00', accounts[0]!.address] });
+  await expect(panel).toContainText('reject me');
+  expect(await ask(page, 'RPC_REQUEST', { method: 'eth_sign', params: [accounts[0]!.address, '0x00'] })).toEqual({
+    type: 'RPC_REQUEST_ERROR',
+    payload: { message: 'Requested RPC call is not allowed', code: 4200 },
+  });
+  const rejected = { type: 'RPC_REQUEST_ERROR', payload: { message: 'User rejected the request', code: 4001 } };
+  expect(await shown).toEqual(rejected);
+  expect(await behind).toEqual(rejected);
+  await expect(panel).toBeHidden();
+  // One panel opened and closed; the one behind it never showed.
+  const since = (await page.evaluate(() => window.latchFrame.events)).slice(before);
+  expect(since.filter((type) => type.startsWith('APPROVAL_'))).toEqual(['APPROVAL_OPEN', 'APPROVAL_CLOSED']);
   // The token stays on the frame's origin: the host page's storage holds nothing of it.
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('latch-vault');
 

@@ -125,12 +125,15 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
     });
     created.store.subscribe(() => {
       const frameState = created.store.getState();
-      if (frameState.approval === store.getState().approving) return;
-      store.setState({ approving: frameState.approval, refused: false });
+      const { approving, refused } = store.getState();
+      if (frameState.approval === approving) return;
+      // Behaviour 5.19: an unknown method's refusal closes the approval it rejects, but the view
+      // stays for its "Action not allowed".
+      store.setState({ approving: frameState.approval, refused: frameState.approval ? false : refused });
       if (frameState.approval) {
         approved = true;
         showApproveView();
-      } else {
+      } else if (!refused) {
         leaveApproveView();
       }
     });
