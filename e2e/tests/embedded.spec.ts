@@ -100,10 +100,19 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   expect(await page.evaluate(() => window.latchFrame.events)).toEqual(expect.arrayContaining(['APPROVAL_OPEN', 'APPROVAL_CLOSED']));
   // behaviour 5.19: an unknown method rejects every pending request: the panel shown and the one
   // waiting behind it.
+  // The panel speaks the host's locale (SYNC_DAPP_DATA, as the modal sends it).
+  expect(await ask(page, 'SYNC_DAPP_DATA', { locale: '<b>' })).toEqual({
+    type: 'SYNC_DAPP_DATA_ERROR',
+    payload: { message: 'locale: Invalid input' },
+  });
+  expect(await ask(page, 'SYNC_DAPP_DATA', { locale: 'de' })).toEqual({ type: 'SYNC_DAPP_DATA_SUCCESS', payload: {} });
   const before = (await page.evaluate(() => window.latchFrame.events)).length;
   const shown = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: [hex, accounts[0]!.address] });
   const behind = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: ['0x00', accounts[0]!.address] });
   await expect(panel).toContainText('reject me');
+  await expect(panel.getByRole('heading')).toHaveText('Nachricht signieren');
+  await expect(panel.getByTestId('approve-reject')).toHaveText('Ablehnen');
+  await expect(panel).toHaveAttribute('lang', 'de');
   expect(await ask(page, 'RPC_REQUEST', { method: 'eth_sign', params: [accounts[0]!.address, '0x00'] })).toEqual({
     type: 'RPC_REQUEST_ERROR',
     payload: { message: 'Requested RPC call is not allowed', code: 4200 },

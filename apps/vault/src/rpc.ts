@@ -20,6 +20,8 @@ export interface RpcContext {
   account: string;
   /** The embedding page's origin, shown in the panel. */
   origin: string;
+  /** The modal's locale (SYNC_DAPP_DATA), which the panel speaks. */
+  locale: string | null;
   /** Tells the host to show (true) or hide (false) the frame. */
   visible: (open: boolean) => void;
 }
@@ -73,7 +75,7 @@ export function abortApproval(): void {
 
 /** One approval at a time: a second waits for the first to be decided. */
 function ask(context: RpcContext, ticket: Ticket, summary: Summary): Promise<boolean> {
-  return ticket.ask(() => showApproval(summary, context.origin), context.visible);
+  return ticket.ask(() => showApproval(summary, context.origin, context.locale), context.visible);
 }
 
 interface Approval {

@@ -142,4 +142,20 @@ describe('ApproveTransaction', () => {
     expect(latch.modal.store.getState()).toMatchObject({ open: true, history: ['ApproveTransaction'] });
     expect(screen.queryByTestId('approve-frame-box')).toBeNull();
   });
+
+  it("passes the modal's locale to the frame, and its changes", async () => {
+    const { latch, requests } = await signUp();
+    const locales = () => requests.filter((request) => request.type === 'SYNC_DAPP_DATA').map((request) => request.payload.locale);
+    expect(locales()).toEqual([latch.locale.getState().locale]);
+    await act(async () => {
+      await latch.setLocale('de');
+    });
+    await waitFor(() => expect(locales().at(-1)).toBe('de'));
+    // The same locale again sends nothing new.
+    const count = locales().length;
+    await act(async () => {
+      await latch.setLocale('de');
+    });
+    expect(locales()).toHaveLength(count);
+  });
 });
