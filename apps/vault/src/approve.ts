@@ -10,14 +10,17 @@ import { format, type PanelMessages, panelMessages } from './locales';
 export type Summary =
   | { kind: 'message'; text: string; isHex: boolean }
   | { kind: 'typedData'; primaryType: string; domain: Field[]; fields: Field[] }
-  | {
-      kind: 'transaction';
-      to: string | null;
-      value: string;
-      valueEther: string;
-      data: string;
-      transfer: { to: string; amount: string } | null;
-    };
+  | TransactionSummary
+  | { kind: 'calls'; calls: TransactionSummary[] };
+
+export interface TransactionSummary {
+  kind: 'transaction';
+  to: string | null;
+  value: string;
+  valueEther: string;
+  data: string;
+  transfer: { to: string; amount: string } | null;
+}
 
 export interface Field {
   name: string;
@@ -28,6 +31,7 @@ const TITLES = {
   message: 'titleMessage',
   typedData: 'titleTypedData',
   transaction: 'titleTransaction',
+  calls: 'titleCalls',
 } as const satisfies Record<Summary['kind'], keyof PanelMessages>;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
@@ -51,17 +55,26 @@ function body(summary: Summary, t: PanelMessages): HTMLElement[] {
         list([[t.type, summary.primaryType], ...summary.domain.map((f): [string, string] => [f.name, f.value])]),
         list(summary.fields.map((f): [string, string] => [f.name, f.value])),
       ];
-    case 'transaction': {
-      const rows: [string, string][] = [
-        [t.to, summary.to ?? t.newContract],
-        [t.value, `${summary.valueEther} ETH`],
-      ];
-      if (summary.transfer) rows.push([t.tokenTransferTo, summary.transfer.to], [t.tokenAmount, summary.transfer.amount]);
-      const parts: HTMLElement[] = [list(rows)];
-      if (summary.data !== '0x') parts.push(element('pre', summary.data));
-      return parts;
-    }
+    case 'transaction':
+      return transaction(summary, t);
+    case 'calls':
+      // EIP-5792: every call of the batch, in the order they are sent.
+      return summary.calls.flatMap((call, index) => [
+        element('h2', format(t.callNumber, { n: String(index + 1), count: String(summary.calls.length) })),
+        ...transaction(call, t),
+      ]);
   }
+}
+
+function transaction(summary: TransactionSummary, t: PanelMessages): HTMLElement[] {
+  const rows: [string, string][] = [
+    [t.to, summary.to ?? t.newContract],
+    [t.value, `${summary.valueEther} ETH`],
+  ];
+  if (summary.transfer) rows.push([t.tokenTransferTo, summary.transfer.to], [t.tokenAmount, summary.transfer.amount]);
+  const parts: HTMLElement[] = [list(rows)];
+  if (summary.data !== '0x') parts.push(element('pre', summary.data));
+  return parts;
 }
 
 /** Applies SYNC_THEME's `--latch-*` variables to the frame's page. */
@@ -89,14 +102,15 @@ export function showApproval(summary: Summary, origin: string, locale: string | 
   panel.dataset.testid = 'approve-transaction';
   panel.setAttribute('role', 'dialog');
   panel.setAttribute('aria-modal', 'true');
-  const heading = element('h1', t[TITLES[summary.kind]]);
+  const count = summary.kind === 'calls' ? String(summary.calls.length) : '';
+  const heading = element('h1', format(t[TITLES[summary.kind]], { count }));
   heading.id = 'approve-title';
   panel.setAttribute('aria-labelledby', heading.id);
   const from = element('p', origin ? format(t.requestedBy, { origin }) : '');
   const reject = element('button', t.reject);
   reject.type = 'button';
   reject.dataset.testid = 'approve-reject';
-  const confirm = element('button', summary.kind === 'transaction' ? t.approve : t.sign);
+  const confirm = element('button', summary.kind === 'transaction' || summary.kind === 'calls' ? t.approve : t.sign);
   confirm.type = 'button';
   confirm.className = 'primary';
   confirm.dataset.testid = 'approve-confirm';

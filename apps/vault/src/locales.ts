@@ -19,6 +19,8 @@ const en = {
   reject: 'Reject',
   approve: 'Approve',
   sign: 'Sign',
+  titleCalls: 'Approve {count} transactions',
+  callNumber: 'Transaction {n} of {count}',
 };
 
 export type PanelKey = keyof typeof en;
@@ -42,6 +44,8 @@ export const PANEL_MESSAGES = {
     reject: 'Ablehnen',
     approve: 'Bestätigen',
     sign: 'Signieren',
+    titleCalls: '{count} Transaktionen bestätigen',
+    callNumber: 'Transaktion {n} von {count}',
   },
   es: {
     titleMessage: 'Firmar mensaje',
@@ -59,6 +63,8 @@ export const PANEL_MESSAGES = {
     reject: 'Rechazar',
     approve: 'Aprobar',
     sign: 'Firmar',
+    titleCalls: 'Aprobar {count} transacciones',
+    callNumber: 'Transacción {n} de {count}',
   },
   fr: {
     titleMessage: 'Signer le message',
@@ -76,6 +82,8 @@ export const PANEL_MESSAGES = {
     reject: 'Refuser',
     approve: 'Approuver',
     sign: 'Signer',
+    titleCalls: 'Approuver {count} transactions',
+    callNumber: 'Transaction {n} sur {count}',
   },
   pt: {
     titleMessage: 'Assinar mensagem',
@@ -93,6 +101,8 @@ export const PANEL_MESSAGES = {
     reject: 'Rejeitar',
     approve: 'Aprovar',
     sign: 'Assinar',
+    titleCalls: 'Aprovar {count} transações',
+    callNumber: 'Transação {n} de {count}',
   },
   ja: {
     titleMessage: 'メッセージに署名',
@@ -110,6 +120,8 @@ export const PANEL_MESSAGES = {
     reject: '拒否',
     approve: '承認',
     sign: '署名',
+    titleCalls: '{count} 件のトランザクションを承認',
+    callNumber: 'トランザクション {n}/{count}',
   },
   'zh-CN': {
     titleMessage: '签名消息',
@@ -127,6 +139,8 @@ export const PANEL_MESSAGES = {
     reject: '拒绝',
     approve: '批准',
     sign: '签名',
+    titleCalls: '批准 {count} 笔交易',
+    callNumber: '第 {n} 笔，共 {count} 笔',
   },
   ko: {
     titleMessage: '메시지 서명',
@@ -144,6 +158,8 @@ export const PANEL_MESSAGES = {
     reject: '거부',
     approve: '승인',
     sign: '서명',
+    titleCalls: '트랜잭션 {count}건 승인',
+    callNumber: '트랜잭션 {n}/{count}',
   },
   tr: {
     titleMessage: 'Mesajı imzala',
@@ -161,6 +177,8 @@ export const PANEL_MESSAGES = {
     reject: 'Reddet',
     approve: 'Onayla',
     sign: 'İmzala',
+    titleCalls: '{count} işlemi onayla',
+    callNumber: 'İşlem {n}/{count}',
   },
   ru: {
     titleMessage: 'Подписать сообщение',
@@ -178,6 +196,8 @@ export const PANEL_MESSAGES = {
     reject: 'Отклонить',
     approve: 'Подтвердить',
     sign: 'Подписать',
+    titleCalls: 'Подтвердить транзакции: {count}',
+    callNumber: 'Транзакция {n} из {count}',
   },
 } satisfies Record<string, PanelMessages>;
 

@@ -5,6 +5,7 @@
 import { approvalSummary, classifyRpcMethod, init, prepareTransaction } from '@latch/wasm-vault';
 import { createApprovalQueue, RpcError, type Ticket } from './approvals';
 import { showApproval, type Summary } from './approve';
+import { type CallsToSign, getCallsStatus, sendCalls } from './calls';
 import { withWallet } from './keys';
 
 export { RpcError };
@@ -98,6 +99,8 @@ export async function rpcRequest(context: RpcContext, method: string, params: un
     setTimeout(() => approvals.rejectAll(), 0);
     throw new RpcError(NOT_ALLOWED, 4200);
   }
+  // EIP-5792: the batches are the frame's own, not the node's.
+  if (method === 'wallet_getCallsStatus') return getCallsStatus((calls) => gateway(context, calls), params);
   if (kind === 'safe') return (await gateway(context, [{ method, params }]))[0];
   // Taken before the reads, so a flood is refused at once and a rejection reaches these too.
   const ticket = approvals.reserve();
@@ -136,6 +139,7 @@ async function approved(context: RpcContext, ticket: Ticket, method: string, par
     ));
   }
   if (!(await ask(context, ticket, approval.summary))) throw new RpcError(USER_REJECTED, 4001);
+  if (method === 'wallet_sendCalls') return sendCalls(context, (calls) => gateway(context, calls), approval.sign as CallsToSign);
   const signed = await withWallet(context.projectId, context.token, context.userId, (wallet) => {
     if (method === 'personal_sign') return wallet.personalSign(String(approval.sign));
     if (method === 'eth_signTypedData_v4') {
