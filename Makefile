@@ -92,6 +92,7 @@ test-web:
 	npm test -w @latch/ethers
 	npm test -w @latch/solana
 	npm test -w @latch/devwallet
+	npm test -w @latch/vault
 
 # The committed 0.8 creation code (ERC-6492 validator, account factory) must match its source.
 test-devnet:

@@ -3,10 +3,10 @@
 // page (an allowed origin of project `demo`), driven over the handshake's MessageChannel; the
 // login codes come over real SMTP into e2e/infra/smtp-sink.mjs.
 import { expect, type Page, test } from '@playwright/test';
-import { parseEther, verifyMessage, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, parseEther, verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { axeViolations } from '../fixtures/axe.js';
-import { anvil } from '../fixtures/devnet.js';
+import { anvil, usdcAddress } from '../fixtures/devnet.js';
 import { codeFor, mailsTo } from '../fixtures/mail.js';
 import { E2E_VAULT_URL } from '../fixtures/stack.js';
 
@@ -98,6 +98,32 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   await panel.getByTestId('approve-reject').click();
   expect(await pending).toEqual({ type: 'RPC_REQUEST_ERROR', payload: { message: 'User rejected the request', code: 4001 } });
   expect(await page.evaluate(() => window.latchFrame.events)).toEqual(expect.arrayContaining(['APPROVAL_OPEN', 'APPROVAL_CLOSED']));
+  // behaviour 5.19: an unknown method rejects every pending request: the panel shown and the one
+  // waiting behind it.
+  // The panel speaks the host's locale (SYNC_DAPP_DATA, as the modal sends it).
+  expect(await ask(page, 'SYNC_DAPP_DATA', { locale: '<b>' })).toEqual({
+    type: 'SYNC_DAPP_DATA_ERROR',
+    payload: { message: 'locale: Invalid input' },
+  });
+  expect(await ask(page, 'SYNC_DAPP_DATA', { locale: 'de' })).toEqual({ type: 'SYNC_DAPP_DATA_SUCCESS', payload: {} });
+  const before = (await page.evaluate(() => window.latchFrame.events)).length;
+  const shown = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: [hex, accounts[0]!.address] });
+  const behind = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: ['0x00', accounts[0]!.address] });
+  await expect(panel).toContainText('reject me');
+  await expect(panel.getByRole('heading')).toHaveText('Nachricht signieren');
+  await expect(panel.getByTestId('approve-reject')).toHaveText('Ablehnen');
+  await expect(panel).toHaveAttribute('lang', 'de');
+  expect(await ask(page, 'RPC_REQUEST', { method: 'eth_sign', params: [accounts[0]!.address, '0x00'] })).toEqual({
+    type: 'RPC_REQUEST_ERROR',
+    payload: { message: 'Requested RPC call is not allowed', code: 4200 },
+  });
+  const rejected = { type: 'RPC_REQUEST_ERROR', payload: { message: 'User rejected the request', code: 4001 } };
+  expect(await shown).toEqual(rejected);
+  expect(await behind).toEqual(rejected);
+  await expect(panel).toBeHidden();
+  // One panel opened and closed; the one behind it never showed.
+  const since = (await page.evaluate(() => window.latchFrame.events)).slice(before);
+  expect(since.filter((type) => type.startsWith('APPROVAL_'))).toEqual(['APPROVAL_OPEN', 'APPROVAL_CLOSED']);
   // The token stays on the frame's origin: the host page's storage holds nothing of it.
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('latch-vault');
 
@@ -110,6 +136,69 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   expect(await ask(page, 'SIGN_OUT')).toEqual({ type: 'SIGN_OUT_SUCCESS', payload: {} });
   expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: false } });
   expect(await ask(page, 'GET_USER')).toEqual({ type: 'GET_USER_ERROR', payload: { message: 'Not logged in' } });
+});
+
+test('wallet_sendCalls: one approval for the batch, sent call by call, its status from wallet_getCallsStatus', async ({ page }) => {
+  test.setTimeout(90_000);
+  const email = `calls-${Date.now()}@example.com`;
+  await openFrame(page);
+  expect((await ask(page, 'CONNECT_EMAIL', { email })).type).toBe('CONNECT_EMAIL_SUCCESS');
+  const connected = await ask(page, 'CONNECT_OTP', { otp: await codeFor(email, 0) });
+  const address = (connected.payload.accounts as { address: Hex }[])[0]!.address;
+  await anvil.setBalance({ address, value: parseEther('1') });
+  const receiver = privateKeyToAccount(generatePrivateKey()).address;
+  const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [receiver, 0n] });
+  const batch = {
+    version: '2.0.0',
+    chainId: '0x7a69',
+    from: address,
+    atomicRequired: false,
+    calls: [
+      { to: receiver, value: '0x16345785d8a0000' },
+      { to: usdcAddress(), data: transfer },
+    ],
+  };
+  // EIP-5792 batches are the frame's own: an id it never made is unknown.
+  expect(await ask(page, 'RPC_REQUEST', { method: 'wallet_getCallsStatus', params: ['0x01'] })).toEqual({
+    type: 'RPC_REQUEST_ERROR',
+    payload: { message: 'Unknown bundle id', code: 5730 },
+  });
+  // An EOA cannot run a batch atomically: refused before any panel.
+  const atomic = await ask(page, 'RPC_REQUEST', { method: 'wallet_sendCalls', params: [{ ...batch, atomicRequired: true }] });
+  expect(atomic.type).toBe('RPC_REQUEST_ERROR');
+  expect(atomic.payload).toMatchObject({ code: -32602, message: expect.stringContaining('atomic') });
+
+  const sent = ask(page, 'RPC_REQUEST', { method: 'wallet_sendCalls', params: [batch] });
+  const panel = page.frameLocator('iframe[title="wallet"]').getByTestId('approve-transaction');
+  await expect(panel.getByRole('heading', { level: 1 })).toHaveText('Approve 2 transactions');
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(['Transaction 1 of 2', 'Transaction 2 of 2']);
+  await expect(panel).toContainText('0.1 ETH');
+  // The second call's ERC-20 transfer, decoded: its receiver and amount.
+  await expect(panel.locator('dd', { hasText: receiver })).toHaveCount(2);
+  await expect(panel).toContainText('Token transfer to');
+  await panel.getByTestId('approve-confirm').click();
+  const answer = await sent;
+  expect(answer.type).toBe('RPC_REQUEST_SUCCESS');
+  const id = (answer.payload as { id?: unknown }).id;
+  expect(id).toMatch(/^0x[0-9a-f]{64}$/);
+
+  let status: { status?: number; receipts?: { status: string; transactionHash: string }[] } = {};
+  await expect
+    .poll(async () => {
+      status = (await ask(page, 'RPC_REQUEST', { method: 'wallet_getCallsStatus', params: [id] })).payload as typeof status;
+      return status.status;
+    })
+    .toBe(200);
+  expect(status).toMatchObject({ version: '2.0.0', id, chainId: '0x7a69', atomic: false });
+  expect(status.receipts!.map((receipt) => receipt.status)).toEqual(['0x1', '0x1']);
+  expect(await anvil.getBalance({ address: receiver })).toBe(parseEther('0.1'));
+  // Sequential transactions from the embedded account: nonces 0 and 1.
+  const txs = await Promise.all(status.receipts!.map((receipt) => anvil.getTransaction({ hash: receipt.transactionHash as Hex })));
+  expect(txs.map((tx) => [tx.from.toLowerCase(), tx.nonce])).toEqual([
+    [address.toLowerCase(), 0],
+    [address.toLowerCase(), 1],
+  ]);
+  expect(txs[1]!.to?.toLowerCase()).toBe(usdcAddress().toLowerCase());
 });
 
 test('the resend cooldown and a wrong code are refused with their messages', async ({ page }) => {

@@ -4,31 +4,35 @@
 // set with textContent only (the summary comes from the dapp). Its styles are a file of their own
 // (approve.css): the frame's CSP allows no inline style.
 import './approve.css';
+import { format, type PanelMessages, panelMessages } from './locales';
 
 /** latch-core `embedded::approval::Summary`, as @latch/wasm-vault answers it. */
 export type Summary =
   | { kind: 'message'; text: string; isHex: boolean }
   | { kind: 'typedData'; primaryType: string; domain: Field[]; fields: Field[] }
-  | {
-      kind: 'transaction';
-      to: string | null;
-      value: string;
-      valueEther: string;
-      data: string;
-      transfer: { to: string; amount: string } | null;
-    };
+  | TransactionSummary
+  | { kind: 'calls'; calls: TransactionSummary[] };
+
+export interface TransactionSummary {
+  kind: 'transaction';
+  to: string | null;
+  value: string;
+  valueEther: string;
+  data: string;
+  transfer: { to: string; amount: string } | null;
+}
 
 export interface Field {
   name: string;
   value: string;
 }
 
-const TITLES: Record<Summary['kind'], string> = {
-  message: 'Sign message',
-  typedData: 'Sign typed data',
-  transaction: 'Approve transaction',
-};
-
+const TITLES = {
+  message: 'titleMessage',
+  typedData: 'titleTypedData',
+  transaction: 'titleTransaction',
+  calls: 'titleCalls',
+} as const satisfies Record<Summary['kind'], keyof PanelMessages>;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -42,26 +46,35 @@ function list(rows: [string, string][]): HTMLDListElement {
   return dl;
 }
 
-function body(summary: Summary): HTMLElement[] {
+function body(summary: Summary, t: PanelMessages): HTMLElement[] {
   switch (summary.kind) {
     case 'message':
-      return [element('p', summary.isHex ? 'Message (hex)' : 'Message'), element('pre', summary.text)];
+      return [element('p', summary.isHex ? t.messageHex : t.message), element('pre', summary.text)];
     case 'typedData':
       return [
-        list([['Type', summary.primaryType], ...summary.domain.map((f): [string, string] => [f.name, f.value])]),
+        list([[t.type, summary.primaryType], ...summary.domain.map((f): [string, string] => [f.name, f.value])]),
         list(summary.fields.map((f): [string, string] => [f.name, f.value])),
       ];
-    case 'transaction': {
-      const rows: [string, string][] = [
-        ['To', summary.to ?? 'New contract'],
-        ['Value', `${summary.valueEther} ETH`],
-      ];
-      if (summary.transfer) rows.push(['Token transfer to', summary.transfer.to], ['Token amount (base units)', summary.transfer.amount]);
-      const parts: HTMLElement[] = [list(rows)];
-      if (summary.data !== '0x') parts.push(element('pre', summary.data));
-      return parts;
-    }
+    case 'transaction':
+      return transaction(summary, t);
+    case 'calls':
+      // EIP-5792: every call of the batch, in the order they are sent.
+      return summary.calls.flatMap((call, index) => [
+        element('h2', format(t.callNumber, { n: String(index + 1), count: String(summary.calls.length) })),
+        ...transaction(call, t),
+      ]);
   }
+}
+
+function transaction(summary: TransactionSummary, t: PanelMessages): HTMLElement[] {
+  const rows: [string, string][] = [
+    [t.to, summary.to ?? t.newContract],
+    [t.value, `${summary.valueEther} ETH`],
+  ];
+  if (summary.transfer) rows.push([t.tokenTransferTo, summary.transfer.to], [t.tokenAmount, summary.transfer.amount]);
+  const parts: HTMLElement[] = [list(rows)];
+  if (summary.data !== '0x') parts.push(element('pre', summary.data));
+  return parts;
 }
 
 /** Applies SYNC_THEME's `--latch-*` variables to the frame's page. */
@@ -80,27 +93,31 @@ export interface OpenApproval {
   cancel(): void;
 }
 
-/** Shows the panel for `summary` and waits for the user. */
-export function showApproval(summary: Summary, origin: string): OpenApproval {
+/** Shows the panel for `summary`, in the host's `locale`, and waits for the user. */
+export function showApproval(summary: Summary, origin: string, locale: string | null = null): OpenApproval {
+  const t = panelMessages(locale);
   const panel = element('section');
+  // The words' language, for screen readers (English when the locale is one the frame lacks).
+  panel.lang = t === panelMessages('en') ? 'en' : (locale ?? 'en');
   panel.dataset.testid = 'approve-transaction';
   panel.setAttribute('role', 'dialog');
   panel.setAttribute('aria-modal', 'true');
-  const heading = element('h1', TITLES[summary.kind]);
+  const count = summary.kind === 'calls' ? String(summary.calls.length) : '';
+  const heading = element('h1', format(t[TITLES[summary.kind]], { count }));
   heading.id = 'approve-title';
   panel.setAttribute('aria-labelledby', heading.id);
-  const from = element('p', origin ? `Requested by ${origin}` : '');
-  const reject = element('button', 'Reject');
+  const from = element('p', origin ? format(t.requestedBy, { origin }) : '');
+  const reject = element('button', t.reject);
   reject.type = 'button';
   reject.dataset.testid = 'approve-reject';
-  const confirm = element('button', summary.kind === 'transaction' ? 'Approve' : 'Sign');
+  const confirm = element('button', summary.kind === 'transaction' || summary.kind === 'calls' ? t.approve : t.sign);
   confirm.type = 'button';
   confirm.className = 'primary';
   confirm.dataset.testid = 'approve-confirm';
   const actions = element('div');
   actions.className = 'actions';
   actions.append(reject, confirm);
-  panel.append(heading, from, ...body(summary), actions);
+  panel.append(heading, from, ...body(summary, t), actions);
   document.body.replaceChildren(panel);
   let settle!: (approved: boolean) => void;
   const decision = new Promise<boolean>((resolve) => {

@@ -154,6 +154,7 @@ export const handlers: Record<string, Handler> = {
         userId: found.userId,
         account,
         origin: state.hostOrigin,
+        locale: typeof state.dapp.locale === 'string' ? state.dapp.locale : null,
         visible: state.approvalVisible,
       },
       text(payload, 'method'),

@@ -3,21 +3,14 @@
 // signed only after the user confirms; anything else is refused. The host sees the frame only
 // while APPROVAL_OPEN … APPROVAL_CLOSED.
 import { approvalSummary, classifyRpcMethod, init, prepareTransaction } from '@latch/wasm-vault';
-import { type OpenApproval, showApproval, type Summary } from './approve';
+import { createApprovalQueue, RpcError, type Ticket } from './approvals';
+import { showApproval, type Summary } from './approve';
+import { type CallsToSign, getCallsStatus, sendCalls } from './calls';
 import { withWallet } from './keys';
 
+export { RpcError };
 export const NOT_ALLOWED = 'Requested RPC call is not allowed';
 export const USER_REJECTED = 'User rejected the request';
-
-/** An error the host gets with its EIP-1193 code (4001 rejected, 4200 not allowed, RPC errors). */
-export class RpcError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-  ) {
-    super(message);
-  }
-}
 
 export interface RpcContext {
   projectId: string;
@@ -28,6 +21,8 @@ export interface RpcContext {
   account: string;
   /** The embedding page's origin, shown in the panel. */
   origin: string;
+  /** The modal's locale (SYNC_DAPP_DATA), which the panel speaks. */
+  locale: string | null;
   /** Tells the host to show (true) or hide (false) the frame. */
   visible: (open: boolean) => void;
 }
@@ -69,28 +64,19 @@ async function gateway(context: RpcContext, calls: Call[]): Promise<unknown[]> {
   });
 }
 
-let current: OpenApproval | null = null;
-let queue: Promise<unknown> = Promise.resolve();
+const approvals = createApprovalQueue();
 
-/** Rejects the open approval, if any (the host closed its ApproveTransaction view). */
+/**
+ * Behaviour 5.19: the host closed its ApproveTransaction view, which rejects the pending
+ * requests: the one shown and those waiting behind it.
+ */
 export function abortApproval(): void {
-  current?.cancel();
+  approvals.rejectAll();
 }
 
 /** One approval at a time: a second waits for the first to be decided. */
-function ask(context: RpcContext, summary: Summary): Promise<boolean> {
-  const turn = queue.then(async () => {
-    context.visible(true);
-    current = showApproval(summary, context.origin);
-    try {
-      return await current.decision;
-    } finally {
-      current = null;
-      context.visible(false);
-    }
-  });
-  queue = turn.catch(() => undefined);
-  return turn;
+function ask(context: RpcContext, ticket: Ticket, summary: Summary): Promise<boolean> {
+  return ticket.ask(() => showApproval(summary, context.origin, context.locale), context.visible);
 }
 
 interface Approval {
@@ -106,8 +92,26 @@ function quantity(value: unknown): string {
 export async function rpcRequest(context: RpcContext, method: string, params: unknown): Promise<unknown> {
   await init();
   const kind = classifyRpcMethod(method);
-  if (kind === 'notAllowed') throw new RpcError(NOT_ALLOWED, 4200);
+  if (kind === 'notAllowed') {
+    // Behaviour 5.19: an unknown method rejects every pending request. After this refusal is
+    // posted (a task after its microtasks), so the host shows "Action not allowed" in the view it
+    // keeps open instead of closing it for the approval that ends.
+    setTimeout(() => approvals.rejectAll(), 0);
+    throw new RpcError(NOT_ALLOWED, 4200);
+  }
+  // EIP-5792: the batches are the frame's own, not the node's.
+  if (method === 'wallet_getCallsStatus') return getCallsStatus((calls) => gateway(context, calls), params);
   if (kind === 'safe') return (await gateway(context, [{ method, params }]))[0];
+  // Taken before the reads, so a flood is refused at once and a rejection reaches these too.
+  const ticket = approvals.reserve();
+  try {
+    return await approved(context, ticket, method, params);
+  } finally {
+    ticket.release();
+  }
+}
+
+async function approved(context: RpcContext, ticket: Ticket, method: string, params: unknown): Promise<unknown> {
   let approval: Approval;
   try {
     approval = approvalSummary(method, JSON.stringify(params), context.account) as Approval;
@@ -134,7 +138,8 @@ export async function rpcRequest(context: RpcContext, method: string, params: un
       quantity(tip),
     ));
   }
-  if (!(await ask(context, approval.summary))) throw new RpcError(USER_REJECTED, 4001);
+  if (!(await ask(context, ticket, approval.summary))) throw new RpcError(USER_REJECTED, 4001);
+  if (method === 'wallet_sendCalls') return sendCalls(context, (calls) => gateway(context, calls), approval.sign as CallsToSign);
   const signed = await withWallet(context.projectId, context.token, context.userId, (wallet) => {
     if (method === 'personal_sign') return wallet.personalSign(String(approval.sign));
     if (method === 'eth_signTypedData_v4') {

@@ -9,6 +9,7 @@
 use serde_json::Value;
 
 pub mod approval;
+pub mod calls;
 pub mod frame;
 
 /// How long a one-time code is good for.

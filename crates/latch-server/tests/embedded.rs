@@ -710,3 +710,55 @@ async fn the_database_keeps_no_secret_but_hashes_and_opaque_shares() {
     );
     assert!(everything.contains("embedded_wallets.envelopes=[{"));
 }
+
+#[tokio::test]
+async fn codes_are_stored_keyed_and_still_verify_after_a_restart() {
+    use sha2::{Digest, Sha256};
+    let (state, dir) = dev_state(|_| {}).await;
+    let config = (*state.config).clone();
+    let email = "kai@example.com";
+    let router = app(state.clone());
+    assert_eq!(start(&router, email, DEVICE).await.status, StatusCode::OK);
+    let code = code_in(&last_mail(&router, email).await);
+    let stored = state
+        .store
+        .embedded_code("test", email, "login")
+        .await
+        .unwrap()
+        .unwrap()
+        .code_hash;
+    // Neither the code's plain hash nor its context's: a copy of the database cannot try the
+    // million codes without the key, which lives in the data directory, not in the database.
+    assert_ne!(stored, hex::encode(Sha256::digest(&code)));
+    assert_ne!(
+        stored,
+        hex::encode(Sha256::digest(format!("test\n{email}\nlogin\n{code}")))
+    );
+    assert_eq!(stored.len(), 64);
+    let key = std::fs::read_to_string(dir.path().join("embedded-code-secret")).unwrap();
+    assert_eq!(key.len(), 64);
+    assert!(!stored.contains(&key) && !format!("{config:?}").contains(&key));
+
+    // A restart on the same data directory reads the same key: the pending code still verifies.
+    drop(router);
+    drop(state);
+    let restarted = AppState::new(config).await.unwrap();
+    let router = app(restarted);
+    let reply = verify(&router, email, &code, DEVICE).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert!(reply.body["token"].is_string());
+}
+
+#[tokio::test]
+async fn a_configured_code_secret_is_used_and_nothing_is_written() {
+    let secret = "5a".repeat(32);
+    let (state, dir) = dev_state(|config| {
+        config.embedded.code_secret = Some(latch_server::config::Secret(secret.clone()));
+    })
+    .await;
+    assert!(!format!("{:?}", state.config).contains(&secret), "redacted");
+    assert!(!dir.path().join("embedded-code-secret").exists());
+    let router = app(state);
+    let token = sign_up(&router, "lee@example.com").await;
+    assert_eq!(token.len(), 64);
+}

@@ -328,3 +328,12 @@ pub fn prepare_transaction(
         .map(|tx| to_js(&tx))
         .map_err(core_error)
 }
+
+/// `wallet_getCallsStatus`'s EIP-5792 status code for a batch of `total` calls: `receipts` one
+/// per transaction sent so far (`null` not mined, `true` succeeded, `false` reverted), `finished`
+/// whether the frame stopped sending (latch-core `embedded::calls::calls_status`).
+#[wasm_bindgen(js_name = callsStatus)]
+pub fn calls_status(total: usize, receipts: Vec<JsValue>, finished: bool) -> u16 {
+    let receipts: Vec<Option<bool>> = receipts.iter().map(JsValue::as_bool).collect();
+    latch_core::embedded::calls::calls_status(total, &receipts, finished)
+}

@@ -15,7 +15,7 @@ use crate::eip712::TypedData;
 use crate::send::ERC20_TRANSFER_SELECTOR;
 use crate::{Error, Result};
 
-fn invalid(what: &'static str, reason: impl Into<String>) -> Error {
+pub(super) fn invalid(what: &'static str, reason: impl Into<String>) -> Error {
     Error::InvalidInput {
         what,
         reason: reason.into(),
@@ -74,6 +74,11 @@ pub enum Summary {
         /// The data read as an ERC-20 `transfer`, when it is one.
         transfer: Option<TokenTransfer>,
     },
+    /// `wallet_sendCalls` (EIP-5792): its calls in order, each shown as a transaction.
+    Calls {
+        /// One [`Summary::Transaction`] per call.
+        calls: Vec<Summary>,
+    },
 }
 
 /// A not-safe request, read: what to show and what the key signs.
@@ -98,10 +103,9 @@ fn fields_json(fields: &[Field]) -> Value {
     )
 }
 
-impl Approval {
-    /// `{method, summary: {kind, …}, sign}`, what the frame reads.
-    pub fn to_json(&self) -> Value {
-        let summary = match &self.summary {
+impl Summary {
+    fn to_json(&self) -> Value {
+        match self {
             Summary::Message { text, is_hex } => json!({"kind": "message", "text": text, "isHex": is_hex}),
             Summary::TypedData {
                 primary_type,
@@ -120,15 +124,28 @@ impl Approval {
                 "kind": "transaction", "to": to, "value": value, "valueEther": value_ether, "data": data,
                 "transfer": transfer.as_ref().map(|t| json!({"to": t.to, "amount": t.amount})),
             }),
-        };
-        json!({"method": self.method, "summary": summary, "sign": self.sign})
+            Summary::Calls { calls } => {
+                json!({"kind": "calls", "calls": Value::Array(calls.iter().map(Summary::to_json).collect())})
+            }
+        }
+    }
+}
+
+impl Approval {
+    /// `{method, summary: {kind, …}, sign}`, what the frame reads.
+    pub fn to_json(&self) -> Value {
+        json!({"method": self.method, "summary": self.summary.to_json(), "sign": self.sign})
     }
 }
 
 /// The methods the frame signs after approval. The other approval methods of behaviour 5.18
-/// (Solana, `wallet_sendCalls`, permissions, user operations) are refused with a clear error
-/// until the frame runs them.
-pub const SIGNED_METHODS: [&str; 3] = ["personal_sign", "eth_signTypedData_v4", "eth_sendTransaction"];
+/// (Solana, permissions, user operations) are refused with a clear error until the frame runs them.
+pub const SIGNED_METHODS: [&str; 4] = [
+    "personal_sign",
+    "eth_signTypedData_v4",
+    "eth_sendTransaction",
+    "wallet_sendCalls",
+];
 
 /// Reads `params` of a not-safe `method` for `account` (the embedded wallet's EVM address).
 /// A request naming another account, or malformed, is refused with a clear error.
@@ -176,6 +193,12 @@ pub fn summarize(method: &str, params: &Value, account: &str) -> Result<Approval
             };
             transaction(tx, account)?
         }
+        "wallet_sendCalls" => {
+            let Some(Value::Object(batch)) = params.first() else {
+                return Err(invalid("calls", "wallet_sendCalls's parameter is an object"));
+            };
+            super::calls::summarize_calls(batch, account)?
+        }
         other if crate::policy::classify_rpc_method(other) == crate::policy::RpcMethodClass::Approval => {
             return Err(invalid(
                 "method",
@@ -195,7 +218,7 @@ pub fn summarize(method: &str, params: &Value, account: &str) -> Result<Approval
     })
 }
 
-fn same_account(value: &Value, account: Address) -> Result<()> {
+pub(super) fn same_account(value: &Value, account: Address) -> Result<()> {
     let Value::String(text) = value else {
         return Err(invalid("params", "the account is an address"));
     };
@@ -284,7 +307,7 @@ fn hex_bytes(fields: &Map<String, Value>) -> Result<Vec<u8>> {
 }
 
 /// A JSON-RPC quantity (`0x` hex) or a JSON number.
-fn quantity(fields: &Map<String, Value>, key: &'static str) -> Result<Option<U256>> {
+pub(super) fn quantity(fields: &Map<String, Value>, key: &'static str) -> Result<Option<U256>> {
     let bad = || invalid("transaction", format!("{key} is a 0x quantity"));
     match fields.get(key) {
         None | Some(Value::Null) => Ok(None),
@@ -331,11 +354,11 @@ fn ether(value: U256) -> String {
     }
 }
 
-fn quantity_hex(value: U256) -> String {
+pub(super) fn quantity_hex(value: U256) -> String {
     format!("{value:#x}")
 }
 
-fn transaction(tx: &Map<String, Value>, account: Address) -> Result<(Summary, Value)> {
+pub(super) fn transaction(tx: &Map<String, Value>, account: Address) -> Result<(Summary, Value)> {
     if let Some(from) = tx.get("from").filter(|v| !v.is_null()) {
         same_account(from, account).map_err(|_| invalid("transaction", "from is not this account"))?;
     }

@@ -166,6 +166,14 @@ pub fn parse_request(message: &Value) -> SchemaResult<FrameRequest> {
             if let Some(metadata) = payload.get("metadata").filter(|v| !v.is_null()) {
                 out.insert("metadata".into(), flat_object("metadata", metadata)?);
             }
+            // The modal's locale, which the frame's approval panel speaks (it falls back to
+            // English for one it lacks).
+            if let Some(locale) = optional_text(payload, "locale")? {
+                if !is_language_tag(locale) {
+                    return Err(invalid("locale"));
+                }
+                out.insert("locale".into(), locale.into());
+            }
         }
         "RPC_REQUEST" => {
             // The method's shape only: which methods run is policy::classify_rpc_method's, and
@@ -220,6 +228,20 @@ fn optional_text<'a>(object: &'a Map<String, Value>, field: &'static str) -> Sch
         Some(Value::String(text)) if text.len() <= MAX_TEXT_BYTES => Ok(Some(text)),
         Some(_) => Err(invalid(field)),
     }
+}
+
+/// A BCP 47 language tag's shape (`en`, `zh-CN`, `pt-BR`): a 2–3 letter language, then up to
+/// three subtags of 2–8 letters or digits.
+fn is_language_tag(text: &str) -> bool {
+    let mut parts = text.split('-');
+    let language = parts.next().unwrap_or_default();
+    let rest: Vec<&str> = parts.collect();
+    (2..=3).contains(&language.len())
+        && language.bytes().all(|b| b.is_ascii_alphabetic())
+        && rest.len() <= 3
+        && rest
+            .iter()
+            .all(|part| (2..=8).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 /// A chain as CAIP-2: `eip155:<decimal>` or `solana:<base58 reference>`, or a bare
@@ -454,6 +476,24 @@ mod tests {
             refused(json!({"id": "d", "type": "SYNC_DAPP_DATA", "payload": {"sdkType": 3}})),
             ("sdkType", "Invalid input")
         );
+        for locale in ["en", "zh-CN", "pt-BR", "de"] {
+            let dapp = parse(json!({"id": "d", "type": "SYNC_DAPP_DATA", "payload": {"locale": locale}})).unwrap();
+            assert_eq!(dapp.payload["locale"], locale);
+        }
+        for locale in [
+            json!("e"),
+            json!("english"),
+            json!("en_US"),
+            json!("en-"),
+            json!("<b>"),
+            json!(7),
+        ] {
+            assert_eq!(
+                refused(json!({"id": "d", "type": "SYNC_DAPP_DATA", "payload": {"locale": locale}})),
+                ("locale", "Invalid input"),
+                "{locale}"
+            );
+        }
     }
 
     #[test]

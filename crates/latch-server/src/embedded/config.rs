@@ -27,6 +27,10 @@ pub struct EmbeddedConfig {
     /// Unset: `--dev` keeps mails in an outbox at `GET /v1/embedded/dev/outbox`; otherwise
     /// e-mail login answers 503 `EMAIL_NOT_CONFIGURED`.
     pub smtp_url: Option<Secret>,
+    /// The key one-time codes are stored under (HMAC-SHA256, see `super::secret`): 64 or
+    /// more hex digits. Unset: generated once into `<data_dir>/embedded-code-secret`. Nodes that
+    /// share one database must share it too (set it here), or a code sent by one fails on another.
+    pub code_secret: Option<Secret>,
     /// The mails' sender, e.g. `Latch <login@example.com>`.
     pub mail_from: String,
     /// A session's idle lifetime in seconds; each use pushes its end this far ahead.
@@ -50,6 +54,7 @@ impl Default for EmbeddedConfig {
             vault_listen: None,
             vault_dir: None,
             smtp_url: None,
+            code_secret: None,
             mail_from: "Latch <login@localhost>".into(),
             session_secs: 7 * 86_400,
             session_max_secs: 30 * 86_400,
@@ -95,6 +100,9 @@ impl EmbeddedConfig {
                     "embedded: smtp_url must start with smtp:// or smtps://".into(),
                 ));
             }
+        }
+        if let Some(secret) = &self.code_secret {
+            super::secret::parse(&secret.0).map_err(ConfigError::Invalid)?;
         }
         if self.mail_from.parse::<lettre::message::Mailbox>().is_err() {
             return Err(ConfigError::Invalid(format!(
@@ -181,6 +189,17 @@ mod tests {
             ..Default::default()
         };
         assert!(config.validate(true, 8787).is_err());
+        for (secret, good) in [
+            ("ab".repeat(32), true),
+            ("ab".repeat(31), false),
+            ("zz".repeat(32), false),
+        ] {
+            let mut config = EmbeddedConfig {
+                code_secret: Some(Secret(secret.clone())),
+                ..Default::default()
+            };
+            assert_eq!(config.validate(true, 8787).is_ok(), good, "{secret}");
+        }
         let mut config = EmbeddedConfig {
             mail_from: "not an address".into(),
             ..Default::default()

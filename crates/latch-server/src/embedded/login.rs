@@ -26,10 +26,9 @@ const DAY_MS: i64 = 86_400_000;
 pub(crate) const LOGIN: &str = "login";
 pub(crate) const DEVICE: &str = "device";
 
-/// sha256 of a code in its context: the same digits for another address or
-/// purpose hash differently, so rows cannot be matched against each other.
-pub(crate) fn code_hash(project_id: &str, email_key: &str, purpose: &str, code: &str) -> String {
-    hex::encode(Sha256::digest(format!("{project_id}\n{email_key}\n{purpose}\n{code}")))
+/// A code as stored: keyed with the server's code secret (`super::secret`).
+pub(crate) fn code_hash(state: &AppState, project_id: &str, email_key: &str, purpose: &str, code: &str) -> String {
+    state.embedded.code_key.code_hash(project_id, email_key, purpose, code)
 }
 
 fn device_hash(device_id: &str) -> String {
@@ -108,7 +107,7 @@ pub(crate) async fn send_code(
             project_id: project.clone(),
             email_key: email_key.to_owned(),
             purpose: purpose.to_owned(),
-            code_hash: code_hash(project, email_key, purpose, &code),
+            code_hash: code_hash(state, project, email_key, purpose, &code),
             device_hash: device,
             payload,
             attempts: 0,
@@ -180,7 +179,7 @@ pub(crate) async fn check_code(
             .map_err(internal)?;
         return Err(exceeded());
     }
-    let guess = code_hash(project_id, email_key, purpose, otp);
+    let guess = code_hash(state, project_id, email_key, purpose, otp);
     if bool::from(guess.as_bytes().ct_eq(code.code_hash.as_bytes())) {
         return Ok(code);
     }

@@ -9,7 +9,8 @@
 //!   (`VERIFY_DEVICE`); one send per address per 30 s, and daily caps per
 //!   address and per client address.
 //! - `POST /v1/embedded/email/verify` checks the code (10 minutes, 5 guesses,
-//!   compared in constant time, single use) and opens a session, creating the
+//!   compared in constant time, single use; stored as an HMAC under the code
+//!   secret, `secret`) and opens a session, creating the
 //!   user on first success (sign-up).
 //! - Sessions are random bearer tokens, stored as sha256 hashes, bound to the
 //!   project, pushed forward while used up to a maximum age, ended by sign-out.
@@ -24,6 +25,7 @@ pub mod config;
 pub mod frame;
 pub mod login;
 pub mod mail;
+pub mod secret;
 pub mod social;
 
 use axum::extract::FromRequestParts;
@@ -49,6 +51,8 @@ pub struct Embedded {
     pub mailer: mail::Mailer,
     /// Social login's HTTP client and discovered endpoints.
     pub social: social::Social,
+    /// The key one-time codes are stored under.
+    pub code_key: secret::CodeKey,
 }
 
 impl Embedded {
@@ -57,6 +61,7 @@ impl Embedded {
         Ok(Self {
             mailer: mail::Mailer::new(&config.embedded, config.dev)?,
             social: social::Social::new()?,
+            code_key: secret::CodeKey::load(config.embedded.code_secret.as_ref(), &config.data_dir)?,
         })
     }
 }

@@ -1,7 +1,8 @@
 //! What embedded-wallet login keeps (`crate::embedded`): users, their approved
 //! devices, pending one-time codes and device links, daily send counters,
 //! sessions and the opaque key material of their wallets. Every code, link and
-//! token is stored as a sha256 hash only; device ids too (knowing one skips a
+//! token is stored as a hash only (six-digit codes as an HMAC under a key the
+//! database does not hold, `crate::embedded::secret`); device ids too (knowing one skips a
 //! device approval). The key shares are opaque: the auth share alone, or with
 //! the sealed recovery envelopes, rebuilds no key.
 
@@ -35,7 +36,7 @@ pub struct EmbeddedCode {
     pub email_key: String,
     /// `login`, `device`, `update-primary` or `update-secondary`.
     pub purpose: String,
-    /// sha256 of the code (or link token), hex.
+    /// HMAC-SHA256 of the code in its context (`crate::embedded::secret`), or sha256 of a link token, hex.
     pub code_hash: String,
     /// sha256 of the device that asked, hex.
     pub device_hash: Option<String>,

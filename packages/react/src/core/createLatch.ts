@@ -366,6 +366,7 @@ export function createLatch(options: LatchOptions): Latch {
           serverUrl: getServerUrl,
           origin: () => globalThis.location.origin,
           theme,
+          locale: locale.store,
           ...(embeddedOptions.frameHost ? { host: embeddedOptions.frameHost } : {}),
         }))
       : undefined;

@@ -75,6 +75,14 @@ export interface EmbeddedDeps {
   host?: (src: string) => FrameHost;
   /** The modal's theme, which the frame's approval panel follows (SYNC_THEME). */
   theme?: ThemeSource;
+  /** The modal's locale, which the frame's approval panel speaks (SYNC_DAPP_DATA). */
+  locale?: LocaleSource;
+}
+
+/** The part of the Latch locale store the frame needs. */
+export interface LocaleSource {
+  getState(): { locale: string };
+  subscribe(listener: () => void): () => void;
 }
 
 /** The part of the Latch theme store the frame needs. */
@@ -125,12 +133,15 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
     });
     created.store.subscribe(() => {
       const frameState = created.store.getState();
-      if (frameState.approval === store.getState().approving) return;
-      store.setState({ approving: frameState.approval, refused: false });
+      const { approving, refused } = store.getState();
+      if (frameState.approval === approving) return;
+      // Behaviour 5.19: an unknown method's refusal closes the approval it rejects, but the view
+      // stays for its "Action not allowed".
+      store.setState({ approving: frameState.approval, refused: frameState.approval ? false : refused });
       if (frameState.approval) {
         approved = true;
         showApproveView();
-      } else {
+      } else if (!refused) {
         leaveApproveView();
       }
     });
@@ -155,6 +166,18 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
       };
       sync();
       theme.subscribe(sync);
+    }
+    const locale = deps.locale;
+    if (locale) {
+      let sent: string | undefined;
+      const sync = () => {
+        const current = locale.getState().locale;
+        if (current === sent) return;
+        sent = current;
+        void created.request('SYNC_DAPP_DATA', { projectId: deps.projectId, sdkVersion: deps.version, locale: current }).catch(() => undefined);
+      };
+      sync();
+      locale.subscribe(sync);
     }
     return (client = created);
   };

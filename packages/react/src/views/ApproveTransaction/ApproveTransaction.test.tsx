@@ -44,7 +44,9 @@ function approvingFrame() {
           if (open) decide(false, null);
         } else if (request.type === 'RPC_REQUEST' && request.payload.method === 'eth_blockNumber') answer(request, true, '0x10');
         else if (request.type === 'RPC_REQUEST' && request.payload.method === 'eth_sign') {
+          // As apps/vault does: the refusal, then every pending request rejected.
           answer(request, false, { message: 'Requested RPC call is not allowed', code: 4200 });
+          setTimeout(() => open && decide(false, null), 0);
         } else if (request.type === 'RPC_REQUEST') {
           open = request;
           port.postMessage({ type: 'APPROVAL_OPEN' });
@@ -124,5 +126,36 @@ describe('ApproveTransaction', () => {
     await waitFor(() => expect(latch.modal.store.getState().history).toEqual(['ApproveTransaction']));
     expect(screen.queryByTestId('approve-refused')).toBeNull();
     expect((await screen.findByTestId('approve-refused')).textContent).toBe('Action not allowed');
+  });
+
+  it('an unknown method while an approval is open rejects it and shows "Action not allowed" in its place', async () => {
+    const { latch, placed } = await signUp();
+    const signature = latch.signMessage('hello');
+    await waitFor(() => expect(placed.at(-1)).not.toBeNull());
+    const connector = latch.connection.getState().connectors.find((item) => item.id === 'ID_AUTH');
+    const eip1193 = connector && 'provider' in connector ? connector.provider : undefined;
+    await expect(eip1193?.request({ method: 'eth_sign', params: [] })).rejects.toMatchObject({ code: 4200 });
+    await expect(signature).rejects.toMatchObject({ kind: 'rejected', cause: { code: 4001 } });
+    // The frame's panel is gone; the view stays for the refusal.
+    await waitFor(() => expect(placed.at(-1)).toBeNull());
+    expect((await screen.findByTestId('approve-refused')).textContent).toBe('Action not allowed');
+    expect(latch.modal.store.getState()).toMatchObject({ open: true, history: ['ApproveTransaction'] });
+    expect(screen.queryByTestId('approve-frame-box')).toBeNull();
+  });
+
+  it("passes the modal's locale to the frame, and its changes", async () => {
+    const { latch, requests } = await signUp();
+    const locales = () => requests.filter((request) => request.type === 'SYNC_DAPP_DATA').map((request) => request.payload.locale);
+    expect(locales()).toEqual([latch.locale.getState().locale]);
+    await act(async () => {
+      await latch.setLocale('de');
+    });
+    await waitFor(() => expect(locales().at(-1)).toBe('de'));
+    // The same locale again sends nothing new.
+    const count = locales().length;
+    await act(async () => {
+      await latch.setLocale('de');
+    });
+    expect(locales()).toHaveLength(count);
   });
 });

@@ -27,9 +27,11 @@ export function ApproveTransactionView() {
     return () => clearTimeout(timer);
   }, [state.refused]);
 
+  // A refusal while an approval is open: the approval is being rejected, its panel goes.
+  const framed = state.approving && !state.refused;
   useEffect(() => {
     const node = box.current;
-    if (!wallet || !node || !state.approving) return;
+    if (!wallet || !node || !framed) return;
     // Measured every frame: the modal's opening animation and scrolling move the box without
     // resizing it, and the frame must follow.
     let last = '';
@@ -48,7 +50,7 @@ export function ApproveTransactionView() {
       cancelAnimationFrame(frame);
       wallet.placeFrame(null);
     };
-  }, [wallet, state.approving]);
+  }, [wallet, framed]);
 
   return (
     <div className="latch-view latch-approve">

@@ -64,8 +64,8 @@ describe('e-mail login', () => {
     await waitFor(() => expect(latch.account.getState().address).toBe(ADDRESS));
     expect(await screen.findByTestId('account-email')).toBeTruthy();
     expect(screen.getByTestId('embedded-sign-out').textContent).toBe('Sign out');
-    // The frame follows the modal's theme (its approval panel uses the same variables).
-    expect(requests).toEqual(['SYNC_THEME', 'CONNECT_EMAIL', 'CONNECT_OTP', 'CONNECT_OTP']);
+    // The frame follows the modal's theme and locale (its approval panel uses both).
+    expect(requests).toEqual(['SYNC_THEME', 'SYNC_DAPP_DATA', 'CONNECT_EMAIL', 'CONNECT_OTP', 'CONNECT_OTP']);
   });
 
   it('going back from a refused code leaves a clean e-mail form, after the back cleanup (behaviour 1.5)', async () => {
