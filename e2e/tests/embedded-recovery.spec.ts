@@ -1,0 +1,116 @@
+// Issue 28 new-device recovery, all real parts: a first browser signs up by e-mail in the modal
+// and sets its recovery password in the wallet frame (the recovery share sealed with Argon2id, the
+// envelope stored by latch); a second browser context, with storage of its own, logs in with the
+// same e-mail (device approval link and code from the SMTP sink), is refused a wrong password, then
+// opens the envelope with the right one, gets the same address and signs with it.
+import { expect, type Page, test } from '@playwright/test';
+import { verifyMessage, type Hex } from 'viem';
+import { ask, openFrame } from '../fixtures/frame.js';
+import { codeFor, mailsTo } from '../fixtures/mail.js';
+import { enterRecoveryPassword, RECOVERY_PASSWORD, setRecoveryPassword } from '../fixtures/recovery.js';
+import { E2E_SERVER_URL, E2E_VAULT_URL } from '../fixtures/stack.js';
+
+/** The device approval link of mail number `index` to `address` (quoted-printable undone). */
+function approvalLink(address: string, index: number): string {
+  const data = mailsTo(address)[index]?.data ?? '';
+  const plain = data.replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+  const link = /(https?:\/\/\S+\/v1\/embedded\/device\/approve\?token=[A-Za-z0-9_-]+)/.exec(plain)?.[1];
+  if (!link) throw new Error(`no approval link in mail ${index}: ${data}`);
+  return link;
+}
+
+/** The frame's own storage keys (the test reads them through the frame; the host page cannot). */
+async function frameStorage(page: Page): Promise<string[]> {
+  const frame = page.frames().find((item) => item.url().startsWith(E2E_VAULT_URL));
+  if (!frame) throw new Error('no wallet frame');
+  return frame.evaluate(() => Object.keys(localStorage));
+}
+
+test('a new device recovers the same address with the recovery password, after a wrong one is refused', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const email = `recover-${Date.now()}@example.com`;
+
+  // The first device: sign-up in the modal; the frame asks for the recovery password itself.
+  await page.goto('/');
+  await page.getByTestId('connect-button').click();
+  await page.getByTestId('email-input').fill(email);
+  await page.getByTestId('email-submit').click();
+  await page.getByTestId('otp-input').fill(await codeFor(email, 0));
+  await page.getByTestId('otp-submit').click();
+  const firstWallet = page.frameLocator('iframe[title="Latch wallet"]');
+  // Too short and mismatched passwords are refused in the panel before anything is sealed.
+  const setPanel = firstWallet.getByTestId('recovery-panel');
+  await expect(setPanel).toBeVisible({ timeout: 15_000 });
+  await setPanel.getByTestId('recovery-password').fill('short');
+  await setPanel.getByTestId('recovery-confirm').fill('short');
+  await setPanel.getByTestId('recovery-submit').click();
+  await expect(setPanel.getByTestId('recovery-error')).toHaveText('Use at least 8 characters');
+  await setPanel.getByTestId('recovery-password').fill(RECOVERY_PASSWORD);
+  await setPanel.getByTestId('recovery-confirm').fill(`${RECOVERY_PASSWORD}!`);
+  await setPanel.getByTestId('recovery-submit').click();
+  await expect(setPanel.getByTestId('recovery-error')).toHaveText('The passwords do not match');
+  await setRecoveryPassword(firstWallet);
+  await expect(page.getByTestId('account-email')).toHaveText(email);
+  const address = (await page.getByTestId('account-address').getAttribute('title')) as Hex;
+  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  // Sealed: this device keeps its device share, no longer the plain recovery share; the host
+  // page's storage holds nothing of the frame's.
+  const kept = await frameStorage(page);
+  expect(kept.some((key) => key.endsWith(':device'))).toBe(true);
+  expect(kept.some((key) => key.endsWith(':recovery'))).toBe(false);
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(RECOVERY_PASSWORD);
+
+  // The second device: a fresh browser context, same e-mail.
+  const context = await browser.newContext({ baseURL: E2E_SERVER_URL });
+  try {
+    const second = await context.newPage();
+    await openFrame(second);
+    expect(await frameStorage(second)).not.toContainEqual(expect.stringMatching(/:device$/));
+    expect(await ask(second, 'CONNECT_EMAIL', { email })).toEqual({
+      type: 'CONNECT_EMAIL_SUCCESS',
+      payload: { action: 'VERIFY_DEVICE' },
+    });
+    await expect.poll(() => mailsTo(email).length).toBe(2);
+    expect((await request.get(approvalLink(email, 1))).status()).toBe(200);
+    expect(await ask(second, 'CONNECT_DEVICE')).toEqual({ type: 'CONNECT_DEVICE_SUCCESS', payload: { action: 'VERIFY_OTP' } });
+    const connecting = ask(second, 'CONNECT_OTP', { otp: await codeFor(email, 2) });
+
+    const frame = second.frameLocator('iframe[title="wallet"]');
+    const panel = frame.getByTestId('recovery-panel');
+    // Wrong passwords: refused in the frame (latch never sees one), the count of tries goes down.
+    await enterRecoveryPassword(frame, 'not my password');
+    await expect(panel.getByTestId('recovery-error')).toHaveText('Wrong recovery password. 4 tries left.', { timeout: 20_000 });
+    await enterRecoveryPassword(frame, `${RECOVERY_PASSWORD} `);
+    await expect(panel.getByTestId('recovery-error')).toHaveText('Wrong recovery password. 3 tries left.', { timeout: 20_000 });
+    expect(await second.evaluate(() => window.latchFrame.events)).not.toContain('SESSION_UPDATE');
+
+    await enterRecoveryPassword(frame, RECOVERY_PASSWORD);
+    const connected = await connecting;
+    expect(connected.type).toBe('CONNECT_OTP_SUCCESS');
+    const accounts = connected.payload.accounts as { address: string; namespace: string }[];
+    expect(accounts.find((item) => item.namespace === 'eip155')?.address).toBe(address);
+    // The rebuilt device share is this device's now; the plain recovery share is not kept.
+    const recovered = await frameStorage(second);
+    expect(recovered.some((key) => key.endsWith(':device'))).toBe(true);
+    expect(recovered.some((key) => key.endsWith(':recovery'))).toBe(false);
+
+    // And it signs as that address: personal_sign approved in the frame, checked with viem.
+    const message = 'Signed on my second device';
+    const signing = ask(second, 'RPC_REQUEST', {
+      method: 'personal_sign',
+      params: [`0x${Buffer.from(message).toString('hex')}`, address],
+    });
+    const approval = frame.getByTestId('approve-transaction');
+    await expect(approval).toContainText(message);
+    await approval.getByTestId('approve-confirm').click();
+    const signed = await signing;
+    expect(signed.type).toBe('RPC_REQUEST_SUCCESS');
+    expect(await verifyMessage({ address, message, signature: signed.payload as unknown as Hex })).toBe(true);
+  } finally {
+    await context.close();
+  }
+});
