@@ -114,3 +114,31 @@ test('a new device recovers the same address with the recovery password, after a
     await context.close();
   }
 });
+
+test('the recovery password cannot be skipped: a closed panel fails the login, the next one asks again', async ({ page }) => {
+  test.setTimeout(150_000);
+  const email = `unsealed-${Date.now()}@example.com`;
+  await openFrame(page);
+  expect((await ask(page, 'CONNECT_EMAIL', { email })).type).toBe('CONNECT_EMAIL_SUCCESS');
+  const first = ask(page, 'CONNECT_OTP', { otp: await codeFor(email, 0) });
+  const frame = page.frameLocator('iframe[title="wallet"]');
+  await expect(frame.getByTestId('recovery-panel')).toBeVisible({ timeout: 15_000 });
+  // The host closes its view (as the modal does when the user closes it): the frame is told to abort.
+  expect(await ask(page, 'RPC_ABORT')).toEqual({ type: 'RPC_ABORT_SUCCESS', payload: {} });
+  expect(await first).toEqual({ type: 'CONNECT_OTP_ERROR', payload: { message: 'Recovery password not entered' } });
+  await expect(frame.getByTestId('recovery-panel')).toBeHidden();
+  expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: false } });
+  // The wallet exists, the recovery share still waits on this device to be sealed.
+  expect(await frameStorage(page)).toContainEqual(expect.stringMatching(/:recovery$/));
+
+  // A new code after the 30 s resend cooldown; the login asks for the password again.
+  await expect
+    .poll(async () => (await ask(page, 'CONNECT_EMAIL', { email })).type, { timeout: 60_000, intervals: [5_000] })
+    .toBe('CONNECT_EMAIL_SUCCESS');
+  const second = ask(page, 'CONNECT_OTP', { otp: await codeFor(email, 1) });
+  await setRecoveryPassword(frame);
+  expect((await second).type).toBe('CONNECT_OTP_SUCCESS');
+  const kept = await frameStorage(page);
+  expect(kept).toContainEqual(expect.stringMatching(/:device$/));
+  expect(kept).not.toContainEqual(expect.stringMatching(/:recovery$/));
+});
