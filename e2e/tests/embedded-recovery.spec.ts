@@ -5,6 +5,7 @@
 // opens the envelope with the right one, gets the same address and signs with it.
 import { expect, type Page, test } from '@playwright/test';
 import { verifyMessage, type Hex } from 'viem';
+import { axeViolationsInFrame } from '../fixtures/axe.js';
 import { ask, openFrame } from '../fixtures/frame.js';
 import { codeFor, mailsTo } from '../fixtures/mail.js';
 import { enterRecoveryPassword, RECOVERY_PASSWORD, setRecoveryPassword } from '../fixtures/recovery.js';
@@ -19,11 +20,15 @@ function approvalLink(address: string, index: number): string {
   return link;
 }
 
-/** The frame's own storage keys (the test reads them through the frame; the host page cannot). */
-async function frameStorage(page: Page): Promise<string[]> {
+function vaultFrame(page: Page) {
   const frame = page.frames().find((item) => item.url().startsWith(E2E_VAULT_URL));
   if (!frame) throw new Error('no wallet frame');
-  return frame.evaluate(() => Object.keys(localStorage));
+  return frame;
+}
+
+/** The frame's own storage keys (the test reads them through the frame; the host page cannot). */
+async function frameStorage(page: Page): Promise<string[]> {
+  return vaultFrame(page).evaluate(() => Object.keys(localStorage));
 }
 
 test('a new device recovers the same address with the recovery password, after a wrong one is refused', async ({
@@ -53,6 +58,7 @@ test('a new device recovers the same address with the recovery password, after a
   await setPanel.getByTestId('recovery-confirm').fill(`${RECOVERY_PASSWORD}!`);
   await setPanel.getByTestId('recovery-submit').click();
   await expect(setPanel.getByTestId('recovery-error')).toHaveText('The passwords do not match');
+  expect(await axeViolationsInFrame(vaultFrame(page), '[data-testid=recovery-panel]'), 'the set panel is axe-clean').toEqual([]);
   await setRecoveryPassword(firstWallet);
   await expect(page.getByTestId('account-email')).toHaveText(email);
   const address = (await page.getByTestId('account-address').getAttribute('title')) as Hex;
@@ -84,6 +90,7 @@ test('a new device recovers the same address with the recovery password, after a
     // Wrong passwords: refused in the frame (latch never sees one), the count of tries goes down.
     await enterRecoveryPassword(frame, 'not my password');
     await expect(panel.getByTestId('recovery-error')).toHaveText('Wrong recovery password. 4 tries left.', { timeout: 20_000 });
+    expect(await axeViolationsInFrame(vaultFrame(second), '[data-testid=recovery-panel]'), 'the enter panel is axe-clean').toEqual([]);
     await enterRecoveryPassword(frame, `${RECOVERY_PASSWORD} `);
     await expect(panel.getByTestId('recovery-error')).toHaveText('Wrong recovery password. 3 tries left.', { timeout: 20_000 });
     expect(await second.evaluate(() => window.latchFrame.events)).not.toContain('SESSION_UPDATE');
