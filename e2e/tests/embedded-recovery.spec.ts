@@ -1,8 +1,8 @@
 // Issue 28 new-device recovery, all real parts: a first browser signs up by e-mail in the modal
 // and sets its recovery password in the wallet frame (the recovery share sealed with Argon2id, the
 // envelope stored by latch); a second browser context, with storage of its own, logs in with the
-// same e-mail (device approval link and code from the SMTP sink), is refused a wrong password, then
-// opens the envelope with the right one, gets the same address and signs with it.
+// same e-mail in the modal (device approval link and code from the SMTP sink), is refused a wrong
+// password, then opens the envelope with the right one, gets the same address and signs with it.
 import { expect, type Page, test } from '@playwright/test';
 import { verifyMessage, type Hex } from 'viem';
 import { axeViolationsInFrame } from '../fixtures/axe.js';
@@ -19,6 +19,10 @@ function approvalLink(address: string, index: number): string {
   if (!link) throw new Error(`no approval link in mail ${index}: ${data}`);
   return link;
 }
+
+/** The frame's storage keys of a user's device share and pending recovery share (keys.ts). */
+const DEVICE_SHARE = /^latch-vault:[^:]+:[^:]+:device$/;
+const PENDING_RECOVERY = /^latch-vault:[^:]+:[^:]+:recovery$/;
 
 function vaultFrame(page: Page) {
   const frame = page.frames().find((item) => item.url().startsWith(E2E_VAULT_URL));
@@ -66,26 +70,28 @@ test('a new device recovers the same address with the recovery password, after a
   // Sealed: this device keeps its device share, no longer the plain recovery share; the host
   // page's storage holds nothing of the frame's.
   const kept = await frameStorage(page);
-  expect(kept.some((key) => key.endsWith(':device'))).toBe(true);
-  expect(kept.some((key) => key.endsWith(':recovery'))).toBe(false);
+  expect(kept.some((key) => DEVICE_SHARE.test(key))).toBe(true);
+  expect(kept.some((key) => PENDING_RECOVERY.test(key))).toBe(false);
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(RECOVERY_PASSWORD);
 
   // The second device: a fresh browser context, same e-mail.
   const context = await browser.newContext({ baseURL: E2E_SERVER_URL });
   try {
     const second = await context.newPage();
-    await openFrame(second);
-    expect(await frameStorage(second)).not.toContainEqual(expect.stringMatching(/:device$/));
-    expect(await ask(second, 'CONNECT_EMAIL', { email })).toEqual({
-      type: 'CONNECT_EMAIL_SUCCESS',
-      payload: { action: 'VERIFY_DEVICE' },
-    });
+    await second.goto('/');
+    await second.getByTestId('connect-button').click();
+    await second.getByTestId('email-input').fill(email);
+    await second.getByTestId('email-submit').click();
+    // A known user on a new device: the approval link first (mail 2), then the code (mail 3).
+    await expect(second.getByTestId('device-sent-to')).toContainText(email);
+    expect(await frameStorage(second)).not.toContainEqual(expect.stringMatching(DEVICE_SHARE));
     await expect.poll(() => mailsTo(email).length).toBe(2);
     expect((await request.get(approvalLink(email, 1))).status()).toBe(200);
-    expect(await ask(second, 'CONNECT_DEVICE')).toEqual({ type: 'CONNECT_DEVICE_SUCCESS', payload: { action: 'VERIFY_OTP' } });
-    const connecting = ask(second, 'CONNECT_OTP', { otp: await codeFor(email, 2) });
+    await second.getByTestId('device-continue').click();
+    await second.getByTestId('otp-input').fill(await codeFor(email, 2));
+    await second.getByTestId('otp-submit').click();
 
-    const frame = second.frameLocator('iframe[title="wallet"]');
+    const frame = second.frameLocator('iframe[title="Latch wallet"]');
     const panel = frame.getByTestId('recovery-panel');
     // Wrong passwords: refused in the frame (latch never sees one), the count of tries goes down.
     await enterRecoveryPassword(frame, 'not my password');
@@ -93,30 +99,26 @@ test('a new device recovers the same address with the recovery password, after a
     expect(await axeViolationsInFrame(vaultFrame(second), '[data-testid=recovery-panel]'), 'the enter panel is axe-clean').toEqual([]);
     await enterRecoveryPassword(frame, `${RECOVERY_PASSWORD} `);
     await expect(panel.getByTestId('recovery-error')).toHaveText('Wrong recovery password. 3 tries left.', { timeout: 20_000 });
-    expect(await second.evaluate(() => window.latchFrame.events)).not.toContain('SESSION_UPDATE');
+    await expect(second.getByTestId('account-email')).toHaveCount(0);
 
     await enterRecoveryPassword(frame, RECOVERY_PASSWORD);
-    const connected = await connecting;
-    expect(connected.type).toBe('CONNECT_OTP_SUCCESS');
-    const accounts = connected.payload.accounts as { address: string; namespace: string }[];
-    expect(accounts.find((item) => item.namespace === 'eip155')?.address).toBe(address);
+    await expect(second.getByTestId('account-email')).toHaveText(email, { timeout: 20_000 });
+    await expect(second.getByTestId('account-address')).toHaveAttribute('title', address);
     // The rebuilt device share is this device's now; the plain recovery share is not kept.
     const recovered = await frameStorage(second);
-    expect(recovered.some((key) => key.endsWith(':device'))).toBe(true);
-    expect(recovered.some((key) => key.endsWith(':recovery'))).toBe(false);
+    expect(recovered.some((key) => DEVICE_SHARE.test(key))).toBe(true);
+    expect(recovered.some((key) => PENDING_RECOVERY.test(key))).toBe(false);
 
-    // And it signs as that address: personal_sign approved in the frame, checked with viem.
-    const message = 'Signed on my second device';
-    const signing = ask(second, 'RPC_REQUEST', {
-      method: 'personal_sign',
-      params: [`0x${Buffer.from(message).toString('hex')}`, address],
-    });
+    // And it signs as that address: the demo's personal_sign, approved in the frame, checked with viem.
+    await second.keyboard.press('Escape');
+    await expect(second.getByTestId('latch-modal')).toBeHidden();
+    await second.getByTestId('demo-sign').click();
     const approval = frame.getByTestId('approve-transaction');
-    await expect(approval).toContainText(message);
+    await expect(approval).toContainText('Hello from the Latch demo');
     await approval.getByTestId('approve-confirm').click();
-    const signed = await signing;
-    expect(signed.type).toBe('RPC_REQUEST_SUCCESS');
-    expect(await verifyMessage({ address, message, signature: signed.payload as unknown as Hex })).toBe(true);
+    await expect(second.getByTestId('demo-sign-result')).toHaveText(/^0x[0-9a-f]{130}$/);
+    const signature = (await second.getByTestId('demo-sign-result').textContent()) as Hex;
+    expect(await verifyMessage({ address, message: 'Hello from the Latch demo', signature })).toBe(true);
   } finally {
     await context.close();
   }
@@ -136,7 +138,7 @@ test('the recovery password cannot be skipped: a closed panel fails the login, t
   await expect(frame.getByTestId('recovery-panel')).toBeHidden();
   expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: false } });
   // The wallet exists, the recovery share still waits on this device to be sealed.
-  expect(await frameStorage(page)).toContainEqual(expect.stringMatching(/:recovery$/));
+  expect(await frameStorage(page)).toContainEqual(expect.stringMatching(PENDING_RECOVERY));
 
   // A new code after the 30 s resend cooldown; the login asks for the password again.
   await expect
@@ -146,6 +148,6 @@ test('the recovery password cannot be skipped: a closed panel fails the login, t
   await setRecoveryPassword(frame);
   expect((await second).type).toBe('CONNECT_OTP_SUCCESS');
   const kept = await frameStorage(page);
-  expect(kept).toContainEqual(expect.stringMatching(/:device$/));
-  expect(kept).not.toContainEqual(expect.stringMatching(/:recovery$/));
+  expect(kept).toContainEqual(expect.stringMatching(DEVICE_SHARE));
+  expect(kept).not.toContainEqual(expect.stringMatching(PENDING_RECOVERY));
 });
