@@ -8,61 +8,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { axeViolations } from '../fixtures/axe.js';
 import { anvil, usdcAddress } from '../fixtures/devnet.js';
 import { codeFor, mailsTo } from '../fixtures/mail.js';
+import { setRecoveryPassword } from '../fixtures/recovery.js';
+import { ask, openFrame } from '../fixtures/frame.js';
 import { E2E_VAULT_URL } from '../fixtures/stack.js';
-
-interface Reply {
-  type: string;
-  payload: { message?: string } & Record<string, unknown>;
-}
-
-declare global {
-  interface Window {
-    latchFrame: {
-      events: string[];
-      request: (type: string, payload?: unknown) => Promise<Reply>;
-    };
-  }
-}
-
-/** Embeds the frame in the page and handshakes with it; resolves once it posted READY. */
-async function openFrame(page: Page): Promise<void> {
-  await page.goto('/');
-  await page.evaluate(async (vault) => {
-    const iframe = document.createElement('iframe');
-    iframe.src = `${vault}/?projectId=demo&chainId=eip155:31337&version=e2e`;
-    iframe.title = 'wallet';
-    await new Promise((loaded) => {
-      iframe.onload = loaded;
-      document.body.append(iframe);
-    });
-    const channel = new MessageChannel();
-    const events: string[] = [];
-    const waiting = new Map<string, (reply: Reply) => void>();
-    let ready!: () => void;
-    const isReady = new Promise<void>((done) => (ready = done));
-    channel.port1.onmessage = (event: MessageEvent<{ type: string; id?: string; payload: Reply['payload'] }>) => {
-      const { type, id, payload } = event.data;
-      events.push(type);
-      if (type === 'READY') ready();
-      if (id) waiting.get(id)?.({ type, payload });
-    };
-    // The frame's origin pinned: never '*'.
-    iframe.contentWindow!.postMessage({ type: 'LATCH_FRAME_HANDSHAKE' }, vault, [channel.port2]);
-    window.latchFrame = {
-      events,
-      request: (type, payload) =>
-        new Promise((resolve) => {
-          const id = crypto.randomUUID();
-          waiting.set(id, resolve);
-          channel.port1.postMessage({ id, type, payload });
-        }),
-    };
-    await isReady;
-  }, E2E_VAULT_URL);
-}
-
-const ask = (page: Page, type: string, payload?: unknown) =>
-  page.evaluate(([t, p]) => window.latchFrame.request(t as string, p), [type, payload] as const);
 
 test('sign up by e-mail, restore after a reload without a new code, sign out', async ({ page }) => {
   const email = `signup-${Date.now()}@example.com`;
@@ -73,14 +21,20 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
     payload: { action: 'VERIFY_OTP' },
   });
   const code = await codeFor(email, 0);
-  const connected = await ask(page, 'CONNECT_OTP', { otp: code });
+  const connecting = ask(page, 'CONNECT_OTP', { otp: code });
+  // The first login makes the wallet and asks, inside the frame, for the recovery password.
+  await setRecoveryPassword(page.frameLocator('iframe[title="wallet"]'));
+  const connected = await connecting;
   expect(connected.type).toBe('CONNECT_OTP_SUCCESS');
   expect(connected.payload).toMatchObject({ email, chainId: 'eip155:31337' });
   // The first login made the wallet in the frame: an EVM and a Solana account.
   const accounts = connected.payload.accounts as { address: string; namespace: string }[];
   expect(accounts.map((a) => a.namespace)).toEqual(['eip155', 'solana']);
   expect(accounts[0]!.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
-  expect(await page.evaluate(() => window.latchFrame.events)).toContain('SESSION_UPDATE');
+  // The password panel showed the frame (APPROVAL_OPEN … _CLOSED) before the session began.
+  const signUpEvents = await page.evaluate(() => [...window.latchFrame.events]);
+  expect(signUpEvents).toEqual(expect.arrayContaining(['APPROVAL_OPEN', 'APPROVAL_CLOSED', 'SESSION_UPDATE']));
+  expect(signUpEvents.indexOf('APPROVAL_CLOSED')).toBeLessThan(signUpEvents.indexOf('SESSION_UPDATE'));
   // behaviour 5.18: a safe method goes through latch's gateway; an unknown one is refused unasked.
   const block = await ask(page, 'RPC_REQUEST', { method: 'eth_blockNumber', params: [] });
   expect(block.type).toBe('RPC_REQUEST_SUCCESS');
@@ -89,7 +43,8 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
     type: 'RPC_REQUEST_ERROR',
     payload: { message: 'Requested RPC call is not allowed', code: 4200 },
   });
-  expect(await page.evaluate(() => window.latchFrame.events)).not.toContain('APPROVAL_OPEN');
+  const afterRpc = await page.evaluate(() => window.latchFrame.events);
+  expect(afterRpc.slice(signUpEvents.length)).not.toContain('APPROVAL_OPEN');
   // A not-safe method waits for the frame's own panel; rejecting it answers EIP-1193's 4001.
   const hex = '0x' + Buffer.from('reject me').toString('hex');
   const pending = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: [hex, accounts[0]!.address] });
@@ -97,7 +52,9 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   await expect(panel).toContainText('reject me');
   await panel.getByTestId('approve-reject').click();
   expect(await pending).toEqual({ type: 'RPC_REQUEST_ERROR', payload: { message: 'User rejected the request', code: 4001 } });
-  expect(await page.evaluate(() => window.latchFrame.events)).toEqual(expect.arrayContaining(['APPROVAL_OPEN', 'APPROVAL_CLOSED']));
+  expect((await page.evaluate(() => window.latchFrame.events)).slice(signUpEvents.length)).toEqual(
+    expect.arrayContaining(['APPROVAL_OPEN', 'APPROVAL_CLOSED']),
+  );
   // behaviour 5.19: an unknown method rejects every pending request: the panel shown and the one
   // waiting behind it.
   // The panel speaks the host's locale (SYNC_DAPP_DATA, as the modal sends it).
@@ -223,7 +180,9 @@ test('the resend cooldown and a wrong code are refused with their messages', asy
     type: 'GET_SOCIAL_REDIRECT_URI_ERROR',
     payload: { message: 'provider: Invalid input' },
   });
-  expect((await ask(page, 'CONNECT_OTP', { otp: code })).type).toBe('CONNECT_OTP_SUCCESS');
+  const connecting = ask(page, 'CONNECT_OTP', { otp: code });
+  await setRecoveryPassword(page.frameLocator('iframe[title="wallet"]'));
+  expect((await connecting).type).toBe('CONNECT_OTP_SUCCESS');
 });
 
 test('a handshake from another origin is ignored: no answer at all', async ({ page }) => {
@@ -274,6 +233,11 @@ test('the modal: e-mail, code, connected with the new address, restored after a 
   await expect(page.getByTestId('otp-error')).toHaveText(/code/i);
   await page.getByTestId('otp-input').fill(code);
   await page.getByTestId('otp-submit').click();
+  // The recovery-password panel is the frame's, shown over the modal's view.
+  const wallet = page.frameLocator('iframe[title="Latch wallet"]');
+  await expect(wallet.getByTestId('recovery-panel')).toBeVisible({ timeout: 15_000 });
+  expect(await axeViolations(modal), 'the view under the recovery panel is axe-clean').toEqual([]);
+  await setRecoveryPassword(wallet);
 
   await expect(page.getByTestId('account-email')).toHaveText(email);
   const shown = await page.getByTestId('account-address').getAttribute('title');
@@ -311,6 +275,7 @@ test('social login: the popup through the local OpenID Connect provider, then co
     .click()
     .catch(() => undefined);
   await closed;
+  await setRecoveryPassword(page.frameLocator('iframe[title="Latch wallet"]'));
   await expect(page.getByTestId('account-email')).toHaveText(`${login}@example.com`);
   await expect(page.getByTestId('account-address')).toHaveAttribute('title', /^0x[0-9a-fA-F]{40}$/);
 });
@@ -323,6 +288,7 @@ async function signUpInModal(page: Page, email: string): Promise<Hex> {
   await page.getByTestId('email-submit').click();
   await page.getByTestId('otp-input').fill(await codeFor(email, 0));
   await page.getByTestId('otp-submit').click();
+  await setRecoveryPassword(page.frameLocator('iframe[title="Latch wallet"]'));
   await expect(page.getByTestId('account-email')).toHaveText(email);
   const address = (await page.getByTestId('account-address').getAttribute('title')) as Hex;
   await page.keyboard.press('Escape');

@@ -3,6 +3,7 @@
 import { call } from './api';
 import { ensureWallet } from './keys';
 import { abortApproval, rpcRequest } from './rpc';
+import { abortRecovery } from './recovery';
 import { applyTheme } from './approve';
 import { deviceId, sessionToken, setSessionToken } from './storage';
 
@@ -53,8 +54,14 @@ async function loggedIn(state: FrameState, sessionToken: string) {
   setSessionToken(state.projectId, sessionToken);
   state.pendingEmail = null;
   try {
-    // The first login makes the wallet; later ones check this device's share against it.
-    await ensureWallet(state.projectId, sessionToken, (await user(state)).userId);
+    // The first login makes the wallet and seals its recovery share; later ones check this
+    // device's share against it, or recover it on a new device with the recovery password.
+    await ensureWallet({
+      projectId: state.projectId,
+      token: sessionToken,
+      userId: (await user(state)).userId,
+      visible: state.approvalVisible,
+    });
   } catch (error) {
     setSessionToken(state.projectId, null);
     throw error;
@@ -163,6 +170,7 @@ export const handlers: Record<string, Handler> = {
   },
   RPC_ABORT: async () => {
     abortApproval();
+    abortRecovery();
     return {};
   },
   RELOAD: async () => {

@@ -1,19 +1,37 @@
 // The wallet's keys (latch-vault through @latch/wasm-vault; ARCHITECTURE.md "Embedded-wallet
 // keys"). A 2-of-3 split of one seed: the device share stays in this origin's storage, the auth
-// share on latch (released to a session only), the recovery share sealed for the user.
-import { init, splitSeed, Wallet } from '@latch/wasm-vault';
+// share on latch (released to a session only), the recovery share sealed under the user's
+// recovery password (Argon2id, AES-256-GCM) and kept by latch as an envelope it cannot open.
+import { deriveShare, init, openWithPassword, sealWithPassword, splitSeed, Wallet } from '@latch/wasm-vault';
 import { ApiError, call } from './api';
+import { askRecoveryPassword } from './recovery';
 import { readItem, writeItem } from './storage';
 
 interface StoredWallet {
   authShare: string;
-  envelopes: unknown[];
+  envelopes: { kind?: unknown }[];
   accounts: Record<string, string>;
 }
 
+/** Wrong passwords allowed on one recovery panel (latch cannot count them: it never sees one). */
+export const MAX_PASSWORD_ATTEMPTS = 5;
+export const WRONG_PASSWORD = 'Wrong recovery password';
+export const TOO_MANY_ATTEMPTS = 'Too many wrong recovery passwords: log in again to retry';
+export const NO_RECOVERY = 'This wallet has no recovery password yet: log in on your first device to set one';
+
+/** What the frame shows and is told while a recovery panel is up. */
+export interface KeyContext {
+  projectId: string;
+  token: string;
+  userId: string;
+  /** Shows (true) or hides (false) the frame over the host's view (APPROVAL_OPEN / _CLOSED). */
+  visible: (open: boolean) => void;
+}
+
 const deviceKey = (projectId: string, userId: string) => `latch-vault:${projectId}:${userId}:device`;
-// Until the user seals it (a password or passkey envelope, not built yet), the recovery share
-// waits here, on the device: the server alone still holds one share only.
+// The recovery share waits here only between the wallet's creation and its sealing (the user
+// closed the panel, the page went away): the next login on this device asks for the password
+// again, and the plain share is removed as soon as latch holds its envelope.
 const recoveryKey = (projectId: string, userId: string) => `latch-vault:${projectId}:${userId}:recovery`;
 
 function random(length: number): Uint8Array {
@@ -29,25 +47,100 @@ async function storedWallet(projectId: string, token: string): Promise<StoredWal
   }
 }
 
+/** The panel shown over the host's view for as long as it is open. */
+async function withPanel(context: KeyContext, open: () => Promise<void>): Promise<void> {
+  context.visible(true);
+  try {
+    await open();
+  } finally {
+    context.visible(false);
+  }
+}
+
+/** Asks for a new recovery password, seals the pending recovery share with it and stores the envelope. */
+async function sealRecovery(context: KeyContext, recovery: string): Promise<void> {
+  await withPanel(context, () =>
+    askRecoveryPassword('set', async (password) => {
+      const envelope = sealWithPassword(recovery, context.userId, password, random(16), random(12));
+      await call(context.projectId, 'POST', 'wallet/envelope', {
+        token: context.token,
+        body: { envelope: JSON.parse(envelope) as unknown },
+      });
+      return null;
+    }),
+  );
+  writeItem(recoveryKey(context.projectId, context.userId), null);
+}
+
+function checkAccounts(wallet: Wallet, stored: StoredWallet): void {
+  const solana = stored.accounts.solana;
+  if (wallet.evmAddress !== stored.accounts.eip155 || (solana && wallet.solanaAddress !== solana)) {
+    throw new Error('This device holds another wallet');
+  }
+}
+
+/**
+ * A device without its share (a new browser, cleared storage): the recovery password opens the
+ * envelope, auth + recovery rebuild the wallet, which must be the accounts latch lists, and the
+ * device share is computed and kept. Wrong passwords: MAX_PASSWORD_ATTEMPTS per panel.
+ */
+async function recover(context: KeyContext, stored: StoredWallet): Promise<string> {
+  const envelope = stored.envelopes.find((item) => item.kind === 'password');
+  if (!envelope) throw new Error(NO_RECOVERY);
+  const text = JSON.stringify(envelope);
+  let wrong = 0;
+  let address = '';
+  await withPanel(context, () =>
+    askRecoveryPassword('enter', async (password) => {
+      let recovery: string;
+      try {
+        recovery = openWithPassword(text, context.userId, password);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'DECRYPTION_FAILED') throw error;
+        wrong += 1;
+        if (wrong >= MAX_PASSWORD_ATTEMPTS) throw new Error(TOO_MANY_ATTEMPTS);
+        const left = MAX_PASSWORD_ATTEMPTS - wrong;
+        return `${WRONG_PASSWORD}. ${left} ${left === 1 ? 'try' : 'tries'} left.`;
+      }
+      const wallet = Wallet.fromShares(stored.authShare, recovery);
+      try {
+        checkAccounts(wallet, stored);
+        address = wallet.evmAddress;
+      } finally {
+        wallet.free();
+      }
+      writeItem(deviceKey(context.projectId, context.userId), deriveShare(stored.authShare, recovery, 1));
+      return null;
+    }),
+  );
+  return address;
+}
+
 /**
  * Makes the user's wallet on the first login (a fresh seed, split; the auth share and the
- * addresses to latch), or checks on a later one that this device's share and the auth share
- * rebuild the stored addresses. Resolves to the EVM address, or null on a device without its
- * share (recovery, not built yet: the accounts still come from latch).
+ * addresses to latch; the recovery share sealed under the password the user sets in the frame),
+ * checks on a later one that this device's share and the auth share rebuild the stored addresses,
+ * or recovers on a new device with the recovery password. Resolves to the EVM address.
  */
-export async function ensureWallet(projectId: string, token: string, userId: string): Promise<string | null> {
+export async function ensureWallet(context: KeyContext): Promise<string> {
+  const { projectId, token, userId } = context;
   await init();
   const stored = await storedWallet(projectId, token);
   if (stored) {
     const device = readItem(deviceKey(projectId, userId));
-    if (!device) return null;
+    if (!device) return recover(context, stored);
     const wallet = Wallet.fromShares(device, stored.authShare);
+    let address: string;
     try {
-      if (wallet.evmAddress !== stored.accounts.eip155) throw new Error('This device holds another wallet');
-      return wallet.evmAddress;
+      checkAccounts(wallet, stored);
+      address = wallet.evmAddress;
     } finally {
       wallet.free();
     }
+    // Sealing was interrupted on this device: it is still required.
+    const pending = readItem(recoveryKey(projectId, userId));
+    if (pending) await sealRecovery(context, pending);
+    return address;
   }
   const seed = random(32);
   const coefficients = random(32);
@@ -56,17 +149,20 @@ export async function ensureWallet(projectId: string, token: string, userId: str
   coefficients.fill(0);
   if (!device || !auth || !recovery) throw new Error('An error occurred');
   const wallet = Wallet.fromShares(device, auth);
+  let address: string;
   try {
+    address = wallet.evmAddress;
     writeItem(deviceKey(projectId, userId), device);
     writeItem(recoveryKey(projectId, userId), recovery);
     await call(projectId, 'PUT', 'wallet', {
       token,
       body: { authShare: auth, envelopes: [], accounts: { eip155: wallet.evmAddress, solana: wallet.solanaAddress } },
     });
-    return wallet.evmAddress;
   } finally {
     wallet.free();
   }
+  await sealRecovery(context, recovery);
+  return address;
 }
 
 /**

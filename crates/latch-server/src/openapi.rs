@@ -61,6 +61,7 @@ use crate::AppState;
         crate::embedded::account::sign_out,
         crate::embedded::account::put_wallet,
         crate::embedded::account::wallet,
+        crate::embedded::account::put_envelope,
         crate::embedded::account::update_email,
         crate::embedded::account::verify_update,
         crate::embedded::social::start,
@@ -89,7 +90,7 @@ use crate::AppState;
         crate::siwx::Revoked, crate::siwx::VerifyRequest, crate::siwx::Verified, crate::siwx::SessionSummary, crate::siwx::RefreshRequest, crate::siwx::Sessions, crate::siwx::RevokeRequest, crate::store::SiwxSession,
         crate::embedded::login::StartRequest, crate::embedded::login::StartAnswer, crate::embedded::login::VerifyRequest, crate::embedded::login::LoggedIn,
         crate::embedded::login::Outbox, crate::embedded::mail::OutboxMail, crate::embedded::UserInfo, crate::embedded::UserAccount, crate::embedded::frame::FrameConfig,
-        crate::embedded::account::WalletShares, crate::embedded::account::UpdateEmail, crate::embedded::account::UpdateAnswer, crate::embedded::account::VerifyUpdate,
+        crate::embedded::account::WalletShares, crate::embedded::account::NewEnvelope, crate::embedded::account::UpdateEmail, crate::embedded::account::UpdateAnswer, crate::embedded::account::VerifyUpdate,
         crate::embedded::social::SocialStart, crate::embedded::social::SocialFinish, crate::embedded::social::CallbackQuery,
         EventBatch, IncomingEvent, IncomingProps, JsonRpcBody, JsonRpcRequest, Wallet, WalletPage, ErrorBody, Reason, SupportedChains, Ingested, AnalyticsConfig, Summary, DayCounts)),
     modifiers(&AdminToken)

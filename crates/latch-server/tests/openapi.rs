@@ -40,6 +40,7 @@ async fn documents_every_json_endpoint() {
         ("/v1/embedded/user", "get"),
         ("/v1/embedded/signout", "post"),
         ("/v1/embedded/wallet", "get"),
+        ("/v1/embedded/wallet/envelope", "post"),
         ("/v1/embedded/wallet", "put"),
         ("/v1/embedded/email/update", "post"),
         ("/v1/embedded/email/update/verify", "post"),

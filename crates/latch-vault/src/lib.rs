@@ -18,6 +18,15 @@
 //! - **Recovery envelope** ([`envelope`]): AES-256-GCM of the recovery share
 //!   under Argon2id(password) or HKDF-SHA256(WebAuthn PRF output); the
 //!   associated data names the user id and the share index.
+//! - **Recovery flow** (the frame, `apps/vault`): at sign-up the frame asks
+//!   the user for a recovery password in its own panel, seals the recovery
+//!   share with [`Envelope::seal_with_password`] at [`Argon2Cost::default`]
+//!   and stores the envelope on the server (`POST /v1/embedded/wallet/envelope`),
+//!   then forgets the plain share. A new device fetches the auth share and
+//!   the envelope, opens it with [`Envelope::open_with_password`] (a wrong
+//!   password is [`Error::DecryptionFailed`]; the frame bounds the tries),
+//!   rebuilds the [`Wallet`] from auth + recovery, checks its addresses
+//!   against the stored accounts and keeps [`derive_share`]'s device share.
 //! - **The server alone cannot sign**: it holds the auth share (one point of
 //!   a random line: every seed fits it) and the envelopes (no key without the
 //!   password or the passkey). The test `the_server_alone_cannot_rebuild_a_key`

@@ -121,19 +121,25 @@ pub async fn put_wallet(
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = WalletShares), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody, description = "NO_WALLET")))]
 pub async fn wallet(State(state): State<AppState>, auth: Authenticated) -> ApiResult<Json<WalletShares>> {
+    wallet_shares(&state, &auth).await
+}
+
+fn no_wallet() -> crate::error::ApiError {
+    refused(
+        StatusCode::NOT_FOUND,
+        "NO_WALLET",
+        "authorization",
+        "this user has no wallet yet",
+    )
+}
+
+async fn wallet_shares(state: &AppState, auth: &Authenticated) -> ApiResult<Json<WalletShares>> {
     let wallet = state
         .store
         .embedded_wallet(&auth.user.id)
         .await
         .map_err(internal)?
-        .ok_or_else(|| {
-            refused(
-                StatusCode::NOT_FOUND,
-                "NO_WALLET",
-                "authorization",
-                "this user has no wallet yet",
-            )
-        })?;
+        .ok_or_else(no_wallet)?;
     let envelopes = serde_json::from_str(&wallet.envelopes).map_err(internal)?;
     let mut accounts = BTreeMap::new();
     if let Some(address) = wallet.evm_address {
@@ -147,6 +153,71 @@ pub async fn wallet(State(state): State<AppState>, auth: Authenticated) -> ApiRe
         envelopes,
         accounts,
     }))
+}
+
+/// `POST /v1/embedded/wallet/envelope` body.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewEnvelope {
+    /// The sealed recovery share (`kind` `password` or `passkey`, at most 2 KiB of JSON), opaque here.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    envelope: serde_json::Value,
+}
+
+/// How often a lost compare-and-set race is retried before giving up (two tabs sealing at once).
+const ENVELOPE_TRIES: usize = 3;
+
+/// `POST /v1/embedded/wallet/envelope`: adds a recovery envelope to the session's wallet, or
+/// replaces the one of the same `kind` (a new password). The frame seals the recovery share after
+/// the wallet is made, so the password never waits on the wallet's creation. The server cannot
+/// check the seal (it never sees the password): only the shape, size and kind.
+#[utoipa::path(post, path = "/v1/embedded/wallet/envelope", tag = "embedded", request_body = NewEnvelope,
+    security(("project_id" = []), ("project_header" = [])),
+    responses((status = 200, body = WalletShares), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "NO_WALLET"), (status = 409, body = ErrorBody, description = "ENVELOPE_CONFLICT")))]
+pub async fn put_envelope(
+    State(state): State<AppState>,
+    auth: Authenticated,
+    body: Bytes,
+) -> ApiResult<Json<WalletShares>> {
+    let request: NewEnvelope = json_body(&body)?;
+    if request.envelope.is_null() {
+        return Err(schema(rules::SchemaError {
+            field: "envelope",
+            message: "Required",
+        }));
+    }
+    let rename = |e: rules::SchemaError| schema(rules::SchemaError { field: "envelope", ..e });
+    rules::validate_envelopes(std::slice::from_ref(&request.envelope)).map_err(rename)?;
+    let kind = request.envelope.get("kind").and_then(serde_json::Value::as_str);
+    for _ in 0..ENVELOPE_TRIES {
+        let wallet = state
+            .store
+            .embedded_wallet(&auth.user.id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(no_wallet)?;
+        let mut envelopes: Vec<serde_json::Value> = serde_json::from_str(&wallet.envelopes).map_err(internal)?;
+        envelopes.retain(|old| old.get("kind").and_then(serde_json::Value::as_str) != kind);
+        envelopes.push(request.envelope.clone());
+        rules::validate_envelopes(&envelopes).map_err(rename)?;
+        let text = serde_json::to_string(&envelopes).map_err(internal)?;
+        if state
+            .store
+            .embedded_set_envelopes(&auth.user.id, &wallet.envelopes, &text)
+            .await
+            .map_err(internal)?
+        {
+            return wallet_shares(&state, &auth).await;
+        }
+    }
+    Err(refused(
+        StatusCode::CONFLICT,
+        "ENVELOPE_CONFLICT",
+        "envelope",
+        "the envelopes changed meanwhile: try again",
+    ))
 }
 
 /// `POST /v1/embedded/email/update` body.

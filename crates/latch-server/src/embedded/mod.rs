@@ -77,6 +77,7 @@ pub fn routes(dev: bool) -> crate::routes::Routes {
         .route("/v1/embedded/user", get(account::user))
         .route("/v1/embedded/signout", post(account::sign_out))
         .route("/v1/embedded/wallet", get(account::wallet).put(account::put_wallet))
+        .route("/v1/embedded/wallet/envelope", post(account::put_envelope))
         .route("/v1/embedded/email/update", post(account::update_email))
         .route("/v1/embedded/email/update/verify", post(account::verify_update))
         .route("/v1/embedded/social/{provider}/start", get(social::start))

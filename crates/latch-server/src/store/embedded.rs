@@ -141,6 +141,9 @@ pub trait EmbeddedStore: Send + Sync {
     async fn embedded_put_wallet(&self, wallet: &EmbeddedWallet) -> StoreResult<bool>;
     /// The user's wallet.
     async fn embedded_wallet(&self, user_id: &str) -> StoreResult<Option<EmbeddedWallet>>;
+    /// Replaces the wallet's envelopes (a JSON array) if they are still `before`: `false` when the
+    /// user has no wallet or another request changed them first (the caller reads and tries again).
+    async fn embedded_set_envelopes(&self, user_id: &str, before: &str, envelopes: &str) -> StoreResult<bool>;
     /// Deletes expired codes and sessions and past counters.
     async fn embedded_prune(&self, now_ms: i64) -> StoreResult<u64>;
 }
@@ -492,6 +495,16 @@ macro_rules! impl_embedded_store {
                     row.as_ref().map(wallet).transpose()
                 }
 
+                async fn embedded_set_envelopes(&self, user_id: &str, before: &str, envelopes: &str) -> StoreResult<bool> {
+                    let done = sqlx::query("UPDATE embedded_wallets SET envelopes = $3 WHERE user_id = $1 AND envelopes = $2")
+                        .bind(user_id)
+                        .bind(before)
+                        .bind(envelopes)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+
                 async fn embedded_prune(&self, now_ms: i64) -> StoreResult<u64> {
                     let mut gone = 0;
                     for sql in [
@@ -675,7 +688,18 @@ pub(super) async fn contract(store: &dyn super::Store) {
     };
     assert!(store.embedded_put_wallet(&wallet).await.unwrap());
     assert!(!store.embedded_put_wallet(&wallet).await.unwrap(), "once per user");
-    assert_eq!(store.embedded_wallet("u1").await.unwrap(), Some(wallet));
+    assert_eq!(store.embedded_wallet("u1").await.unwrap(), Some(wallet.clone()));
+    // Envelopes change only from the value the caller read (compare-and-set).
+    assert!(
+        !store.embedded_set_envelopes("u1", "[1]", "[2]").await.unwrap(),
+        "stale"
+    );
+    assert!(
+        !store.embedded_set_envelopes("u2", "[]", "[2]").await.unwrap(),
+        "no wallet"
+    );
+    assert!(store.embedded_set_envelopes("u1", "[]", "[2]").await.unwrap());
+    assert_eq!(store.embedded_wallet("u1").await.unwrap().unwrap().envelopes, "[2]");
 
     store.embedded_put_code(&code).await.unwrap();
     store

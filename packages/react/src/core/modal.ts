@@ -23,6 +23,7 @@ export type ViewName =
   | 'Onramp'
   | 'Swap'
   | 'EmailVerifyOtp'
+  | 'EmailVerifyDevice'
   | 'ApproveTransaction';
 
 export interface ModalState {

@@ -26,6 +26,7 @@ const buy = lazyView(() => import('./Buy/BuyView.js').then((module) => module.Bu
 const swap = lazyView(() => import('./Swap/SwapView.js').then((module) => module.SwapView));
 // The embedded wallet's e-mail login: one chunk with the Connect view's e-mail field.
 const emailVerifyOtp = lazyView(() => import('./EmailLogin/index.js').then((module) => module.EmailVerifyOtpView));
+const emailVerifyDevice = lazyView(() => import('./EmailLogin/index.js').then((module) => module.EmailVerifyDeviceView));
 
 // The embedded wallet's approval: a chunk of its own, opened by a signing request.
 const approveTransaction = lazyView(() =>
@@ -60,5 +61,6 @@ export const views: Record<ViewName, ViewEntry> = {
   Onramp: { title: 'buyTitle', ...buy },
   Swap: { title: 'swapTitle', ...swap },
   EmailVerifyOtp: { title: 'otpTitle', ...emailVerifyOtp },
+  EmailVerifyDevice: { title: 'deviceTitle', ...emailVerifyDevice },
   ApproveTransaction: { title: 'approveTitle', ...approveTransaction },
 };

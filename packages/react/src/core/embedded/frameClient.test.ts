@@ -71,6 +71,37 @@ describe('frame client', () => {
     await expect(pending).rejects.toThrow(FRAME_ERRORS.aborted);
   });
 
+  it('stops a connect timeout while the frame waits for the user, and restarts it after', async () => {
+    let answerNow: (() => void) | undefined;
+    const { host } = fakeFrame((request, port) => {
+      // A first login: the frame shows its recovery-password panel before it answers.
+      port.postMessage({ type: 'APPROVAL_OPEN' });
+      answerNow = () => {
+        port.postMessage({ type: 'APPROVAL_CLOSED' });
+        port.postMessage({ id: request.id, type: `${request.type}_SUCCESS`, payload: { email: 'a@b.co' } });
+      };
+    });
+    const client = createFrameClient({ ...options, host, timeoutMs: 100 });
+    const answer = client.request('CONNECT_OTP', { otp: '123456' });
+    // Three timeouts' worth with the panel open: still waiting.
+    await new Promise((done) => setTimeout(done, 300));
+    expect(client.store.getState().approval).toBe(true);
+    answerNow!();
+    await expect(answer).resolves.toEqual({ email: 'a@b.co' });
+
+    // Closed without an answer: the timeout runs again in full.
+    const { host: silent } = fakeFrame((_, port) => {
+      port.postMessage({ type: 'APPROVAL_OPEN' });
+      setTimeout(() => port.postMessage({ type: 'APPROVAL_CLOSED' }), 150);
+    });
+    const other = createFrameClient({ ...options, host: silent, timeoutMs: 100 });
+    const started = Date.now();
+    await expect(other.request('CONNECT_OTP', { otp: '123456' })).rejects.toThrow(FRAME_ERRORS.failed);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
+    client.destroy();
+    other.destroy();
+  });
+
   it('reports a frame that never becomes ready', async () => {
     const { host } = fakeFrame(() => undefined, { ready: false });
     const client = createFrameClient({ ...options, host, timeoutMs: 100 });

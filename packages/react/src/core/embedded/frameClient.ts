@@ -125,6 +125,8 @@ function randomId(): string {
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  /** Stops (false) or restarts (true) the request's timeout, if it has one. */
+  timing?: (running: boolean) => void;
 }
 
 /** Loads the frame and handshakes with it; requests wait for its READY. */
@@ -164,6 +166,9 @@ export function createFrameClient(options: FrameOptions): FrameClient {
     } else if (type === 'SESSION_UPDATE') {
       store.setState({ connected: Boolean((payload as { connected?: unknown } | undefined)?.connected) });
     } else if (type === 'APPROVAL_OPEN' || type === 'APPROVAL_CLOSED') {
+      // While the frame waits for the user (a recovery password during a login), the connect
+      // timeout is not the frame's fault: it stops, and starts over once the panel closes.
+      for (const waiting of pending.values()) waiting.timing?.(type === 'APPROVAL_CLOSED');
       store.setState({ approval: type === 'APPROVAL_OPEN' });
     } else if (typeof id === 'string' && typeof type === 'string') {
       const waiting = pending.get(id);
@@ -201,6 +206,16 @@ export function createFrameClient(options: FrameOptions): FrameClient {
         settle();
         reject(new Error(FRAME_ERRORS.aborted));
       };
+      // behaviour 5.15: a timeout is "Something went wrong".
+      const timing = (running: boolean) => {
+        clearTimeout(timer);
+        if (running && limit !== undefined) {
+          timer = setTimeout(() => {
+            settle();
+            reject(new Error(FRAME_ERRORS.failed));
+          }, limit);
+        }
+      };
       pending.set(id, {
         resolve: (value) => {
           settle();
@@ -210,14 +225,9 @@ export function createFrameClient(options: FrameOptions): FrameClient {
           settle();
           reject(error);
         },
+        timing,
       });
-      if (limit !== undefined) {
-        // behaviour 5.15: a timeout is "Something went wrong".
-        timer = setTimeout(() => {
-          settle();
-          reject(new Error(FRAME_ERRORS.failed));
-        }, limit);
-      }
+      timing(!store.getState().approval);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       channel.port1.postMessage({ id, type, payload });
     });

@@ -13,6 +13,8 @@ export { EMBEDDED_CONNECTOR_ID } from './load.js';
 import { EMBEDDED_CONNECTOR_ID } from './load.js';
 /** behaviour 7.1: a new code may be asked for 30 s after the last one. */
 export const RESEND_COOLDOWN_MS = 30_000;
+/** The device is still unapproved (latch mailed a new link); the view shows its localized text. */
+export const DEVICE_NOT_APPROVED = 'DEVICE_NOT_APPROVED';
 
 export interface EmbeddedUser {
   email: string;
@@ -42,6 +44,8 @@ export interface EmbeddedWallet {
   submitEmail(email: string): Promise<void>;
   submitOtp(otp: string): Promise<void>;
   resend(): Promise<void>;
+  /** After the device approval link was opened: asks the frame for the login code (CONNECT_DEVICE). */
+  continueDevice(): Promise<void>;
   /** A reload's reconnect: the frame's session, if any, without a new code. */
   restore(): Promise<void>;
   signOut(): Promise<void>;
@@ -227,6 +231,8 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
     const answer = await frame().request<{ action: string }>('CONNECT_EMAIL', { email });
     store.setState({ email, resendAt: now() + RESEND_COOLDOWN_MS });
     if (answer.action === 'VERIFY_OTP') deps.modal.push('EmailVerifyOtp');
+    // A known user on a new device: latch mailed an approval link first.
+    else if (answer.action === 'VERIFY_DEVICE') deps.modal.push('EmailVerifyDevice');
   }
 
   return {
@@ -236,6 +242,13 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
       run(async () => {
         const { email } = store.getState();
         if (email) await sendCode(email);
+      }),
+    continueDevice: () =>
+      run(async () => {
+        const answer = await frame().request<{ action: string }>('CONNECT_DEVICE');
+        if (answer.action !== 'VERIFY_OTP') throw new Error(DEVICE_NOT_APPROVED);
+        store.setState({ resendAt: now() + RESEND_COOLDOWN_MS });
+        deps.modal.push('EmailVerifyOtp');
       }),
     submitOtp: (otp) =>
       run(async () => {

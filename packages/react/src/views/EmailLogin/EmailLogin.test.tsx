@@ -88,6 +88,33 @@ describe('e-mail login', () => {
     expect((screen.getByTestId('email-input') as HTMLInputElement).value).toBe('a@b.co');
   });
 
+  it('a known user on a new device: the approval-link step, refused until approved, then the code', async () => {
+    let approved = false;
+    const { host, requests } = frame({
+      CONNECT_EMAIL: () => ({ ok: true, payload: { action: 'VERIFY_DEVICE' } }),
+      // As latch answers: another link while the device is unapproved, a code once it is.
+      CONNECT_DEVICE: () => ({ ok: true, payload: { action: approved ? 'VERIFY_OTP' : 'VERIFY_DEVICE' } }),
+    });
+    const latch = createTestLatch({ embeddedWallet: { vaultUrl: 'http://vault.test/', frameHost: host } });
+    renderWithLatch(latch);
+    await clickOpen();
+    fireEvent.change(await screen.findByLabelText('E-mail address'), { target: { value: 'a@b.co' } });
+    await waitFor(() => expect((screen.getByTestId('email-submit') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('email-submit'));
+    expect((await screen.findByTestId('device-sent-to')).textContent).toBe(
+      'We sent a link to a@b.co. Open it to approve this browser, then continue.',
+    );
+    fireEvent.click(screen.getByTestId('device-continue'));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This device is not approved yet: open the link in the newest e-mail, then continue.',
+    );
+    approved = true;
+    fireEvent.click(screen.getByTestId('device-continue'));
+    expect(await screen.findByLabelText('Code')).toBeTruthy();
+    expect(screen.getByTestId('otp-resend').textContent).toMatch(/^New code in (30|29) s$/);
+    expect(requests).toEqual(['SYNC_THEME', 'CONNECT_EMAIL', 'CONNECT_DEVICE', 'CONNECT_DEVICE']);
+  });
+
   afterEach(() => {
     vi.unstubAllGlobals();
   });
