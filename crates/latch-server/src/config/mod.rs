@@ -69,6 +69,8 @@ pub struct Config {
     /// A separate address (e.g. `127.0.0.1:9090`) serving `/metrics` alone;
     /// set, the API's port no longer serves it.
     pub metrics_address: Option<SocketAddr>,
+    /// Tokio worker threads serving requests (`LATCH_WORKER_THREADS`); unset: one per core.
+    pub worker_threads: Option<usize>,
     /// Catalogue ids listed first, in this order, when the list is not searched.
     pub featured_wallet_ids: Vec<String>,
     /// ERC-20 tokens (eip155 chains) and SPL Token mints (solana chains) whose
@@ -469,6 +471,7 @@ impl Default for Config {
             admin_token: None,
             metrics_token: None,
             metrics_address: None,
+            worker_threads: None,
             featured_wallet_ids: Vec::new(),
             tokens: Vec::new(),
             prices: Vec::new(),
@@ -698,6 +701,11 @@ impl Config {
                     "a rate limit needs per_second >= 0 and burst >= 1".into(),
                 ));
             }
+        }
+        if self.worker_threads == Some(0) {
+            return Err(ConfigError::Invalid(
+                "worker_threads must be at least 1 (unset: one per core)".into(),
+            ));
         }
         if self.max_batch == 0 || self.upstream_timeout_ms == 0 {
             return Err(ConfigError::Invalid(
