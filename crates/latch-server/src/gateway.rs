@@ -296,7 +296,7 @@ impl Gateway {
     /// The upstreams of `chain_id` in the order they are tried now.
     pub fn upstream_order(&self, chain_id: &str) -> Option<Vec<String>> {
         let chain = self.chains.get(chain_id)?;
-        Some(chain.order().into_iter().map(|i| chain.upstreams[i].clone()).collect())
+        Some(chain.order().map(|i| chain.upstreams[i].clone()).collect())
     }
 
     /// The CAIP-2 ids served over HTTP, sorted.

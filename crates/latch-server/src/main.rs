@@ -137,9 +137,8 @@ enum ProjectAction {
 const DEMO_DIST: &str = "apps/demo/dist";
 /// Where the wallet frame is built (`npm run build -w @latch/vault`), relative to the repository root.
 const VAULT_DIST: &str = "apps/vault/dist";
-/// The project `--dev` creates for the demo.
-/// How long open connections may delay a shutdown.
-
+/// Reads the command line and the configuration, then runs the command on a
+/// runtime of `worker_threads` workers (one per core unless set).
 fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(

@@ -38,11 +38,14 @@ const PROJECT_CACHE_CAPACITY: usize = 10_000;
 /// flood of made-up ids only ever flushes other made-up ids.
 const UNKNOWN_CACHE_CAPACITY: usize = 4_096;
 
+/// A known project and when it was read from the store.
+type Cached = (Arc<Project>, Instant);
+
 /// Projects by id, read through a short-lived cache.
 #[derive(Clone)]
 pub struct ProjectDirectory {
     store: Arc<dyn Store>,
-    known: Arc<RwLock<HashMap<String, (Arc<Project>, Instant)>>>,
+    known: Arc<RwLock<HashMap<String, Cached>>>,
     unknown: Arc<RwLock<HashMap<String, Instant>>>,
     ttl: Duration,
 }
