@@ -1137,6 +1137,32 @@ mod rate_limit_tests {
 
     #[test]
     #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
+    fn worker_threads_from_env_at_least_one() {
+        figment::Jail::expect_with(|jail| {
+            assert_eq!(
+                Config::load(Path::new("absent.toml"), Config::env())
+                    .unwrap()
+                    .worker_threads,
+                None
+            );
+            jail.set_env("LATCH_WORKER_THREADS", "2");
+            assert_eq!(
+                Config::load(Path::new("absent.toml"), Config::env())
+                    .unwrap()
+                    .worker_threads,
+                Some(2)
+            );
+            jail.set_env("LATCH_WORKER_THREADS", "0");
+            let error = Config::load(Path::new("absent.toml"), Config::env())
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("worker_threads must be at least 1"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
     fn rate_limits_from_env_and_their_rules() {
         figment::Jail::expect_with(|jail| {
             jail.set_env("LATCH_IP_RATE_LIMIT", "{per_second=0,burst=0}");
