@@ -145,6 +145,11 @@ fuzz-api:
 bench-gateway:
 	scripts/bench-gateway
 
+.PHONY: bench-gateway-cpu
+# CPU per proxied call with 1 and 2 tokio worker threads (THREADS, RUNS; issue 30: must not grow with threads).
+bench-gateway-cpu:
+	scripts/bench-gateway --cpu
+
 .PHONY: bench-onramp
 # Options and quote latency from latch's cache (issue 26: p99 ≤ 20 ms); BENCH_LATCH picks the build.
 bench-onramp:

@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
@@ -44,12 +45,14 @@ pub struct Chain {
     pub upstreams: Vec<String>,
     /// The same, parsed once rather than on every forwarded call.
     upstream_urls: Vec<reqwest::Url>,
+    /// The same as logs name them (`scheme://host[:port]`: URLs carry API keys), made once.
+    upstream_names: Vec<String>,
     /// WebSocket endpoints, in configured order.
     pub ws_upstreams: Vec<String>,
     /// Whether upstreams are re-ordered by measured latency and stability.
     pub rank: bool,
     /// Indices into `upstreams` in the order they are tried.
-    order: Arc<RwLock<Vec<usize>>>,
+    order: Arc<Order>,
     /// Recent probes per upstream, when ranked.
     samples: Arc<Mutex<Vec<VecDeque<Sample>>>>,
     /// The operator's changes to the methods the public path forwards.
@@ -58,8 +61,8 @@ pub struct Chain {
 
 impl Chain {
     /// Indices into `upstreams` in the order they are tried now.
-    fn order(&self) -> Vec<usize> {
-        self.order.read().unwrap_or_else(|e| e.into_inner()).clone()
+    fn order(&self) -> OrderIter {
+        self.order.snapshot().of_len(self.upstreams.len())
     }
 
     /// The JSON-RPC call that tells whether an upstream of this chain is alive.
@@ -72,11 +75,101 @@ impl Chain {
     }
 }
 
+/// Upstreams packed into one word at most: 4 bits an index.
+const PACKED_UPSTREAMS: usize = 16;
+/// Upstream HTTP clients at most (one per core; see [`Gateway::http`]).
+const MAX_CLIENTS: usize = 64;
+
+/// The order a chain's upstreams are tried in, read on every forwarded call
+/// and written by ranking every 4 s. Up to [`PACKED_UPSTREAMS`] upstreams it is
+/// one atomic word (4 bits an index, first tried in the low bits), so reading
+/// it takes no lock and allocates nothing; more upstreams fall back to a lock.
+#[derive(Debug)]
+enum Order {
+    Packed(AtomicU64),
+    Listed(RwLock<Vec<usize>>),
+}
+
+impl Order {
+    /// The configured order, `0..len`.
+    fn new(len: usize) -> Self {
+        if len <= PACKED_UPSTREAMS {
+            Order::Packed(AtomicU64::new(pack(0..len)))
+        } else {
+            Order::Listed(RwLock::new((0..len).collect()))
+        }
+    }
+
+    fn snapshot(&self) -> OrderIter {
+        match self {
+            Order::Packed(word) => OrderIter::Packed {
+                word: word.load(Ordering::Acquire),
+                left: 0,
+            },
+            Order::Listed(list) => {
+                OrderIter::Listed(list.read().unwrap_or_else(|e| e.into_inner()).clone().into_iter())
+            }
+        }
+    }
+
+    /// Replaces the order by `order` (a permutation of `0..len`, as ranking gives).
+    fn set(&self, order: Vec<usize>) {
+        match self {
+            Order::Packed(word) => word.store(pack(order.into_iter()), Ordering::Release),
+            Order::Listed(list) => *list.write().unwrap_or_else(|e| e.into_inner()) = order,
+        }
+    }
+}
+
+/// Indices below 16 in one word, 4 bits each, the first tried in the low bits
+/// (how many there are is the chain's upstream count).
+fn pack(order: impl Iterator<Item = usize>) -> u64 {
+    order
+        .enumerate()
+        .fold(0, |word, (slot, index)| word | ((index as u64 & 0xF) << (4 * slot)))
+}
+
+/// A snapshot of an [`Order`], walked once per forwarded call.
+enum OrderIter {
+    Packed { word: u64, left: usize },
+    Listed(std::vec::IntoIter<usize>),
+}
+
+impl OrderIter {
+    /// Bounds a packed snapshot to the chain's `len` upstreams.
+    fn of_len(self, len: usize) -> Self {
+        match self {
+            OrderIter::Packed { word, .. } => OrderIter::Packed { word, left: len },
+            listed => listed,
+        }
+    }
+}
+
+impl Iterator for OrderIter {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            OrderIter::Packed { left: 0, .. } => None,
+            OrderIter::Packed { word, left } => {
+                let index = (*word & 0xF) as usize;
+                *word >>= 4;
+                *left -= 1;
+                Some(index)
+            }
+            OrderIter::Listed(list) => list.next(),
+        }
+    }
+}
+
 /// Forwards JSON-RPC to the configured chains.
 #[derive(Debug, Clone)]
 pub struct Gateway {
     chains: BTreeMap<String, Chain>,
-    http: reqwest::Client,
+    /// One client (and so one connection pool) per core: a single client's pool
+    /// is one mutex that every forwarded call takes twice, which worker threads
+    /// would contend for. Each thread uses its own (see [`crate::shard`]).
+    clients: Arc<[reqwest::Client]>,
     max_batch: usize,
     /// Open `/v1` WebSockets per client IP.
     pub(crate) ws_slots: SocketSlots,
@@ -105,27 +198,38 @@ impl Gateway {
                                 reqwest::Url::parse(u).map_err(|e| anyhow::anyhow!("upstream {}: {e}", redact_url(u)))
                             })
                             .collect::<anyhow::Result<_>>()?,
+                        upstream_names: c.upstreams.iter().map(|u| redact_url(u)).collect(),
                         ws_upstreams: c.ws_upstreams.clone(),
                         rank: c.rank,
-                        order: Arc::new(RwLock::new((0..c.upstreams.len()).collect())),
+                        order: Arc::new(Order::new(c.upstreams.len())),
                         samples: Arc::new(Mutex::new(vec![VecDeque::new(); c.upstreams.len()])),
                         policy: c.methods.clone(),
                     },
                 ))
             })
             .collect::<anyhow::Result<_>>()?;
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_millis(config.upstream_timeout_ms))
-            .connect_timeout(Duration::from_millis(config.upstream_timeout_ms.min(3_000)))
-            // Upstreams are configured addresses: an environment proxy would see their API keys.
-            .no_proxy()
-            .build()?;
+        let client = || {
+            reqwest::Client::builder()
+                .timeout(Duration::from_millis(config.upstream_timeout_ms))
+                .connect_timeout(Duration::from_millis(config.upstream_timeout_ms.min(3_000)))
+                // Upstreams are configured addresses: an environment proxy would see their API keys.
+                .no_proxy()
+                .build()
+        };
+        let clients = (0..crate::shard::per_core(MAX_CLIENTS))
+            .map(|_| client())
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             chains,
-            http,
+            clients,
             max_batch: config.max_batch,
             ws_slots: SocketSlots::new(config.rpc_ws.max_sockets_per_ip),
         })
+    }
+
+    /// The calling thread's upstream client.
+    fn http(&self) -> &reqwest::Client {
+        &self.clients[crate::shard::thread_index() % self.clients.len()]
     }
 
     /// Probes every upstream of every ranked chain once and re-orders them
@@ -136,7 +240,7 @@ impl Gateway {
             let mut probes = tokio::task::JoinSet::new();
             for (index, upstream) in chain.upstreams.iter().enumerate() {
                 let request = self
-                    .http
+                    .http()
                     .post(upstream)
                     .header(reqwest::header::CONTENT_TYPE, "application/json")
                     .body(probe);
@@ -170,7 +274,7 @@ impl Gateway {
                 let snapshot: Vec<Vec<Sample>> = samples.iter().map(|s| s.iter().copied().collect()).collect();
                 rank_transports(&snapshot)
             };
-            *chain.order.write().unwrap_or_else(|e| e.into_inner()) = ranked;
+            chain.order.set(ranked);
         }
     }
 
@@ -192,7 +296,7 @@ impl Gateway {
     /// The upstreams of `chain_id` in the order they are tried now.
     pub fn upstream_order(&self, chain_id: &str) -> Option<Vec<String>> {
         let chain = self.chains.get(chain_id)?;
-        Some(chain.order().into_iter().map(|i| chain.upstreams[i].clone()).collect())
+        Some(chain.order().map(|i| chain.upstreams[i].clone()).collect())
     }
 
     /// The CAIP-2 ids served over HTTP, sorted.
@@ -205,6 +309,10 @@ impl Gateway {
         let chain_id = chain_id
             .filter(|c| !c.is_empty())
             .ok_or(ApiError::bad("chainId", "chainId is required, e.g. ?chainId=eip155:1"))?;
+        // Served ids were checked at start: only an id not served is parsed, for its error.
+        if let Some(chain) = self.chains.get(chain_id) {
+            return Ok(chain);
+        }
         CaipNetworkId::parse(chain_id).map_err(|e| ApiError::bad("chainId", e.to_string()))?;
         self.chains
             .get(chain_id)
@@ -313,9 +421,9 @@ impl Gateway {
         let mut last_rpc_error = None;
         for index in chain.order() {
             // Upstream URLs carry API keys: logs name the host only, errors lose their URL.
-            let upstream = redact_url(&chain.upstreams[index]);
+            let upstream = &chain.upstream_names[index];
             let response = self
-                .http
+                .http()
                 .post(chain.upstream_urls[index].clone())
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(body.clone())
@@ -672,6 +780,21 @@ mod tests {
         let airdrop = json!({"jsonrpc":"2.0","id":1,"method":"requestAirdrop","params":["x",1]});
         assert_eq!(plan_of(&open, solana, &airdrop).unwrap(), [Outcome::Forward]);
         assert_eq!(plan_of(&g, solana, &airdrop).unwrap(), [Outcome::Refuse]);
+    }
+
+    #[test]
+    fn upstream_order_is_kept_packed_or_listed() {
+        for len in [1, 2, 15, 16, 17, 40] {
+            let order = Order::new(len);
+            assert_eq!(matches!(order, Order::Packed(_)), len <= PACKED_UPSTREAMS);
+            assert_eq!(
+                order.snapshot().of_len(len).collect::<Vec<_>>(),
+                (0..len).collect::<Vec<_>>()
+            );
+            let reversed: Vec<usize> = (0..len).rev().collect();
+            order.set(reversed.clone());
+            assert_eq!(order.snapshot().of_len(len).collect::<Vec<_>>(), reversed);
+        }
     }
 
     #[test]

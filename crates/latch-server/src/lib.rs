@@ -29,6 +29,7 @@ pub mod relay;
 pub mod routes;
 pub mod rpc;
 pub mod server;
+pub mod shard;
 pub mod signatures;
 pub mod siwx;
 pub mod startup;
@@ -124,9 +125,27 @@ impl Default for RequestIds {
     }
 }
 
+/// Ids a thread takes from the shared counter at once: one shared atomic bumped by
+/// every request on every core would bounce its cache line between them.
+const REQUEST_ID_BLOCK: u64 = 1024;
+
 impl MakeRequestId for RequestIds {
     fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<RequestId> {
-        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        thread_local! {
+            /// The next id of this thread's block and the block's end.
+            static BLOCK: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+        }
+        let n = BLOCK.with(|block| {
+            let (mut next, mut end) = block.get();
+            if next == end {
+                next = self
+                    .next
+                    .fetch_add(REQUEST_ID_BLOCK, std::sync::atomic::Ordering::Relaxed);
+                end = next + REQUEST_ID_BLOCK;
+            }
+            block.set((next + 1, end));
+            next
+        });
         HeaderValue::from_str(&format!("{}-{n}", self.prefix))
             .ok()
             .map(RequestId::new)

@@ -137,11 +137,9 @@ enum ProjectAction {
 const DEMO_DIST: &str = "apps/demo/dist";
 /// Where the wallet frame is built (`npm run build -w @latch/vault`), relative to the repository root.
 const VAULT_DIST: &str = "apps/vault/dist";
-/// The project `--dev` creates for the demo.
-/// How long open connections may delay a shutdown.
-
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+/// Reads the command line and the configuration, then runs the command on a
+/// runtime of `worker_threads` workers (one per core unless set).
+fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("LATCH_LOG").unwrap_or_else(|_| "info,sqlx=warn".into()),
@@ -150,7 +148,17 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let mut config = Config::read(&cli.config, Config::env())?;
+    let config = Config::read(&cli.config, Config::env())?;
+    // The runtime is built here, not by `#[tokio::main]`, because its size is a setting.
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    runtime.enable_all();
+    if let Some(threads) = config.worker_threads.filter(|n| *n > 0) {
+        runtime.worker_threads(threads);
+    }
+    runtime.build()?.block_on(run(cli, config))
+}
+
+async fn run(cli: Cli, mut config: Config) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { dev, port, static_dir } => {
             config.dev |= dev;

@@ -1,6 +1,7 @@
 //! Prometheus metrics at `GET /metrics`: requests by route and status, and a
-//! latency histogram by route. Hand-rolled: two maps behind a mutex are all a
-//! single binary needs, and the text format is tiny.
+//! latency histogram by route. Hand-rolled: the text format is tiny. Requests
+//! are recorded into per-thread shards (each worker thread locks only its own,
+//! so recording never waits on another core) and merged when scraped.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -19,7 +20,10 @@ const BUCKETS: [f64; 14] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 ];
 
-#[derive(Default)]
+/// Independent request registries: threads beyond this many share them.
+const SHARDS: usize = 32;
+
+#[derive(Default, Clone)]
 struct Histogram {
     counts: [u64; BUCKETS.len()],
     count: u64,
@@ -27,7 +31,7 @@ struct Histogram {
 }
 
 /// What one route has answered.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct RouteStats {
     by_status: BTreeMap<u16, u64>,
     latency: Histogram,
@@ -43,7 +47,7 @@ pub struct Metrics(Arc<Registry>);
 
 #[derive(Default)]
 struct Registry {
-    routes: Mutex<BTreeMap<String, RouteStats>>,
+    routes: [Shard; SHARDS],
     gauges: Mutex<BTreeMap<&'static str, Gauge>>,
     relay: Arc<crate::relay::metrics::RelayMetrics>,
 }
@@ -66,7 +70,10 @@ impl Metrics {
     }
 
     fn record(&self, route: &str, status: u16, seconds: f64) {
-        let mut routes = self.0.routes.lock().unwrap_or_else(|e| e.into_inner());
+        let mut routes = self.0.routes[thread_shard()]
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         // Look up before inserting: after a route's first request, recording allocates nothing.
         if !routes.contains_key(route) {
             routes.insert(route.to_owned(), RouteStats::default());
@@ -85,7 +92,7 @@ impl Metrics {
 
     /// The Prometheus text exposition format.
     pub fn render(&self) -> String {
-        let routes = self.0.routes.lock().unwrap_or_else(|e| e.into_inner());
+        let routes = self.merged();
         let mut out = String::new();
         out.push_str("# HELP latch_http_requests_total HTTP requests answered, by route and status.\n");
         out.push_str("# TYPE latch_http_requests_total counter\n");
@@ -132,6 +139,39 @@ impl Metrics {
         self.0.relay.render(&mut out);
         out
     }
+
+    /// Every shard's routes added up.
+    fn merged(&self) -> BTreeMap<String, RouteStats> {
+        let mut merged: BTreeMap<String, RouteStats> = BTreeMap::new();
+        for shard in &self.0.routes {
+            let routes = shard.0.lock().unwrap_or_else(|e| e.into_inner());
+            for (route, stats) in routes.iter() {
+                let Some(total) = merged.get_mut(route) else {
+                    merged.insert(route.clone(), stats.clone());
+                    continue;
+                };
+                for (status, count) in &stats.by_status {
+                    *total.by_status.entry(*status).or_default() += count;
+                }
+                for (sum, count) in total.latency.counts.iter_mut().zip(stats.latency.counts) {
+                    *sum += count;
+                }
+                total.latency.count += stats.latency.count;
+                total.latency.sum += stats.latency.sum;
+            }
+        }
+        merged
+    }
+}
+
+/// One thread's routes, on a cache line of its own so shards never share one.
+#[derive(Default)]
+#[repr(align(128))]
+struct Shard(Mutex<BTreeMap<String, RouteStats>>);
+
+/// The shard the calling thread records into.
+fn thread_shard() -> usize {
+    crate::shard::thread_index() % SHARDS
 }
 
 /// Middleware recording every request. Routes are the matched patterns
@@ -176,8 +216,11 @@ mod tests {
     fn renders_counters_and_cumulative_buckets() {
         let metrics = Metrics::default();
         metrics.record("/v1", 200, 0.0007);
-        metrics.record("/v1", 200, 0.2);
         metrics.record("/v1", 503, 0.003);
+        // Other threads record into other shards; the scrape adds them up.
+        std::thread::scope(|scope| {
+            scope.spawn(|| metrics.record("/v1", 200, 0.2));
+        });
         let text = metrics.render();
         assert!(text.contains("latch_http_requests_total{route=\"/v1\",status=\"200\"} 2\n"));
         assert!(text.contains("latch_http_requests_total{route=\"/v1\",status=\"503\"} 1\n"));

@@ -20,8 +20,8 @@ use crate::AppState;
 /// The project a request is made for, checked against the store and its allowlist.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    /// The project.
-    pub project: Project,
+    /// The project (shared with the directory's cache: reading it copies nothing).
+    pub project: Arc<Project>,
     /// The client's address, when known (the key of its per-IP budget).
     pub ip: Option<IpAddr>,
 }
@@ -38,11 +38,14 @@ const PROJECT_CACHE_CAPACITY: usize = 10_000;
 /// flood of made-up ids only ever flushes other made-up ids.
 const UNKNOWN_CACHE_CAPACITY: usize = 4_096;
 
+/// A known project and when it was read from the store.
+type Cached = (Arc<Project>, Instant);
+
 /// Projects by id, read through a short-lived cache.
 #[derive(Clone)]
 pub struct ProjectDirectory {
     store: Arc<dyn Store>,
-    known: Arc<RwLock<HashMap<String, (Project, Instant)>>>,
+    known: Arc<RwLock<HashMap<String, Cached>>>,
     unknown: Arc<RwLock<HashMap<String, Instant>>>,
     ttl: Duration,
 }
@@ -64,7 +67,7 @@ impl ProjectDirectory {
     }
 
     /// The project `id`, from the cache when fresh.
-    pub async fn get(&self, id: &str) -> StoreResult<Option<Project>> {
+    pub async fn get(&self, id: &str) -> StoreResult<Option<Arc<Project>>> {
         let now = Instant::now();
         let fresh = |fetched: &Instant| now.saturating_duration_since(*fetched) < self.ttl;
         if let Some((project, _)) = read(&self.known).get(id).filter(|(_, fetched)| fresh(fetched)) {
@@ -73,7 +76,7 @@ impl ProjectDirectory {
         if read(&self.unknown).get(id).is_some_and(fresh) {
             return Ok(None);
         }
-        let project = self.store.project(id).await?;
+        let project = self.store.project(id).await?.map(Arc::new);
         match &project {
             Some(project) => {
                 write(&self.unknown).remove(id);
@@ -283,7 +286,7 @@ mod tests {
         };
         store.put_project(&project).await.unwrap();
         let directory = ProjectDirectory::new(store.clone());
-        assert_eq!(directory.get("p").await.unwrap(), Some(project.clone()));
+        assert_eq!(directory.get("p").await.unwrap(), Some(Arc::new(project.clone())));
         assert_eq!(directory.get("ghost").await.unwrap(), None);
         // The store changes; the directory keeps its answers until they expire.
         store.remove_project("p").await.unwrap();
@@ -294,7 +297,7 @@ mod tests {
             })
             .await
             .unwrap();
-        assert_eq!(directory.get("p").await.unwrap(), Some(project));
+        assert_eq!(directory.get("p").await.unwrap(), Some(Arc::new(project)));
         assert_eq!(directory.get("ghost").await.unwrap(), None);
         // A fresh directory (another node, or after the TTL) sees the store as it is.
         let fresh = ProjectDirectory::new(store);
@@ -325,7 +328,7 @@ mod tests {
         for i in 0..(PROJECT_CACHE_CAPACITY + UNKNOWN_CACHE_CAPACITY) {
             assert_eq!(directory.get(&format!("fake-{i}")).await.unwrap(), None);
         }
-        assert_eq!(directory.get("real").await.unwrap(), Some(project));
+        assert_eq!(directory.get("real").await.unwrap(), Some(Arc::new(project)));
         assert!(read(&directory.unknown).len() <= UNKNOWN_CACHE_CAPACITY);
     }
 

@@ -214,7 +214,7 @@ pub async fn nonce(
     let nonce = SiwxNonce {
         // 16 random bytes as hex: letters and digits, as EIP-4361 requires.
         nonce: random_hex(16)?,
-        project_id: caller.project.id,
+        project_id: caller.project.id.clone(),
         domain,
         expires_at: now_ms() + NONCE_TTL_MS,
     };
@@ -406,7 +406,7 @@ pub async fn create(State(state): State<AppState>, caller: Caller, body: Bytes) 
         access_hash: rotation.access_hash,
         access_expires_at: rotation.access_expires_at,
         refresh_hash: rotation.refresh_hash,
-        project_id: caller.project.id,
+        project_id: caller.project.id.clone(),
         account: account.to_string(),
         chain_id: account.network.to_string(),
         domain: message.domain,

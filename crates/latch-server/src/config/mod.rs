@@ -69,6 +69,8 @@ pub struct Config {
     /// A separate address (e.g. `127.0.0.1:9090`) serving `/metrics` alone;
     /// set, the API's port no longer serves it.
     pub metrics_address: Option<SocketAddr>,
+    /// Tokio worker threads serving requests (`LATCH_WORKER_THREADS`); unset: one per core.
+    pub worker_threads: Option<usize>,
     /// Catalogue ids listed first, in this order, when the list is not searched.
     pub featured_wallet_ids: Vec<String>,
     /// ERC-20 tokens (eip155 chains) and SPL Token mints (solana chains) whose
@@ -469,6 +471,7 @@ impl Default for Config {
             admin_token: None,
             metrics_token: None,
             metrics_address: None,
+            worker_threads: None,
             featured_wallet_ids: Vec::new(),
             tokens: Vec::new(),
             prices: Vec::new(),
@@ -698,6 +701,11 @@ impl Config {
                     "a rate limit needs per_second >= 0 and burst >= 1".into(),
                 ));
             }
+        }
+        if self.worker_threads == Some(0) {
+            return Err(ConfigError::Invalid(
+                "worker_threads must be at least 1 (unset: one per core)".into(),
+            ));
         }
         if self.max_batch == 0 || self.upstream_timeout_ms == 0 {
             return Err(ConfigError::Invalid(
@@ -1126,6 +1134,32 @@ mod chain_data_tests {
 #[cfg(test)]
 mod rate_limit_tests {
     use super::*;
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
+    fn worker_threads_from_env_at_least_one() {
+        figment::Jail::expect_with(|jail| {
+            assert_eq!(
+                Config::load(Path::new("absent.toml"), Config::env())
+                    .unwrap()
+                    .worker_threads,
+                None
+            );
+            jail.set_env("LATCH_WORKER_THREADS", "2");
+            assert_eq!(
+                Config::load(Path::new("absent.toml"), Config::env())
+                    .unwrap()
+                    .worker_threads,
+                Some(2)
+            );
+            jail.set_env("LATCH_WORKER_THREADS", "0");
+            let error = Config::load(Path::new("absent.toml"), Config::env())
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("worker_threads must be at least 1"), "{error}");
+            Ok(())
+        });
+    }
 
     #[test]
     #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
