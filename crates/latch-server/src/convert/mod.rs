@@ -116,8 +116,10 @@ pub fn typical_swap_gas(hops: usize) -> U256 {
     U256::from(120_000u64 + 65_000 * hops.saturating_sub(1) as u64)
 }
 
-/// Gas a Uniswap V3 swap through SwapRouter takes (measured on the devnet: ~100k for one
-/// pool, ~80k per further pool, ~30k more to unwrap the native coin out), with headroom.
+/// Gas a Uniswap V3 swap through SwapRouter typically takes, for the fee shown before the wallet
+/// estimates: a generous figure per pool crossed (QuoterV2 reports ~95k for one pool and ~190k
+/// for two on the devnet) and more to unwrap the native coin out; built transactions are
+/// estimated by the node unless `disableEstimate`.
 pub fn typical_v3_swap_gas(hops: usize, unwraps: bool) -> U256 {
     U256::from(140_000u64 + 90_000 * hops.saturating_sub(1) as u64 + if unwraps { 40_000 } else { 0 })
 }
