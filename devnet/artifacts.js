@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-import { parseAbi } from 'viem';
+import { keccak256, parseAbi } from 'viem';
 
 const require = createRequire(import.meta.url);
 
@@ -66,6 +66,25 @@ function multicall3CreationCode() {
   return match[1];
 }
 
+/** Uniswap's periphery `PoolAddress.POOL_INIT_CODE_HASH` (v3-periphery 1.x). */
+export const V3_POOL_INIT_CODE_HASH = '0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54';
+
+/**
+ * A Hardhat artifact of the V3 packages; the pool's creation code must hash to
+ * the periphery's hard-coded init code hash, or the router and quoter would
+ * look for pools at addresses where there are none.
+ */
+function loadV3(specifier) {
+  const artifact = load(specifier);
+  if (specifier.endsWith('/UniswapV3Factory.json')) {
+    const pool = load('@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json');
+    if (keccak256(pool.bytecode) !== V3_POOL_INIT_CODE_HASH) {
+      throw new Error('@uniswap/v3-core pool bytecode does not match the periphery POOL_INIT_CODE_HASH');
+    }
+  }
+  return artifact;
+}
+
 export function loadArtifacts() {
   return {
     multicall3CreationCode: multicall3CreationCode(),
@@ -107,6 +126,12 @@ export function loadArtifacts() {
     uniswapV2Factory: load('@uniswap/v2-core/build/UniswapV2Factory.json'),
     uniswapV2Pair: load('@uniswap/v2-core/build/UniswapV2Pair.json'),
     uniswapV2Router02: load('@uniswap/v2-periphery/build/UniswapV2Router02.json'),
+    uniswapV3Factory: loadV3('@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json'),
+    uniswapV3QuoterV2: loadV3('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json'),
+    uniswapV3SwapRouter: loadV3('@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json'),
+    uniswapV3PositionManager: loadV3(
+      '@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json',
+    ),
     ensRegistry: load('@ensdomains/ens/build/contracts/ENSRegistry.json'),
     ensReverseRegistrar: load('@ensdomains/ens/build/contracts/ReverseRegistrar.json'),
     ensPublicResolver: load('@ensdomains/resolver/build/contracts/PublicResolver.json'),

@@ -14,6 +14,7 @@ import {
   createPublicClient,
   erc20Abi,
   erc721Abi,
+  encodePacked,
   formatUnits,
   getAddress,
   hashMessage,
@@ -29,8 +30,8 @@ import { startAnvil } from './anvil.js';
 import { devnetChain } from './deploy.js';
 
 const CLI = fileURLToPath(new URL('./index.js', import.meta.url));
-const READY_TIMEOUT_MS = 20_000;
-const OVERALL_TIMEOUT_MS = 60_000;
+const READY_TIMEOUT_MS = 60_000;
+const OVERALL_TIMEOUT_MS = 180_000;
 
 const pairAbi = parseAbi([
   'function token0() view returns (address)',
@@ -161,9 +162,12 @@ async function main() {
       assert.equal(fixture.caipNetworkId, 'eip155:31337');
       assert.equal(fixture.rpcUrl, ready.rpcUrl);
       assert.deepEqual(Object.keys(c).sort(), [
-        'accountFactory', 'ensPublicResolver', 'ensRegistry', 'ensReverseRegistrar', 'ltk', 'multicall3', 'nft',
-        'offchainResolver', 'pairs', 'smartWallet', 'uniswapV2Factory', 'uniswapV2Router', 'universalResolver', 'usdc', 'weth',
+        'accountFactory', 'ensPublicResolver', 'ensRegistry', 'ensReverseRegistrar', 'lbt', 'lct', 'ltk', 'multicall3', 'nft',
+        'offchainResolver', 'pairs', 'smartWallet', 'uniswapV2Factory', 'uniswapV2Router', 'uniswapV3', 'universalResolver',
+        'usdc', 'weth',
       ]);
+      assert.deepEqual(Object.keys(c.uniswapV3).sort(), ['factory', 'feeTiers', 'pools', 'positionManager', 'quoter', 'router']);
+      assert.deepEqual(c.uniswapV3.feeTiers, [500, 3000, 10000]);
       assert.deepEqual(c.smartWallet, { address: c.smartWallet.address, owner: accounts[1] });
       assert.deepEqual(c.usdc, { address: c.usdc.address, symbol: 'USDC', decimals: 6, name: 'USD Coin' });
       assert.deepEqual(c.ltk, { address: c.ltk.address, symbol: 'LTK', decimals: 18, name: 'Latch Token' });
@@ -185,6 +189,8 @@ async function main() {
         ...accounts, c.multicall3, c.usdc.address, c.ltk.address, c.weth, c.uniswapV2Factory, c.uniswapV2Router,
         c.pairs.wethUsdc, c.pairs.wethLtk, c.ensRegistry, c.ensPublicResolver, c.ensReverseRegistrar, c.nft.address,
         c.smartWallet.address, c.accountFactory, c.offchainResolver, c.universalResolver, fixture.ens.owner,
+        c.lbt.address, c.lct.address, c.uniswapV3.factory, c.uniswapV3.quoter, c.uniswapV3.router,
+        c.uniswapV3.positionManager, c.uniswapV3.pools.wethLbt, c.uniswapV3.pools.wethLct,
       ];
       for (const address of all) assert.ok(isChecksummed(address), `${address} is not checksummed`);
       assert.equal(new Set(all).size, all.length - 1); // ens.owner is account #0
@@ -281,6 +287,24 @@ async function main() {
 
     const node = namehash('latch-dev.eth');
     const reverseNode = namehash(`${deployer.slice(2).toLowerCase()}.addr.reverse`);
+
+    await check('Uniswap V3 QuoterV2: 1 ETH -> ~996 LBT (0.3 % pool), 100 LBT -> WETH -> ~398 LCT', async () => {
+      const quoterAbi = parseAbi([
+        'function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)',
+      ]);
+      const quote = async (types, values, amount) => {
+        const { result } = await client.simulateContract({
+          address: c.uniswapV3.quoter, abi: quoterAbi, functionName: 'quoteExactInput', args: [encodePacked(types, values), amount],
+        });
+        return result[0];
+      };
+      const lbtOut = await quote(['address', 'uint24', 'address'], [c.weth, 3000, c.lbt.address], parseEther('1'));
+      assert.ok(lbtOut > parseEther('990') && lbtOut < parseEther('997'), formatUnits(lbtOut, 18));
+      const lctOut = await quote(
+        ['address', 'uint24', 'address', 'uint24', 'address'], [c.lbt.address, 3000, c.weth, 500, c.lct.address], parseEther('100'),
+      );
+      assert.ok(lctOut > parseEther('395') && lctOut < parseEther('400'), formatUnits(lctOut, 18));
+    });
 
     await check('ENS registry: eth and latch-dev.eth owned by #0, addr.reverse by the reverse registrar', async () => {
       assert.equal(await read(c.ensRegistry, ensRegistryAbi, 'owner', [namehash('eth')]), deployer);

@@ -16,6 +16,7 @@ import {
   parseEther,
   parseUnits,
   toHex,
+  zeroAddress,
   zeroHash,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
@@ -52,6 +53,20 @@ const FUNDED_ACCOUNTS = [1, 2, 3];
 const POOL_ETH = '100';
 const POOL_USDC = '300000';
 const POOL_LTK = '600000';
+// Uniswap V3 (appended last): two unlisted 18-decimal tokens traded only on
+// concentrated-liquidity pools, so no V2 route's answer changes and V3 is the
+// only (thus best) route for them: WETH/LBT at 0.3 % (1 ETH = 1000 LBT) and
+// WETH/LCT at 0.05 % (1 ETH = 4000 LCT), each with its liquidity in a range of
+// about ±10 % around that price. LBT → LCT is then a two-hop V3 route through WETH.
+const LBT = { name: 'Latch Beta', symbol: 'LBT', decimals: 18 };
+const LCT = { name: 'Latch Gamma', symbol: 'LCT', decimals: 18 };
+const V3_FEE_TIERS = [500, 3000, 10000];
+const V3_POOLS = [
+  { token: 'lbt', fee: 3000, spacing: 60, perEth: 1000n },
+  { token: 'lct', fee: 500, spacing: 10, perEth: 4000n },
+];
+const V3_POOL_ETH = '50';
+const V3_RANGE = 0.1;
 
 /** The 10 anvil accounts derived from the devnet mnemonic. */
 export function devnetAccounts() {
@@ -196,6 +211,8 @@ export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI, ccipUrl
   await write(ensRegistry, registry, 'setSubnodeRecord', [namehash(zoneParent), labelhash(zoneLabel), deployer, offchainResolver, 0n]);
   const universalResolver = await deploy(artifacts.universalResolver, [ensRegistry]);
 
+  const uniswapV3 = await deployUniswapV3({ accounts, weth, artifacts, deploy, write, read });
+
   return {
     chainId,
     caipNetworkId: `eip155:${chainId}`,
@@ -217,8 +234,79 @@ export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI, ccipUrl
       accountFactory,
       offchainResolver,
       universalResolver,
+      lbt: uniswapV3.tokens.lbt,
+      lct: uniswapV3.tokens.lct,
+      uniswapV3: uniswapV3.contracts,
     },
     ens: { name: ENS_NAME, owner: deployer, avatar: ENS_AVATAR },
     names: { zone: NAME_ZONE, ccipUrl, signer: CCIP_DEV_SIGNER },
   };
+}
+
+/** `floor(sqrt(n))` of a bigint (Newton's method). */
+function sqrtBig(n) {
+  if (n < 2n) return n;
+  let x = n;
+  let y = (x + 1n) / 2n;
+  while (y < x) {
+    x = y;
+    y = (x + n / x) / 2n;
+  }
+  return x;
+}
+
+/** The tick at `price` (token1 per token0, raw units), rounded down to a multiple of `spacing`. */
+function tickAt(price, spacing) {
+  const tick = Math.floor(Math.log(price) / Math.log(1.0001));
+  return Math.floor(tick / spacing) * spacing;
+}
+
+/**
+ * Uniswap V3 from the npm build artifacts (factory, QuoterV2, SwapRouter,
+ * NonfungiblePositionManager) and the V3-only fixture pools. The periphery
+ * computes pool addresses from a hard-coded POOL_INIT_CODE_HASH, which
+ * artifacts.js checks against the factory's pool bytecode.
+ */
+async function deployUniswapV3({ accounts, weth, artifacts, deploy, write, read }) {
+  const deployer = accounts[0].address;
+  const tokens = {};
+  for (const [key, meta] of [['lbt', LBT], ['lct', LCT]]) {
+    const address = await deploy(artifacts.erc20Preset, [meta.name, meta.symbol]);
+    const pool = V3_POOLS.find((p) => p.token === key);
+    const units = (amount) => parseUnits(amount, meta.decimals);
+    // Only #0 holds them: #1..#3's balances and activity stay as the tests know them.
+    await write(address, artifacts.erc20Preset, 'mint', [deployer, units(DEPLOYER_HOLDING) + parseEther(V3_POOL_ETH) * pool.perEth]);
+    tokens[key] = { address, symbol: meta.symbol, decimals: meta.decimals, name: meta.name };
+  }
+  const factory = await deploy(artifacts.uniswapV3Factory);
+  const quoter = await deploy(artifacts.uniswapV3QuoterV2, [factory, weth]);
+  const router = await deploy(artifacts.uniswapV3SwapRouter, [factory, weth]);
+  // No token descriptor: tokenURI is never read here.
+  const positionManager = await deploy(artifacts.uniswapV3PositionManager, [factory, weth, zeroAddress]);
+
+  const pools = {};
+  for (const { token, fee, spacing, perEth } of V3_POOLS) {
+    const other = tokens[token].address;
+    const eth = parseEther(V3_POOL_ETH);
+    const amountOther = eth * perEth;
+    await write(weth, artifacts.weth9, 'deposit', [], eth);
+    await write(weth, artifacts.weth9, 'approve', [positionManager, eth]);
+    await write(other, artifacts.erc20Preset, 'approve', [positionManager, amountOther]);
+    const wethFirst = BigInt(weth) < BigInt(other);
+    const [token0, token1] = wethFirst ? [weth, other] : [other, weth];
+    const [amount0, amount1] = wethFirst ? [eth, amountOther] : [amountOther, eth];
+    // Price of token0 in token1 (both 18 decimals): sqrt(amount1/amount0) · 2^96.
+    const sqrtPriceX96 = sqrtBig((amount1 << 192n) / amount0);
+    const price = Number(amount1) / Number(amount0);
+    const tickLower = tickAt(price * (1 - V3_RANGE), spacing);
+    const tickUpper = tickAt(price * (1 + V3_RANGE), spacing) + spacing;
+    const npm = artifacts.uniswapV3PositionManager;
+    await write(positionManager, npm, 'createAndInitializePoolIfNecessary', [token0, token1, fee, sqrtPriceX96]);
+    await write(positionManager, npm, 'mint', [
+      { token0, token1, fee, tickLower, tickUpper, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: deployer, deadline: maxUint256 },
+    ]);
+    const key = `weth${token[0].toUpperCase()}${token.slice(1)}`;
+    pools[key] = getAddress(await read(factory, artifacts.uniswapV3Factory, 'getPool', [token0, token1, fee]));
+  }
+  return { tokens, contracts: { factory, quoter, router, positionManager, feeTiers: V3_FEE_TIERS, pools } };
 }

@@ -434,6 +434,7 @@ async fn bad_input_gets_our_error_body() {
             router: "0xA51c1fc2f0D1a1b8494Ed1FE312d7C3a78Ed91C0".into(),
             wrapped_native: "0x610178dA211FEF7D417bC0e6FeD39F05609AD788".into(),
             base_tokens: vec![],
+            uniswap_v3: None,
         })
     })
     .await;

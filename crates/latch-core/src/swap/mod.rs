@@ -2,12 +2,14 @@
 //! slippage 1 %): routes over Uniswap V2-style pools computed exactly as the
 //! contracts do, the router and ERC-20 calldata, the Multicall3 batch that
 //! reads the pools, and the convert API's input parsers. The server reads the
-//! chain and calls these; nothing here does IO.
+//! chain and calls these; nothing here does IO. Concentrated-liquidity (Uniswap V3)
+//! routes are `v3`'s.
 
 pub mod abi;
 pub mod form;
 pub mod math;
 pub mod query;
+pub mod v3;
 
 pub use abi::SwapKind;
 pub use math::{best_route, candidate_paths, get_amount_out, get_amounts_out, minimum_received, Reserves, Route};

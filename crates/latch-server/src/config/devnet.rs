@@ -58,6 +58,15 @@ impl Config {
                 router: contracts.uniswap_v2_router,
                 wrapped_native: contracts.weth.clone(),
                 base_tokens: vec![contracts.usdc.address.clone()],
+                uniswap_v3: contracts
+                    .uniswap_v3
+                    .map(|v3| crate::convert::settings::UniswapV3Config {
+                        factory: v3.factory,
+                        quoter: v3.quoter,
+                        router: v3.router,
+                        fee_tiers: v3.fee_tiers,
+                        pool_init_code_hash: None,
+                    }),
             });
         }
         if !self.prices.iter().any(|p| p.chain == chain) {
@@ -141,6 +150,18 @@ struct DevnetContracts {
     uniswap_v2_factory: String,
     uniswap_v2_router: String,
     ens_registry: String,
+    /// Absent in fixture files written before the devnet deployed Uniswap V3.
+    #[serde(default)]
+    uniswap_v3: Option<DevnetUniswapV3>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DevnetUniswapV3 {
+    factory: String,
+    quoter: String,
+    router: String,
+    fee_tiers: Vec<u32>,
 }
 
 #[derive(Deserialize)]

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{typical_swap_gas, Convert, TYPICAL_APPROVE_GAS};
+use super::{Convert, TYPICAL_APPROVE_GAS};
 use crate::chaindata::balances::{native_currency, token_icon};
 use crate::chaindata::evm;
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
@@ -228,17 +228,29 @@ fn caip(chain_id: u64, address: Address, native: Option<Address>) -> String {
 }
 
 impl Convert {
+    /// The router an approval for `input` names: the one the best chain route goes through,
+    /// the V2 router when there is none (an approval may precede liquidity).
+    async fn spender(&self, state: &AppState, input: &SwapInput) -> ApiResult<Address> {
+        let market = self.market(&input.pair)?;
+        let (from, to, _) = input.pair.ends(market.wrapped_native).map_err(core)?;
+        match self.cache.route(&state.gateway, market, from, to, input.amount).await {
+            Ok((route, _)) => Ok(route.router(market)),
+            Err(ApiError::Refused { code: "NO_ROUTE", .. }) => Ok(market.router),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The best quote for `input`: the chain's route, or a plug-in's when it pays more.
     pub async fn quote(&self, state: &AppState, input: &SwapInput, gas_price: Option<U256>) -> ApiResult<Quote> {
         let market = self.market(&input.pair)?;
-        let (from, to, _) = input.pair.ends(market.wrapped_native).map_err(core)?;
+        let (from, to, kind) = input.pair.ends(market.wrapped_native).map_err(core)?;
         let (route, head) = self.cache.route(&state.gateway, market, from, to, input.amount).await?;
         let block = head.0;
         let gas_price = match gas_price {
             Some(p) => p,
             None => self.cache.gas_price_at(&state.gateway, &market.chain, &head).await?,
         };
-        let gas = typical_swap_gas(route.path.len() - 1);
+        let gas = route.typical_gas(kind);
         let fee = gas * gas_price;
         let native_usd = state
             .chain_data
@@ -251,7 +263,7 @@ impl Convert {
         let to_native = (input.pair.to == SwapToken::Native).then_some(market.wrapped_native);
         let out = route.amount_out();
         let chain_quote = Quote {
-            id: format!("uniswap-v2:{}:{block}", market.chain),
+            id: format!("{}:{}:{block}", route.source(), market.chain),
             from_amount: input.amount.to_string(),
             from_account: caip(id, from, from_native),
             to_amount: out.to_string(),
@@ -259,19 +271,19 @@ impl Convert {
             to_amount_min: math::minimum_received(out, DEFAULT_SLIPPAGE_BPS).to_string(),
             slippage: f64::from(DEFAULT_SLIPPAGE_BPS) / 100.0,
             price_impact: f64::from(route.price_impact_bps()) / 100.0,
-            source: "uniswap-v2".into(),
+            source: route.source().into(),
             path: route
-                .path
+                .tokens()
                 .iter()
                 .enumerate()
                 .map(|(i, a)| {
                     let end = (i == 0)
                         .then_some(from_native)
-                        .or((i + 1 == route.path.len()).then_some(to_native));
+                        .or((i + 1 == route.tokens().len()).then_some(to_native));
                     caip(id, *a, end.flatten())
                 })
                 .collect(),
-            spender: market.router.to_checksum(None),
+            spender: route.router(market).to_checksum(None),
             gas: gas.to_string(),
             gas_price: gas_price.to_string(),
             network_fee: fee.to_string(),
@@ -309,6 +321,12 @@ pub struct AllowanceQuery {
     pub token_address: Option<String>,
     /// The owner (EVM address, plain or CAIP-10).
     pub user_address: Option<String>,
+    /// Latch's addition: CAIP-10 id bought. With `amount`, the allowance is the one of the
+    /// router the best route for that swap goes through (a V3 router when a V3 route wins);
+    /// without, the V2 router's.
+    pub to: Option<String>,
+    /// Latch's addition: the swap's input in base units (with `to`).
+    pub amount: Option<String>,
 }
 
 /// `GET /v1/convert/allowance` answer.
@@ -340,11 +358,18 @@ pub async fn allowance(
             allowance: U256::MAX.to_string(),
         }));
     };
+    let spender = match (q.to.as_deref().filter(|t| !t.is_empty()), &q.amount) {
+        (Some(_), Some(_)) => {
+            let input = swap_input(&q.amount, &q.token_address, &q.to, &q.user_address)?;
+            state.convert.spender(&state, &input).await?
+        }
+        _ => market.router,
+    };
     let reply = evm::eth_call(
         &state.gateway,
         &market.chain,
         address,
-        abi::allowance_data(user, market.router),
+        abi::allowance_data(user, spender),
     )
     .await?;
     let allowance = abi::decode_u256(&reply).ok_or_else(|| {
@@ -408,7 +433,8 @@ pub struct ApproveQuery {
     pub amount: Option<String>,
 }
 
-/// `GET /v1/convert/build-approve`: an `approve(router, amount)` of the `from` token.
+/// `GET /v1/convert/build-approve`: an `approve(router, amount)` of the `from` token, naming the
+/// router the best route for `amount` goes through (the V2 router when none is found).
 #[utoipa::path(get, path = "/v1/convert/build-approve", tag = "convert", params(ApproveQuery),
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = BuiltTransaction), (status = 400, body = ErrorBody), (status = 503, body = ErrorBody)))]
@@ -427,11 +453,12 @@ pub async fn build_approve(
         return Err(ApiError::bad("from", "the native coin needs no approval"));
     };
     let gas_price = state.convert.cache.gas_price(&state.gateway, &market.chain).await?;
+    let spender = state.convert.spender(&state, &input).await?;
     Ok(Json(BuiltTransaction {
         tx: BuiltTx {
             from: input.user.to_checksum(None),
             to: token.to_checksum(None),
-            data: alloy_primitives::hex::encode_prefixed(abi::approve_data(market.router, amount)),
+            data: alloy_primitives::hex::encode_prefixed(abi::approve_data(spender, amount)),
             amount: "0".into(),
             value: "0x0".into(),
             eip155: Eip155Fields {
@@ -480,27 +507,33 @@ pub struct SlippageField {
 
 /// Why a node refused to estimate a swap, as a person reads it.
 fn refusal(message: &str) -> ApiError {
-    let (code, field, description) = if message.contains("INSUFFICIENT_OUTPUT_AMOUNT") {
-        (
-            "SLIPPAGE_EXCEEDED",
-            "eip155.slippage",
-            "Slippage exceeded: the price moved beyond the slippage tolerance",
-        )
-    } else if message.contains("TRANSFER_FROM_FAILED") || message.contains("allowance") {
-        (
-            "INSUFFICIENT_ALLOWANCE",
-            "from",
-            "The router may not spend this token yet: approve it first",
-        )
-    } else if message.contains("insufficient funds") || message.contains("ETH_TRANSFER_FAILED") {
-        (
-            "INSUFFICIENT_BALANCE",
-            "amount",
-            "Insufficient balance for this swap and its network fee",
-        )
-    } else {
-        ("SWAP_REVERTED", "amount", "The swap would fail on chain")
-    };
+    // V2's router says INSUFFICIENT_OUTPUT_AMOUNT and TRANSFER_FROM_FAILED; V3's SwapRouter
+    // "Too little received" and STF (TransferHelper's safeTransferFrom).
+    let (code, field, description) =
+        if message.contains("INSUFFICIENT_OUTPUT_AMOUNT") || message.contains("Too little received") {
+            (
+                "SLIPPAGE_EXCEEDED",
+                "eip155.slippage",
+                "Slippage exceeded: the price moved beyond the slippage tolerance",
+            )
+        } else if message.contains("TRANSFER_FROM_FAILED")
+            || message.contains("allowance")
+            || message.trim_end().ends_with("STF")
+        {
+            (
+                "INSUFFICIENT_ALLOWANCE",
+                "from",
+                "The router may not spend this token yet: approve it first",
+            )
+        } else if message.contains("insufficient funds") || message.contains("ETH_TRANSFER_FAILED") {
+            (
+                "INSUFFICIENT_BALANCE",
+                "amount",
+                "Insufficient balance for this swap and its network fee",
+            )
+        } else {
+            ("SWAP_REVERTED", "amount", "The swap would fail on chain")
+        };
     ApiError::Refused {
         status: StatusCode::BAD_REQUEST,
         code,
@@ -552,8 +585,8 @@ pub async fn build_transaction(
         Some((_, swap)) => (swap.to, swap.data, swap.value, swap.gas),
         None => {
             let deadline = u64::try_from(crate::now_ms() / 1000).unwrap_or_default() + DEADLINE_SECONDS;
-            let (data, value) = abi::swap_data(kind, input.amount, min, &route.path, input.user, deadline);
-            (market.router, data, value, Some(typical_swap_gas(route.path.len() - 1)))
+            let (data, value) = route.swap_data(market, kind, input.amount, min, input.user, deadline);
+            (route.router(market), data, value, Some(route.typical_gas(kind)))
         }
     };
     let data = alloy_primitives::hex::encode_prefixed(data);

@@ -9,6 +9,7 @@ pub mod aggregators;
 mod handlers;
 pub mod market;
 pub mod settings;
+mod v3;
 
 use axum::http::StatusCode;
 use std::collections::HashMap;
@@ -20,7 +21,7 @@ use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 
 pub use handlers::*;
-use market::{Market, PoolCache};
+use market::{Market, PoolCache, V3Market};
 
 /// The documented words for a chain swaps are not offered on.
 pub const UNSUPPORTED: &str = "Network not supported for Gas Price or Swaps";
@@ -51,6 +52,21 @@ impl Convert {
                         router: parse(&m.router)?,
                         wrapped_native: parse(&m.wrapped_native)?,
                         bases: m.base_tokens.iter().map(|t| parse(t)).collect::<anyhow::Result<_>>()?,
+                        v3: m
+                            .uniswap_v3
+                            .as_ref()
+                            .map(|v3| {
+                                anyhow::Ok(V3Market {
+                                    factory: parse(&v3.factory)?,
+                                    quoter: parse(&v3.quoter)?,
+                                    router: parse(&v3.router)?,
+                                    fee_tiers: v3.fee_tiers.clone(),
+                                    init_code_hash: v3
+                                        .init_code_hash()
+                                        .ok_or_else(|| anyhow::anyhow!("uniswap_v3.pool_init_code_hash"))?,
+                                })
+                            })
+                            .transpose()?,
                     },
                 ))
             })
@@ -98,6 +114,14 @@ impl Convert {
 /// (measured on the devnet router: ~110k for one pool, ~60k per further pool).
 pub fn typical_swap_gas(hops: usize) -> U256 {
     U256::from(120_000u64 + 65_000 * hops.saturating_sub(1) as u64)
+}
+
+/// Gas a Uniswap V3 swap through SwapRouter typically takes, for the fee shown before the wallet
+/// estimates: a generous figure per pool crossed (QuoterV2 reports ~95k for one pool and ~190k
+/// for two on the devnet) and more to unwrap the native coin out; built transactions are
+/// estimated by the node unless `disableEstimate`.
+pub fn typical_v3_swap_gas(hops: usize, unwraps: bool) -> U256 {
+    U256::from(140_000u64 + 90_000 * hops.saturating_sub(1) as u64 + if unwraps { 40_000 } else { 0 })
 }
 
 /// Gas an ERC-20 `approve` takes, for the same purpose.

@@ -22,6 +22,45 @@ pub struct SwapConfig {
     /// Tokens two-hop routes may pass through besides the wrapped native coin (e.g. USDC).
     #[serde(default)]
     pub base_tokens: Vec<String>,
+    /// Concentrated-liquidity pools (Uniswap V3-style) quoted through their QuoterV2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uniswap_v3: Option<UniswapV3Config>,
+}
+
+/// Most fee tiers per chain: each adds a direct path and multiplies the two-hop ones.
+pub const MAX_FEE_TIERS: usize = 4;
+
+/// A Uniswap V3-style market beside the V2 one: its pools quoted by QuoterV2, swaps built
+/// for its SwapRouter (which approvals then name when one of its routes wins).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct UniswapV3Config {
+    /// The factory (pool addresses are derived from it, to read their prices).
+    pub factory: String,
+    /// QuoterV2 (`quoteExactInput`).
+    pub quoter: String,
+    /// SwapRouter (`exactInput`, `multicall`, `unwrapWETH9`).
+    pub router: String,
+    /// Fee tiers asked, hundredths of a basis point (default 500, 3000, 10000).
+    #[serde(default = "default_fee_tiers")]
+    pub fee_tiers: Vec<u32>,
+    /// keccak256 of the pool creation code, `0x`-hex; default Uniswap's (forks differ).
+    #[serde(default)]
+    pub pool_init_code_hash: Option<String>,
+}
+
+fn default_fee_tiers() -> Vec<u32> {
+    latch_core::swap::v3::DEFAULT_FEE_TIERS.to_vec()
+}
+
+impl UniswapV3Config {
+    /// The pool init code hash, configured or Uniswap's; `None` when configured malformed.
+    pub fn init_code_hash(&self) -> Option<alloy_primitives::B256> {
+        match &self.pool_init_code_hash {
+            None => Some(latch_core::swap::v3::UNISWAP_POOL_INIT_CODE_HASH),
+            Some(hex) => hex.parse().ok(),
+        }
+    }
 }
 
 /// Which aggregator API a plug-in speaks.
@@ -75,6 +114,26 @@ pub fn check(
         }
         for token in &market.base_tokens {
             address(token, &what)?;
+        }
+        if let Some(v3) = &market.uniswap_v3 {
+            let what = format!("{what}: uniswap_v3");
+            for value in [&v3.factory, &v3.quoter, &v3.router] {
+                address(value, &what)?;
+            }
+            let fee = latch_core::swap::v3::FEE_DENOMINATOR;
+            if v3.fee_tiers.is_empty()
+                || v3.fee_tiers.len() > MAX_FEE_TIERS
+                || v3.fee_tiers.iter().any(|f| *f == 0 || *f >= fee)
+            {
+                return Err(ConfigError::Invalid(format!(
+                    "{what}: 1 to {MAX_FEE_TIERS} fee_tiers, each above 0 and below {fee}"
+                )));
+            }
+            if v3.init_code_hash().is_none() {
+                return Err(ConfigError::Invalid(format!(
+                    "{what}: pool_init_code_hash must be 32 bytes of 0x-hex"
+                )));
+            }
         }
     }
     for aggregator in aggregators {

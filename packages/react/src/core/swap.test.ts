@@ -169,6 +169,11 @@ describe('swap store', () => {
     await until(() => swap.store.getState().quote !== undefined);
     expect(heads()).toBe(0);
     expect(asked('/v1/convert/allowance')).toBe(1);
+    // The allowance of the router this swap's route goes through (V2's or V3's): asked with the swap.
+    const allowanceQuery = convert.find((call) => call.path === '/v1/convert/allowance')?.query;
+    const quoteQuery = convert.find((call) => call.path === '/v1/convert/quotes')?.query;
+    expect(quoteQuery?.amount).toBeTruthy();
+    expect(allowanceQuery).toMatchObject({ to: LTK, amount: quoteQuery?.amount });
     await runWhenSet();
     await until(() => heads() === 1);
     head = 8;

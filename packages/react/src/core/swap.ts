@@ -51,7 +51,8 @@ export interface BuiltTransaction {
 export interface ConvertApi {
   tokens(chainId: CaipNetworkId): Promise<ConvertToken[]>;
   quote(query: { amount: string; from: string; to: string; userAddress: string }): Promise<SwapQuote>;
-  allowance(tokenAddress: string, userAddress: string): Promise<string>;
+  /** With `swap`, the allowance of the router that swap's best route goes through (V2 or V3). */
+  allowance(tokenAddress: string, userAddress: string, swap?: { to: string; amount: string }): Promise<string>;
   buildApprove(query: { amount: string; from: string; to: string; userAddress: string }): Promise<BuiltTransaction>;
   /** `toAmountMin`: the minimum the user was shown; a price moved past it is refused (`SLIPPAGE_EXCEEDED`). */
   buildTransaction(body: {
@@ -75,8 +76,9 @@ export function createConvertApi(server: ServerLocation): ConvertApi {
       if (!quotes[0]) throw new HttpError(400, 'no quote', 'NO_ROUTE');
       return quotes[0];
     },
-    async allowance(tokenAddress, userAddress) {
-      return (await fetchJson<{ allowance: string }>(url('/v1/convert/allowance', { tokenAddress, userAddress }))).allowance;
+    async allowance(tokenAddress, userAddress, swap) {
+      const query = { tokenAddress, userAddress, to: swap?.to, amount: swap?.amount };
+      return (await fetchJson<{ allowance: string }>(url('/v1/convert/allowance', query))).allowance;
     },
     buildApprove(query) {
       return fetchJson<BuiltTransaction>(url('/v1/convert/build-approve', query));
@@ -267,7 +269,7 @@ export function createSwap({
       const read = swapAmount({ amount: amount.trim(), decimals: from.decimals, balance: from.balance });
       const [quote, allowance] = await Promise.all([
         api.quote({ amount: read.units, from: from.address, to: to.address, userAddress: address }),
-        isNative(from) ? undefined : ((keepAllowance ? known : undefined) ?? api.allowance(from.address, address)),
+        isNative(from) ? undefined : ((keepAllowance ? known : undefined) ?? api.allowance(from.address, address, { to: to.address, amount: read.units })),
       ]);
       if (request !== quoteRequest) return;
       const checked = swapAmount({ amount: amount.trim(), decimals: from.decimals, balance: from.balance, allowance });
