@@ -60,6 +60,7 @@ async function loggedIn(state: FrameState, sessionToken: string) {
       projectId: state.projectId,
       token: sessionToken,
       userId: (await user(state)).userId,
+      locale: typeof state.dapp.locale === 'string' ? state.dapp.locale : null,
       visible: state.approvalVisible,
     });
   } catch (error) {

@@ -4,6 +4,7 @@
 // recovery password (Argon2id, AES-256-GCM) and kept by latch as an envelope it cannot open.
 import { deriveShare, init, openWithPassword, sealWithPassword, splitSeed, Wallet } from '@latch/wasm-vault';
 import { ApiError, call } from './api';
+import { format, panelMessages } from './locales';
 import { askRecoveryPassword } from './recovery';
 import { readItem, writeItem } from './storage';
 
@@ -15,7 +16,6 @@ interface StoredWallet {
 
 /** Wrong passwords allowed on one recovery panel (latch cannot count them: it never sees one). */
 export const MAX_PASSWORD_ATTEMPTS = 5;
-export const WRONG_PASSWORD = 'Wrong recovery password';
 export const TOO_MANY_ATTEMPTS = 'Too many wrong recovery passwords: log in again to retry';
 export const NO_RECOVERY = 'This wallet has no recovery password yet: log in on your first device to set one';
 
@@ -24,6 +24,8 @@ export interface KeyContext {
   projectId: string;
   token: string;
   userId: string;
+  /** The host's locale (SYNC_DAPP_DATA), for the password panel's words. */
+  locale: string | null;
   /** Shows (true) or hides (false) the frame over the host's view (APPROVAL_OPEN / _CLOSED). */
   visible: (open: boolean) => void;
 }
@@ -67,7 +69,7 @@ async function sealRecovery(context: KeyContext, recovery: string): Promise<void
         body: { envelope: JSON.parse(envelope) as unknown },
       });
       return null;
-    }),
+    }, context.locale),
   );
   writeItem(recoveryKey(context.projectId, context.userId), null);
 }
@@ -100,7 +102,8 @@ async function recover(context: KeyContext, stored: StoredWallet): Promise<strin
         wrong += 1;
         if (wrong >= MAX_PASSWORD_ATTEMPTS) throw new Error(TOO_MANY_ATTEMPTS);
         const left = MAX_PASSWORD_ATTEMPTS - wrong;
-        return `${WRONG_PASSWORD}. ${left} ${left === 1 ? 'try' : 'tries'} left.`;
+        const t = panelMessages(context.locale);
+        return left === 1 ? t.recoveryWrongLast : format(t.recoveryWrong, { left: String(left) });
       }
       const wallet = Wallet.fromShares(stored.authShare, recovery);
       try {
@@ -111,7 +114,7 @@ async function recover(context: KeyContext, stored: StoredWallet): Promise<strin
       }
       writeItem(deviceKey(context.projectId, context.userId), deriveShare(stored.authShare, recovery, 1));
       return null;
-    }),
+    }, context.locale),
   );
   return address;
 }

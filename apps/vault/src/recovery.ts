@@ -4,27 +4,18 @@
 // open the envelope. Plain DOM, textContent only, styles in approve.css (the CSP allows no inline
 // style).
 import './approve.css';
+import { format, type PanelMessages, panelMessages } from './locales';
 
 export type RecoveryMode = 'set' | 'enter';
 
 /** Shortest password accepted at sign-up: Argon2id slows guessing, it cannot fix a tiny password. */
 export const MIN_PASSWORD_LENGTH = 8;
 
-const TEXT = {
-  set: {
-    title: 'Set a recovery password',
-    hint: 'You need this password to use your wallet on a new device. It never leaves this secure frame and cannot be reset: keep it safe.',
-    submit: 'Save password',
-  },
-  enter: {
-    title: 'Enter your recovery password',
-    hint: 'This is a new device: your recovery password unlocks your wallet here.',
-    submit: 'Unlock wallet',
-  },
-} as const;
+const text = (t: PanelMessages, mode: RecoveryMode) =>
+  mode === 'set'
+    ? { title: t.recoverySetTitle, hint: t.recoverySetHint, submit: t.recoverySetSubmit, busy: t.recoverySaving }
+    : { title: t.recoveryEnterTitle, hint: t.recoveryEnterHint, submit: t.recoveryEnterSubmit, busy: t.recoveryUnlocking };
 
-export const TOO_SHORT = `Use at least ${MIN_PASSWORD_LENGTH} characters`;
-export const MISMATCH = 'The passwords do not match';
 export const CANCELLED = 'Recovery password not entered';
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
@@ -56,31 +47,37 @@ export function abortRecovery(): void {
 }
 
 /**
- * Shows the panel and calls `submit` with each password the user sends: `submit` answers an error
- * to show (the panel stays, the user tries again) or null when done (the panel closes). Resolves
- * once done; rejects with CANCELLED if the host aborts, or with `submit`'s thrown error (e.g. no
- * tries left).
+ * Shows the panel, in the host's `locale`, and calls `submit` with each password the user sends:
+ * `submit` answers an error to show (the panel stays, the user tries again) or null when done (the
+ * panel closes). Resolves once done; rejects with CANCELLED if the host aborts, or with `submit`'s
+ * thrown error (e.g. no tries left).
  */
-export function askRecoveryPassword(mode: RecoveryMode, submit: (password: string) => Promise<string | null>): Promise<void> {
-  const text = TEXT[mode];
+export function askRecoveryPassword(
+  mode: RecoveryMode,
+  submit: (password: string) => Promise<string | null>,
+  locale: string | null = null,
+): Promise<void> {
+  const t = panelMessages(locale);
+  const words = text(t, mode);
   const panel = element('form');
   panel.dataset.testid = 'recovery-panel';
+  panel.lang = t === panelMessages('en') ? 'en' : (locale ?? 'en');
   panel.setAttribute('role', 'dialog');
   panel.setAttribute('aria-modal', 'true');
   panel.noValidate = true;
-  const heading = element('h1', text.title);
+  const heading = element('h1', words.title);
   heading.id = 'recovery-title';
   panel.setAttribute('aria-labelledby', heading.id);
-  const hint = element('p', text.hint);
+  const hint = element('p', words.hint);
   hint.id = 'recovery-hint';
   panel.setAttribute('aria-describedby', hint.id);
-  const password = field('recovery-password', 'Recovery password', mode === 'set' ? 'new-password' : 'current-password');
-  const confirm = mode === 'set' ? field('recovery-confirm', 'Repeat the password', 'new-password') : null;
+  const password = field('recovery-password', t.recoveryPassword, mode === 'set' ? 'new-password' : 'current-password');
+  const confirm = mode === 'set' ? field('recovery-confirm', t.recoveryConfirm, 'new-password') : null;
   const error = element('p');
   error.dataset.testid = 'recovery-error';
   error.setAttribute('role', 'alert');
   error.className = 'error';
-  const button = element('button', text.submit);
+  const button = element('button', words.submit);
   button.type = 'submit';
   button.className = 'primary';
   button.dataset.testid = 'recovery-submit';
@@ -109,20 +106,20 @@ export function askRecoveryPassword(mode: RecoveryMode, submit: (password: strin
       event.preventDefault();
       if (busy) return;
       const value = password.input.value;
-      if (mode === 'set' && [...value].length < MIN_PASSWORD_LENGTH) return show(TOO_SHORT);
-      if (confirm && confirm.input.value !== value) return show(MISMATCH);
-      if (!value) return show('Required');
+      if (mode === 'set' && [...value].length < MIN_PASSWORD_LENGTH) return show(format(t.recoveryTooShort, { n: String(MIN_PASSWORD_LENGTH) }));
+      if (confirm && confirm.input.value !== value) return show(t.recoveryMismatch);
+      if (!value) return show(t.recoveryRequired);
       busy = true;
       button.disabled = true;
       show('');
-      button.textContent = mode === 'set' ? 'Saving…' : 'Unlocking…';
+      button.textContent = words.busy;
       // Argon2id blocks this page for a moment: let the busy state paint first.
       setTimeout(() => {
         submit(value).then(
           (problem) => {
             busy = false;
             button.disabled = false;
-            button.textContent = text.submit;
+            button.textContent = words.submit;
             if (problem === null) {
               close();
               resolve();
