@@ -102,7 +102,9 @@ export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI, ccipUrl
   // immediately; poll fast instead of viem's multi-second default.
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 });
   // Transactions go through eth_sendTransaction with anvil's unlocked #0.
-  const walletClient = createWalletClient({ account: deployer, chain, transport: http(rpcUrl) });
+  // Never retried: a send that timed out on a loaded machine may still have been mined, and a retry
+  // would send it twice (another nonce, other addresses).
+  const walletClient = createWalletClient({ account: deployer, chain, transport: http(rpcUrl, { retryCount: 0, timeout: 120_000 }) });
 
   const [unlocked] = await publicClient.request({ method: 'eth_accounts' });
   if (!unlocked || getAddress(unlocked) !== deployer) {
@@ -124,8 +126,13 @@ export async function deployFixture({ rpcUrl, nftBaseUri = NFT_BASE_URI, ccipUrl
     const receipt = await confirm(await walletClient.deployContract({ abi, bytecode, args }));
     return getAddress(receipt.contractAddress);
   };
-  const write = async (address, { abi }, functionName, args, value) =>
-    confirm(await walletClient.writeContract({ address, abi, functionName, args, value }));
+  // The gas limit is the estimate plus a fifth: a Uniswap V3 pool spends more when a call lands in
+  // a later second than its estimate (the oracle writes an observation), which a loaded machine
+  // made happen, and the call then ran out of gas and reverted.
+  const write = async (address, { abi }, functionName, args, value) => {
+    const estimate = await publicClient.estimateContractGas({ address, abi, functionName, args, value, account: deployer });
+    return confirm(await walletClient.writeContract({ address, abi, functionName, args, value, gas: (estimate * 6n) / 5n }));
+  };
   const read = (address, { abi }, functionName, args) =>
     publicClient.readContract({ address, abi, functionName, args });
 
@@ -255,6 +262,12 @@ function sqrtBig(n) {
   return x;
 }
 
+/**
+ * Who holds the V3 fixture positions (ERC-721s): nobody's key, so #0's NFTs and holdings stay what
+ * the index and history tests expect. The liquidity is locked for good, as a fixture's may be.
+ */
+const V3_POSITION_OWNER = '0x000000000000000000000000000000000000dEaD';
+
 /** The tick at `price` (token1 per token0, raw units), rounded down to a multiple of `spacing`. */
 function tickAt(price, spacing) {
   const tick = Math.floor(Math.log(price) / Math.log(1.0001));
@@ -303,7 +316,7 @@ async function deployUniswapV3({ accounts, weth, artifacts, deploy, write, read 
     const npm = artifacts.uniswapV3PositionManager;
     await write(positionManager, npm, 'createAndInitializePoolIfNecessary', [token0, token1, fee, sqrtPriceX96]);
     await write(positionManager, npm, 'mint', [
-      { token0, token1, fee, tickLower, tickUpper, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: deployer, deadline: maxUint256 },
+      { token0, token1, fee, tickLower, tickUpper, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: V3_POSITION_OWNER, deadline: maxUint256 },
     ]);
     const key = `weth${token[0].toUpperCase()}${token.slice(1)}`;
     pools[key] = getAddress(await read(factory, artifacts.uniswapV3Factory, 'getPool', [token0, token1, fee]));

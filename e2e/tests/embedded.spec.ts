@@ -100,7 +100,9 @@ test('wallet_sendCalls: one approval for the batch, sent call by call, its statu
   const email = `calls-${Date.now()}@example.com`;
   await openFrame(page);
   expect((await ask(page, 'CONNECT_EMAIL', { email })).type).toBe('CONNECT_EMAIL_SUCCESS');
-  const connected = await ask(page, 'CONNECT_OTP', { otp: await codeFor(email, 0) });
+  const connecting = ask(page, 'CONNECT_OTP', { otp: await codeFor(email, 0) });
+  await setRecoveryPassword(page.frameLocator('iframe[title="wallet"]'));
+  const connected = await connecting;
   const address = (connected.payload.accounts as { address: Hex }[])[0]!.address;
   await anvil.setBalance({ address, value: parseEther('1') });
   const receiver = privateKeyToAccount(generatePrivateKey()).address;
