@@ -679,7 +679,10 @@ mod tests {
         let again: Vec<_> = sorted(&seen).into_iter().map(|(who, _, _)| who).collect();
         assert_eq!(again.len() - before, 2, "{again:?}");
         assert_eq!(again.iter().filter(|who| *who == "1inch:1:approve/spender").count(), 1);
-        assert_eq!(again.iter().filter(|who| *who == "1inch:1:approve/allowance").count(), 2);
+        assert_eq!(
+            again.iter().filter(|who| *who == "1inch:1:approve/allowance").count(),
+            2
+        );
 
         // Without the allowance neither plug-in's route is offered, nor built.
         let (url, _) = stand_in(Answers { short: true, ..GOOD }).await;
