@@ -112,7 +112,7 @@ describe('e-mail login', () => {
     fireEvent.click(screen.getByTestId('device-continue'));
     expect(await screen.findByLabelText('Code')).toBeTruthy();
     expect(screen.getByTestId('otp-resend').textContent).toMatch(/^New code in (30|29) s$/);
-    expect(requests).toEqual(['SYNC_THEME', 'CONNECT_EMAIL', 'CONNECT_DEVICE', 'CONNECT_DEVICE']);
+    expect(requests).toEqual(['SYNC_THEME', 'SYNC_DAPP_DATA', 'CONNECT_EMAIL', 'CONNECT_DEVICE', 'CONNECT_DEVICE']);
   });
 
   afterEach(() => {
