@@ -5,17 +5,25 @@ import os from 'node:os';
 
 const [api, rpc, file] = process.argv.slice(2);
 const fixture = JSON.parse(readFileSync(file, 'utf8'));
-const { usdc, ltk } = fixture.contracts;
+const { usdc, ltk, lbt, lct } = fixture.contracts;
 const user = fixture.accounts[1].address;
-const url = `${api}/v1/convert/quotes?projectId=demo&amount=1000000000&from=eip155:31337:${usdc.address}&to=eip155:31337:${ltk.address}&userAddress=${user}`;
+const quoteUrl = (from, to, amount) =>
+  `${api}/v1/convert/quotes?projectId=demo&amount=${amount}&from=eip155:31337:${from.address}&to=eip155:31337:${to.address}&userAddress=${user}`;
+// Both markets are read for every quote (V2 pairs and V3 pools, one Multicall3 batch each, side
+// by side); the first route only V2 can fill, the second only V3 (LBT and LCT have V3 pools only).
+const routes = [
+  { name: 'two-hop quote (V2: USDC → WETH → LTK)', url: quoteUrl(usdc, ltk, '1000000000'), source: 'uniswap-v2' },
+  { name: 'two-hop quote (V3: LBT → WETH → LCT)', url: quoteUrl(lbt, lct, '1000000000000000000'), source: 'uniswap-v3' },
+];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 
-async function quote() {
+async function quote({ url, source }) {
   const started = performance.now();
   const response = await fetch(url);
   const body = await response.json();
   const took = performance.now() - started;
-  if (!response.ok || body.quotes?.[0]?.path?.length !== 3) throw new Error(`bad quote: ${JSON.stringify(body)}`);
+  const best = body.quotes?.[0];
+  if (!response.ok || best?.path?.length !== 3 || best.source !== source) throw new Error(`bad quote: ${JSON.stringify(body)}`);
   return took;
 }
 
@@ -29,13 +37,15 @@ function summary(name, times) {
 }
 
 console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${new Date().toISOString().slice(0, 10)}`);
-await quote(); // pool addresses are looked up once for the life of the process
-const warm = [];
-for (let i = 0; i < ROUNDS; i++) warm.push(await quote());
-const cold = [];
-for (let i = 0; i < ROUNDS; i++) {
-  await mine();
-  cold.push(await quote());
+for (const route of routes) {
+  await quote(route); // pool addresses are looked up once for the life of the process
+  const warm = [];
+  for (let i = 0; i < ROUNDS; i++) warm.push(await quote(route));
+  const cold = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    await mine();
+    cold.push(await quote(route));
+  }
+  summary(`${route.name}, warm block cache`, warm);
+  summary(`${route.name}, cold (new block each request)`, cold);
 }
-summary('two-hop quote, warm block cache', warm);
-summary('two-hop quote, cold (new block each request)', cold);
