@@ -8,14 +8,11 @@ mod common;
 
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::{sol, SolCall};
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use common::{dead_upstream, state_with, Devnet};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
+use common::{dead_upstream, get, post, state_with, Devnet};
 use latch_server::app;
 use latch_server::convert::settings::SwapConfig;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 sol! {
     function getAmountsOut(uint256 amountIn, address[] path) returns (uint256[] amounts);
@@ -24,25 +21,6 @@ sol! {
 }
 
 const NATIVE: &str = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
-
-async fn call(router: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
-}
-
-async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
-    call(router, Request::get(uri).body(Body::empty()).unwrap()).await
-}
-
-async fn post(router: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
-    let request = Request::post(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    call(router, request).await
-}
 
 struct World {
     devnet: Devnet,

@@ -9,14 +9,11 @@ mod common;
 
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::{sol, SolCall};
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use common::{state_with, Devnet};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
+use common::{get, post, state_with, Devnet};
 use latch_server::app;
 use latch_server::convert::settings::{SwapConfig, UniswapV3Config};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 sol! {
     function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut,
@@ -26,25 +23,6 @@ sol! {
 }
 
 const NATIVE: &str = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
-
-async fn call(router: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
-}
-
-async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
-    call(router, Request::get(uri).body(Body::empty()).unwrap()).await
-}
-
-async fn post(router: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
-    let request = Request::post(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    call(router, request).await
-}
 
 fn caip(address: impl std::fmt::Display) -> String {
     format!("eip155:31337:{address}")

@@ -387,3 +387,39 @@ pub fn serve_solana(config: &mut Config) {
         ..ChainConfig::default()
     });
 }
+
+/// `request` through `router` in-process (`oneshot`): the status and the body as JSON (null when
+/// it is not JSON).
+pub async fn call(
+    router: &axum::Router,
+    request: axum::http::Request<axum::body::Body>,
+) -> (axum::http::StatusCode, serde_json::Value) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null))
+}
+
+/// `GET uri` through `router`.
+pub async fn get(router: &axum::Router, uri: &str) -> (axum::http::StatusCode, serde_json::Value) {
+    call(
+        router,
+        axum::http::Request::get(uri).body(axum::body::Body::empty()).unwrap(),
+    )
+    .await
+}
+
+/// `POST uri` with a JSON `body` through `router`.
+pub async fn post(
+    router: &axum::Router,
+    uri: &str,
+    body: serde_json::Value,
+) -> (axum::http::StatusCode, serde_json::Value) {
+    let request = axum::http::Request::post(uri)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    call(router, request).await
+}
