@@ -8,13 +8,12 @@ mod common;
 use alloy_primitives::{hex, Address, U256};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{dead_upstream, state_with};
-use http_body_util::BodyExt;
+use common::{call, dead_upstream, state_with};
 use latch_core::ccip::{self, ResolverQuery};
 use latch_server::app;
 use latch_server::config::Secret;
 use latch_server::store::NameRecord;
-use serde_json::{json, Value};
+use serde_json::json;
 use tower::ServiceExt;
 
 /// Any key not the `--dev` one (which only `--dev` may use).
@@ -39,13 +38,6 @@ async fn gateway() -> (axum::Router, tempfile::TempDir) {
     };
     assert!(state.store.add_name(&record).await.unwrap());
     (app(state), dir)
-}
-
-async fn call(router: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
 /// Asks through GET (`/ccip/{sender}/{data}.json`) and POST; both answers must verify to the same

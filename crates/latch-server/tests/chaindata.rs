@@ -7,7 +7,7 @@ mod common;
 use alloy_sol_types::{sol, SolCall};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{state, state_with, Anvil, Devnet};
+use common::{get, state, state_with, Anvil, Devnet};
 use http_body_util::BodyExt;
 use latch_server::app;
 use serde_json::{json, Value};
@@ -16,17 +16,6 @@ use tower::ServiceExt;
 sol! {
     function transfer(address to, uint256 amount) returns (bool);
     function setName(string name) returns (bytes32);
-}
-
-async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
-    let response = router
-        .clone()
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&body).unwrap())
 }
 
 fn account(fixture: &Value, index: usize) -> String {

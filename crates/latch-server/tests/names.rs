@@ -7,11 +7,9 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{erc6492_sign, personal_sign as sign, state_with, Devnet};
-use http_body_util::BodyExt;
+use common::{call, erc6492_sign, get, personal_sign as sign, state_with, Devnet};
 use latch_server::app;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 /// The devnet chain's ENSIP-11 coin type: 0x80000000 | 31337.
 const COIN_TYPE: u32 = 0x8000_0000 | 31337;
@@ -25,13 +23,6 @@ fn now() -> i64 {
 
 fn message(name: &str, timestamp: i64, attributes: Value) -> String {
     json!({"name": name, "attributes": attributes, "timestamp": timestamp}).to_string()
-}
-
-async fn call(router: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
 async fn register(
@@ -49,10 +40,6 @@ async fn register(
             .unwrap(),
     )
     .await
-}
-
-async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
-    call(router, Request::get(uri).body(Body::empty()).unwrap()).await
 }
 
 #[tokio::test]

@@ -14,7 +14,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::routing::{get, post};
 use base64::Engine;
-use common::{dead_upstream, state_with, Devnet};
+use common::{dead_upstream, get as get_json, post as post_json, state_with, Devnet};
 use http_body_util::BodyExt;
 use latch_server::config::{Config, Secret};
 use latch_server::indexer::Indexer;
@@ -27,25 +27,6 @@ const CHAIN: &str = "eip155:31337";
 const WALLET: &str = "0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae";
 /// A key nobody else uses on the devnet (funded by the test with anvil_setBalance).
 const SANDBOX_KEY: &str = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
-
-async fn call(router: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
-}
-
-async fn get_json(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
-    call(router, Request::get(uri).body(Body::empty()).unwrap()).await
-}
-
-async fn post_json(router: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
-    let request = Request::post(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    call(router, request).await
-}
 
 async fn text(router: &axum::Router, request: Request<Body>) -> (StatusCode, String) {
     let response = router.clone().oneshot(request).await.unwrap();

@@ -13,7 +13,7 @@ use latch_server::config::{ChainConfig, StaticPriceConfig};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{state_with, SolanaDevnet};
+use common::{get, state_with, SolanaDevnet};
 
 async fn call(router: &axum::Router, body: Value) -> (StatusCode, Value) {
     let request = Request::post(format!("/v1/?chainId={LOCAL_SOLANA_DEVNET}&projectId=test"))
@@ -90,14 +90,6 @@ async fn gateway_proxies_solana_rpc_to_the_local_devnet() {
     // And its JSON-RPC errors come back as they are.
     let (_, body) = call(&router, req(8, "getBalance", json!(["not-a-key"]))).await;
     assert_eq!(body["error"]["code"], -32602, "{body}");
-}
-
-async fn get(router: &axum::Router, uri: &str) -> (StatusCode, Value) {
-    let request = Request::get(uri).body(Body::empty()).unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
 }
 
 #[tokio::test]
