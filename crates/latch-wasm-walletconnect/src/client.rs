@@ -368,7 +368,7 @@ impl WalletConnectClient {
     pub fn on(
         &self,
         #[wasm_bindgen(unchecked_param_type = "keyof WalletConnectEvents")] event: String,
-        #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] listener: Function,
+        #[wasm_bindgen(unchecked_param_type = "(payload: never) => void")] listener: Function,
     ) {
         self.listeners.add(event, listener);
     }
@@ -377,7 +377,7 @@ impl WalletConnectClient {
     pub fn off(
         &self,
         #[wasm_bindgen(unchecked_param_type = "keyof WalletConnectEvents")] event: &str,
-        #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] listener: &Function,
+        #[wasm_bindgen(unchecked_param_type = "(payload: never) => void")] listener: &Function,
     ) {
         self.listeners.remove(event, listener);
     }

@@ -229,7 +229,7 @@ impl WalletConnectProvider {
     pub fn on(
         &self,
         #[wasm_bindgen(unchecked_param_type = "keyof WalletConnectProviderEvents")] event: String,
-        #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] listener: Function,
+        #[wasm_bindgen(unchecked_param_type = "(payload: never) => void")] listener: Function,
     ) {
         self.listeners.add(event, listener);
     }
@@ -239,7 +239,7 @@ impl WalletConnectProvider {
     pub fn remove_listener(
         &self,
         #[wasm_bindgen(unchecked_param_type = "keyof WalletConnectProviderEvents")] event: &str,
-        #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] listener: &Function,
+        #[wasm_bindgen(unchecked_param_type = "(payload: never) => void")] listener: &Function,
     ) {
         self.listeners.remove(event, listener);
     }

@@ -10,6 +10,7 @@ import {
   createWalletConnect,
   WALLET_CONNECT_CONNECTOR_ID,
   type WalletConnectModule,
+  type WalletConnectMetadata,
   type WalletConnectProvider,
 } from './walletConnect.js';
 
@@ -29,15 +30,30 @@ function memoryStorage(): KeyValueStorage {
   };
 }
 
+/** A session as the engine reports it once `metadata`'s wallet approved. */
+function approvedSession(metadata: WalletConnectMetadata): NonNullable<WalletConnectProvider['session']> {
+  return {
+    topic: 'ab'.repeat(32),
+    pairingTopic: 'cd'.repeat(32),
+    expiry: NOW / 1000 + 7 * 24 * 3600,
+    namespaces: {},
+    requiredNamespaces: {},
+    optionalNamespaces: {},
+    peer: { publicKey: 'ef'.repeat(32), metadata },
+    selfPublicKey: '01'.repeat(32),
+  };
+}
+
 function fakeEngine() {
-  const approvals: { resolve(session: unknown): void; reject(error: unknown): void }[] = [];
+  type Session = NonNullable<WalletConnectProvider['session']>;
+  const approvals: { resolve(session: Session): void; reject(error: unknown): void }[] = [];
   const wallet = createTestProvider({ eth_accounts: [ACCOUNT] });
   const provider = {
     ...wallet,
     session: undefined as WalletConnectProvider['session'],
     connect: vi.fn(async () => {
-      const approval = new Promise((resolve, reject) => approvals.push({ resolve, reject }));
-      return { uri: `wc:topic${approvals.length}@2?relay-protocol=irn&symKey=00`, approval };
+      const approval = new Promise<Session>((resolve, reject) => approvals.push({ resolve, reject }));
+      return { uri: `wc:topic${approvals.length}@2?relay-protocol=irn&symKey=00`, id: approvals.length, approval };
     }),
     disconnect: vi.fn(async () => undefined),
   };
@@ -48,8 +64,8 @@ function fakeEngine() {
   };
   /** The wallet approves proposal `index` (0-based). */
   const approve = (index = approvals.length - 1) => {
-    provider.session = { peer: { metadata: { name: 'Paired Wallet', description: '', url: 'https://w.example' } } };
-    approvals[index]!.resolve(provider.session);
+    provider.session = approvedSession({ name: 'Paired Wallet', description: '', url: 'https://w.example' });
+    approvals[index]!.resolve(provider.session!);
   };
   return { module, provider, approvals, approve };
 }
@@ -220,7 +236,7 @@ describe('WalletConnect pairing', () => {
     storage.setItem(STORAGE_KEYS.connectedWallet, WALLET_CONNECT_CONNECTOR_ID);
     const { connection, walletConnect, engine } = setup({ storage });
     const metadata = { name: 'Paired Wallet', description: '', url: 'https://w.example' };
-    engine.provider.session = { peer: { metadata } };
+    engine.provider.session = approvedSession(metadata);
     connection.restore();
     expect(connection.connection.getState().status).toBe('connecting');
     await walletConnect.restore();

@@ -5,18 +5,14 @@ import type { ModalController } from './modal.js';
 import { onceUntilFailure } from './onceUntilFailure.js';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage.js';
 import { createStore, type Store } from './store.js';
-import type { Connector, Eip1193Provider, Network } from './types.js';
+import type { Connector, Network } from './types.js';
+import type * as Engine from '@latch/wasm-walletconnect';
 
 /** The connector id of WalletConnect sessions (also what a reload looks for in storage). */
 export const WALLET_CONNECT_CONNECTOR_ID = 'walletConnect';
 
 /** The dapp as wallets show it in their approval screen. */
-export interface WalletConnectMetadata {
-  name: string;
-  description: string;
-  url: string;
-  icons?: string[];
-}
+export type WalletConnectMetadata = Engine.WalletConnectMetadata;
 
 export interface WalletConnectOptions {
   /** Defaults to the page's title, origin and nothing else. */
@@ -25,27 +21,18 @@ export interface WalletConnectOptions {
   relayUrl?: string;
 }
 
+// The engine's generated declarations are the source of truth: these name only what Latch uses, so
+// a changed signature in the façade fails the type check here (and `loadModule` needs no cast).
 /** What Latch uses of `@latch/wasm-walletconnect`'s `WalletConnectProvider`. */
-export interface WalletConnectProvider extends Eip1193Provider {
-  readonly session: { peer: { metadata: WalletConnectMetadata } } | undefined;
-  connect(params: {
-    optionalNamespaces: Record<string, { chains: string[]; methods: string[]; events: string[] }>;
-    defaultChain?: string;
-  }): Promise<{ uri: string; approval: Promise<unknown> }>;
-  disconnect(): Promise<void>;
-}
+export type WalletConnectProvider = Pick<
+  Engine.WalletConnectProvider,
+  'session' | 'connect' | 'disconnect' | 'request' | 'on' | 'removeListener'
+>;
 
 /** What Latch uses of the `@latch/wasm-walletconnect` module. */
-export interface WalletConnectModule {
-  init(): Promise<unknown>;
-  qrCode(text: string): QrCode;
+export interface WalletConnectModule extends Pick<typeof Engine, 'init' | 'qrCode'> {
   WalletConnectProvider: {
-    create(options: {
-      relayUrl: string;
-      projectId: string;
-      metadata: WalletConnectMetadata;
-      gatewayUrl: string;
-    }): Promise<WalletConnectProvider>;
+    create(options: Engine.WalletConnectProviderOptions): Promise<WalletConnectProvider>;
   };
 }
 
@@ -106,7 +93,7 @@ const LINK_RENEW_MARGIN_MS = LATCH_CONSTANTS.pairing.nearExpiryMs;
  * The module loads only when WalletConnect is about to be used (a row that pairs pointed at or
  * focused, a pairing, a restore): pages where nobody pairs never download it.
  */
-const loadModule = () => import('@latch/wasm-walletconnect') as unknown as Promise<WalletConnectModule>;
+const loadModule = (): Promise<WalletConnectModule> => import('@latch/wasm-walletconnect');
 
 export function createWalletConnect({
   projectId,
