@@ -4,7 +4,8 @@
 // never fetch them earlier (e2e/tests/embedded.spec.ts watches its requests).
 type Module = { init: () => Promise<void> };
 
-function lazy<T extends Module>(load: () => Promise<T>): () => Promise<T> {
+/** One load shared by every caller, the module initialized once; a failed load is retried. */
+export function lazy<T extends Module>(load: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | null = null;
   return () =>
     (pending ??= load()
