@@ -18,12 +18,17 @@ export const kB = (bytes) => (bytes / 1000).toFixed(1);
  * Builds the demo in production mode; resolves to its chunks and assets with their sizes.
  * `write: false` measures without touching apps/demo/dist.
  */
-export async function buildDemo({ write = true } = {}) {
+export function buildDemo({ write = true } = {}) {
+  return buildApp(demo, { write });
+}
+
+/** Builds the app in `dir` (its vite.config.ts) in production mode, as buildDemo does the demo. */
+export async function buildApp(dir, { write = true } = {}) {
   const chunks = new Map();
   await build({
-    root: demo,
+    root: dir,
     build: { write },
-    configFile: join(demo, 'vite.config.ts'),
+    configFile: join(dir, 'vite.config.ts'),
     mode: 'production',
     logLevel: 'warn',
     plugins: [
@@ -40,6 +45,8 @@ export async function buildDemo({ write = true } = {}) {
               isEntry: item.type === 'chunk' && item.isEntry,
               imports: item.type === 'chunk' ? item.imports : [],
               dynamicImports: item.type === 'chunk' ? item.dynamicImports : [],
+              // The styles a chunk brings in (a <link> the page loads with it).
+              css: item.type === 'chunk' ? [...(item.viteMetadata?.importedCss ?? [])] : [],
               // Which packages make up a chunk, for the report.
               sources: item.type === 'chunk' ? describeModules(Object.keys(item.modules)) : '',
               code: item.type === 'chunk' ? item.code : undefined,
@@ -63,6 +70,8 @@ function describeModules(ids) {
     else if (id.includes('/packages/wasm/extra')) names.add('@latch/wasm/extra (bindings)');
     else if (id.includes('/packages/wasm/')) names.add('@latch/wasm (bindings)');
     else if (id.includes('/packages/wasm-walletconnect/')) names.add('@latch/wasm-walletconnect (bindings)');
+    else if (id.includes('/packages/wasm-vault/')) names.add('@latch/wasm-vault (bindings)');
+    else if (id.includes('/apps/vault/')) names.add('wallet frame');
     else if (id.includes('/apps/demo/')) names.add('demo app');
     else names.add(id.replace(/^\0/, ''));
   }

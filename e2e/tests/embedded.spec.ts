@@ -9,17 +9,21 @@ import { axeViolations } from '../fixtures/axe.js';
 import { anvil, usdcAddress } from '../fixtures/devnet.js';
 import { codeFor, mailsTo } from '../fixtures/mail.js';
 import { setRecoveryPassword } from '../fixtures/recovery.js';
-import { ask, openFrame } from '../fixtures/frame.js';
+import { ask, openFrame, watchFrameModules } from '../fixtures/frame.js';
 import { E2E_VAULT_URL } from '../fixtures/stack.js';
 
 test('sign up by e-mail, restore after a reload without a new code, sign out', async ({ page }) => {
   const email = `signup-${Date.now()}@example.com`;
+  const modules = watchFrameModules(page);
   await openFrame(page);
   expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: false } });
   expect(await ask(page, 'CONNECT_EMAIL', { email })).toEqual({
     type: 'CONNECT_EMAIL_SUCCESS',
     payload: { action: 'VERIFY_OTP' },
   });
+  // Until a login, the frame has only its checks module (BENCHMARKS.md "The wallet frame").
+  // (A Set: the demo page may embed a frame of its own, which loads the same.)
+  expect(new Set(modules)).toEqual(new Set(['checks']));
   const code = await codeFor(email, 0);
   const connecting = ask(page, 'CONNECT_OTP', { otp: code });
   // The first login makes the wallet and asks, inside the frame, for the recovery password.
@@ -27,6 +31,8 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   const connected = await connecting;
   expect(connected.type).toBe('CONNECT_OTP_SUCCESS');
   expect(connected.payload).toMatchObject({ email, chainId: 'eip155:31337' });
+  // The sign-up made the keys (keys module) and sealed the recovery share (recovery module).
+  expect(new Set(modules)).toEqual(new Set(['checks', 'keys', 'recovery']));
   // The first login made the wallet in the frame: an EVM and a Solana account.
   const accounts = connected.payload.accounts as { address: string; namespace: string }[];
   expect(accounts.map((a) => a.namespace)).toEqual(['eip155', 'solana']);
@@ -85,9 +91,19 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('latch-vault');
 
   await page.reload();
+  modules.length = 0;
   await openFrame(page);
   expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: true } });
   expect((await ask(page, 'GET_USER')).payload).toMatchObject({ email, accounts });
+  // A restored session needs no key yet: neither module is fetched (cached or not).
+  expect(modules).not.toContain('keys');
+  expect(modules).not.toContain('recovery');
+  // Its first approval loads the keys and signs; the recovery module is still not needed.
+  const signing = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: [hex, accounts[0]!.address] });
+  await panel.getByTestId('approve-confirm').click();
+  const restoredSignature = (await signing).payload as unknown as Hex;
+  expect(await verifyMessage({ address: accounts[0]!.address as Hex, message: 'reject me', signature: restoredSignature })).toBe(true);
+  expect(modules).not.toContain('recovery');
   expect(mailsTo(email)).toHaveLength(1);
 
   expect(await ask(page, 'SIGN_OUT')).toEqual({ type: 'SIGN_OUT_SUCCESS', payload: {} });

@@ -2,11 +2,12 @@
 // keys"). A 2-of-3 split of one seed: the device share stays in this origin's storage, the auth
 // share on latch (released to a session only), the recovery share sealed under the user's
 // recovery password (Argon2id, AES-256-GCM) and kept by latch as an envelope it cannot open.
-import { deriveShare, init, openWithPassword, sealWithPassword, splitSeed, Wallet } from '@latch/wasm-vault';
+// The wasm for shares and keys and the one for envelopes are loaded here, when first needed.
 import { ApiError, call } from './api';
 import { format, panelMessages } from './locales';
 import { askRecoveryPassword } from './recovery';
 import { readItem, writeItem } from './storage';
+import { loadKeys, loadRecovery, type Wallet } from './wasm';
 
 interface StoredWallet {
   authShare: string;
@@ -61,8 +62,12 @@ async function withPanel(context: KeyContext, open: () => Promise<void>): Promis
 
 /** Asks for a new recovery password, seals the pending recovery share with it and stores the envelope. */
 async function sealRecovery(context: KeyContext, recovery: string): Promise<void> {
+  // Fetched while the user types the password.
+  const envelopes = loadRecovery();
+  envelopes.catch(() => undefined);
   await withPanel(context, () =>
     askRecoveryPassword('set', async (password) => {
+      const { sealWithPassword } = await envelopes;
       const envelope = sealWithPassword(recovery, context.userId, password, random(16), random(12));
       await call(context.projectId, 'POST', 'wallet/envelope', {
         token: context.token,
@@ -90,10 +95,15 @@ async function recover(context: KeyContext, stored: StoredWallet): Promise<strin
   const envelope = stored.envelopes.find((item) => item.kind === 'password');
   if (!envelope) throw new Error(NO_RECOVERY);
   const text = JSON.stringify(envelope);
+  // Fetched while the user types the password.
+  const envelopes = loadRecovery();
+  envelopes.catch(() => undefined);
+  const { deriveShare, Wallet } = await loadKeys();
   let wrong = 0;
   let address = '';
   await withPanel(context, () =>
     askRecoveryPassword('enter', async (password) => {
+      const { openWithPassword } = await envelopes;
       let recovery: string;
       try {
         recovery = openWithPassword(text, context.userId, password);
@@ -127,8 +137,7 @@ async function recover(context: KeyContext, stored: StoredWallet): Promise<strin
  */
 export async function ensureWallet(context: KeyContext): Promise<string> {
   const { projectId, token, userId } = context;
-  await init();
-  const stored = await storedWallet(projectId, token);
+  const [{ splitSeed, Wallet }, stored] = await Promise.all([loadKeys(), storedWallet(projectId, token)]);
   if (stored) {
     const device = readItem(deviceKey(projectId, userId));
     if (!device) return recover(context, stored);
@@ -173,8 +182,7 @@ export async function ensureWallet(context: KeyContext): Promise<string> {
  * to the session, then wipes it: the key exists only for one signature.
  */
 export async function withWallet<T>(projectId: string, token: string, userId: string, use: (wallet: Wallet) => T): Promise<T> {
-  await init();
-  const stored = await storedWallet(projectId, token);
+  const [{ Wallet }, stored] = await Promise.all([loadKeys(), storedWallet(projectId, token)]);
   const device = readItem(deviceKey(projectId, userId));
   if (!stored || !device) throw new Error('This device cannot sign for this wallet yet');
   const wallet = Wallet.fromShares(device, stored.authShare);

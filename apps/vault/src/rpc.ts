@@ -7,6 +7,7 @@ import { createApprovalQueue, RpcError, type Ticket } from './approvals';
 import { showApproval, type Summary } from './approve';
 import { type CallsToSign, getCallsStatus, sendCalls } from './calls';
 import { withWallet } from './keys';
+import { loadKeys } from './wasm';
 
 export { RpcError };
 export const NOT_ALLOWED = 'Requested RPC call is not allowed';
@@ -119,6 +120,8 @@ async function approved(context: RpcContext, ticket: Ticket, method: string, par
     const message = error instanceof Error ? error.message : 'An error occurred';
     throw new RpcError(message, message === NOT_ALLOWED ? 4200 : -32602);
   }
+  // The signing module (first needed here in a restored session) loads while the user reads.
+  loadKeys().catch(() => undefined);
   let prepared: string | null = null;
   if (method === 'eth_sendTransaction') {
     // Read before asking, so a call that would revert fails before the user is asked.

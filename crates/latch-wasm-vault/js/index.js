@@ -1,10 +1,10 @@
-// @latch/wasm-vault entry for browsers and bundlers: the embedded-wallet
-// frame's keys (latch-vault), a wasm module of its own that only the frame
-// page loads. init() loads it once, with @latch/wasm's loader (plain JS, no
-// wasm of @latch/wasm's comes with it).
+// @latch/wasm-vault entry for browsers and bundlers: the `checks` module (the host's messages
+// checked, RPC methods classified, approval summaries), which the frame page loads with itself.
+// Each of the package's three modules has its own init(), which loads it once with
+// @latch/wasm's loader (plain JS, no wasm of @latch/wasm's comes with it).
 import { wasmInit } from '@latch/wasm/loader';
-import initBindings from './web/latch_wasm_vault.js';
+import initBindings from './checks/latch_wasm_vault_checks.js';
 
-export * from './web/latch_wasm_vault.js';
+export * from './checks/latch_wasm_vault_checks.js';
 
-export const init = wasmInit(initBindings, new URL('./web/latch_wasm_vault_bg.wasm', import.meta.url));
+export const init = wasmInit(initBindings, new URL('./checks/latch_wasm_vault_checks_bg.wasm', import.meta.url));

@@ -1,10 +1,10 @@
 // @latch/wasm-vault entry for Node >= 20: instantiates synchronously at import.
 import { readFileSync } from 'node:fs';
-import { initSync } from './web/latch_wasm_vault.js';
+import { initSync } from './checks/latch_wasm_vault_checks.js';
 
-initSync({ module: readFileSync(new URL('./web/latch_wasm_vault_bg.wasm', import.meta.url)) });
+initSync({ module: readFileSync(new URL('./checks/latch_wasm_vault_checks_bg.wasm', import.meta.url)) });
 
-export * from './web/latch_wasm_vault.js';
+export * from './checks/latch_wasm_vault_checks.js';
 
 export function init() {
   return Promise.resolve();

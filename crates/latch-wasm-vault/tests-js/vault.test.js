@@ -1,12 +1,13 @@
-// The built @latch/wasm-vault in plain Node: the frame's whole key story
+// The built @latch/wasm-vault's three modules in plain Node: the frame's whole key story
 // (split, rebuild, both envelopes, every signature) against the vectors
 // latch-vault's Rust tests use (ethers 6, @solana/web3.js, @noble/curves).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  Wallet, deriveShare, envelopeInfo, openWithPasskey, openWithPassword, sealWithPasskey, sealWithPassword,
-  shareIndex, splitSeed,
-} from '@latch/wasm-vault';
+import * as checks from '@latch/wasm-vault';
+import * as keys from '@latch/wasm-vault/keys';
+import * as recoveryModule from '@latch/wasm-vault/recovery';
+import { Wallet, deriveShare, shareIndex, splitSeed } from '@latch/wasm-vault/keys';
+import { envelopeInfo, openWithPasskey, openWithPassword, sealWithPasskey, sealWithPassword } from '@latch/wasm-vault/recovery';
 
 const vectors = JSON.parse(
   readFileSync(new URL('../../latch-vault/tests/vectors/standard-tools.json', import.meta.url), 'utf8'),
@@ -79,8 +80,8 @@ describe('@latch/wasm-vault', () => {
   });
 });
 
-describe('parseFrameRequest (latch-core embedded::frame)', async () => {
-  const { parseFrameRequest } = await import('@latch/wasm-vault');
+describe('parseFrameRequest (latch-core embedded::frame)', () => {
+  const { parseFrameRequest } = checks;
   it('answers a good request normalized, as plain JS values', () => {
     const request = parseFrameRequest(
       JSON.stringify({ id: 'a1', type: 'CONNECT_EMAIL', payload: { email: ' Bob@Example.COM ', extra: 1 } }),
@@ -106,5 +107,18 @@ describe('parseFrameRequest (latch-core embedded::frame)', async () => {
       'SchemaError email: Invalid input',
     );
     expect(refusal('{')).toBe('SchemaError payload: Invalid input');
+  });
+});
+
+describe('the three modules (scripts/build-wasm, src/lib.rs)', () => {
+  // The frame page loads `checks` alone: nothing of the other two may be in it, and no export
+  // is built into two modules (each is in one file of src/, under one feature).
+  const exported = (module) => Object.keys(module).filter((name) => !['default', 'init', 'initSync'].includes(name));
+  it('has each export in exactly one module', () => {
+    expect(exported(checks)).toEqual(expect.arrayContaining(['parseFrameRequest', 'classifyRpcMethod', 'approvalSummary']));
+    expect(exported(keys)).toEqual(expect.arrayContaining(['Wallet', 'splitSeed', 'deriveShare']));
+    expect(exported(recoveryModule)).toEqual(expect.arrayContaining(['sealWithPassword', 'openWithPassword', 'envelopeInfo']));
+    const all = [...exported(checks), ...exported(keys), ...exported(recoveryModule)];
+    expect(all.length).toBe(new Set(all).size);
   });
 });

@@ -1,0 +1,28 @@
+// The frame's wasm (@latch/wasm-vault, BENCHMARKS.md "The wallet frame"): the `checks` module
+// comes with the page (validate.ts, rpc.ts, calls.ts import it); `keys` and `recovery` are
+// fetched the first time they are needed, one load shared by every caller. The frame must
+// never fetch them earlier (e2e/tests/embedded.spec.ts watches its requests).
+type Module = { init: () => Promise<void> };
+
+/** One load shared by every caller, the module initialized once; a failed load is retried. */
+export function lazy<T extends Module>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () =>
+    (pending ??= load()
+      .then(async (module) => {
+        await module.init();
+        return module;
+      })
+      .catch((error: unknown) => {
+        // A failed fetch (the network dropped) is tried again by the next caller.
+        pending = null;
+        throw error;
+      }));
+}
+
+/** Shares and the `Wallet` that signs: at login, or at the first approval of a restored session. */
+export const loadKeys = lazy(() => import('@latch/wasm-vault/keys'));
+/** The recovery share's envelopes (Argon2id): only while a recovery password is set or entered. */
+export const loadRecovery = lazy(() => import('@latch/wasm-vault/recovery'));
+
+export type Wallet = import('@latch/wasm-vault/keys').Wallet;
