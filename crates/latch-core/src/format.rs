@@ -64,6 +64,24 @@ pub(crate) fn parse_integer(value: &str) -> Result<U256> {
     })
 }
 
+/// A JSON-RPC quantity (EIP-1474: `0x`-hex, no leading zeros) of an integer written decimal or
+/// `0x`-hex: `"1000"` → `"0x3e8"`, `"0"` → `"0x0"`.
+pub fn hex_quantity(value: &str) -> Result<String> {
+    Ok(format!("0x{:x}", parse_integer(value)?))
+}
+
+/// Bytes as JSON-RPC DATA (`0x` and two lowercase hex digits a byte): what EIP-1193 wallets take
+/// for `personal_sign`'s message.
+pub fn hex_data(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(2 + bytes.len() * 2);
+    out.push_str("0x");
+    for byte in bytes {
+        out.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
+        out.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
+    }
+    out
+}
+
 /// A balance for display: floored (never rounded up: a user must not see more
 /// than they hold) to three decimals, always with three decimals, `0.000` when
 /// missing or zero, followed by the symbol when there is one:
@@ -108,6 +126,33 @@ pub fn truncate_address(address: &str) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn quantities_and_data_in_hex() {
+        assert_eq!(hex_quantity("1000").unwrap(), "0x3e8");
+        assert_eq!(hex_quantity("0x00ff").unwrap(), "0xff");
+        assert_eq!(hex_quantity("0").unwrap(), "0x0");
+        assert!(hex_quantity("-1").is_err());
+        assert!(hex_quantity("").is_err());
+        assert!(hex_quantity("1e3").is_err());
+        assert_eq!(hex_data(b""), "0x");
+        assert_eq!(hex_data("hi ✓".as_bytes()), "0x686920e29c93");
+    }
+
+    proptest! {
+        #[test]
+        fn hex_quantity_round_trips(limbs in any::<[u64; 4]>()) {
+            let value = U256::from_limbs(limbs);
+            let hex = hex_quantity(&value.to_string()).unwrap();
+            prop_assert_eq!(U256::from_str_radix(&hex[2..], 16).unwrap(), value);
+            prop_assert!(hex == "0x0" || !hex.starts_with("0x0"));
+        }
+
+        #[test]
+        fn hex_data_matches_alloy(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            prop_assert_eq!(hex_data(&bytes), alloy_primitives::hex::encode_prefixed(&bytes));
+        }
+    }
 
     #[test]
     fn units_from_hex_and_decimal() {

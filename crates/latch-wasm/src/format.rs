@@ -12,6 +12,18 @@ pub fn format_units(value: &str, decimals: u8) -> Result<String, JsValue> {
     format::format_units(value, decimals).map_err(js_error)
 }
 
+/// A JSON-RPC quantity from an integer, decimal or `0x`-hex: `hexQuantity("1000")` → `"0x3e8"`.
+#[wasm_bindgen(js_name = hexQuantity)]
+pub fn hex_quantity(value: &str) -> Result<String, JsValue> {
+    format::hex_quantity(value).map_err(js_error)
+}
+
+/// Bytes as `0x`-hex (personal_sign's message as EIP-1193 wallets take it).
+#[wasm_bindgen(js_name = hexData)]
+pub fn hex_data(bytes: &[u8]) -> String {
+    format::hex_data(bytes)
+}
+
 /// Floored to 3 decimals, `0.000` when missing or zero, then the symbol.
 #[wasm_bindgen(js_name = formatBalance)]
 pub fn format_balance(balance: Option<String>, symbol: Option<String>) -> Result<String, JsValue> {

@@ -2,6 +2,7 @@ import {
   eip155ChainIdHex,
   eip155NetworkId,
   formatUnits,
+  hexData,
   init,
   isAddChainTrigger,
   isValidAddress,
@@ -208,11 +209,12 @@ export function createConnectionController({
 
   /** Sets the account, written as its namespace writes it; throws for an address latch-core refuses. */
   function setAccount(address: string, caipNetworkId: CaipNetworkId) {
-    const eip155 = caipNetworkId.startsWith('eip155:');
+    const { namespace } = parseCaipNetworkId(caipNetworkId);
+    const eip155 = namespace === 'eip155';
     const written = eip155 ? toChecksumAddress(address) : address;
     const caipAddress: CaipAddress = `${caipNetworkId}:${written}`;
     validateCaipAddress(caipAddress);
-    if (!eip155 && !isValidAddress(parseCaipNetworkId(caipNetworkId).namespace, written)) {
+    if (!eip155 && !isValidAddress(namespace, written)) {
       throw new Error(`Invalid address: ${written}`);
     }
     account.setState({ address: written, caipAddress, caipNetworkId });
@@ -526,8 +528,7 @@ export function createConnectionController({
     const bytes = new TextEncoder().encode(message);
     if (connector.namespace === 'solana') return signSolanaMessage(connector, address, bytes);
     // EIP-1193 wallets take the message as hex of its UTF-8 bytes.
-    const hex = `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
-    return (await connector.provider.request({ method: 'personal_sign', params: [hex, address] })) as string;
+    return (await connector.provider.request({ method: 'personal_sign', params: [hexData(bytes), address] })) as string;
   }
 
   async function signSolanaMessage({ wallet }: SolanaConnector, address: string, message: Uint8Array) {

@@ -170,7 +170,7 @@ const networkOf = (account: CaipAddress) => parseCaipAddress(account).caipNetwor
 /** Whether a session belongs to the connected account (eip155 addresses compare case-insensitively). */
 export function sessionMatches(session: SiwxSession, account: CaipAddress): boolean {
   if (session.account === account) return true;
-  return account.startsWith('eip155:') && session.account.toLowerCase() === account.toLowerCase();
+  return parseCaipAddress(account).namespace === 'eip155' && session.account.toLowerCase() === account.toLowerCase();
 }
 
 export function createSiwxController({

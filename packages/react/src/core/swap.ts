@@ -419,7 +419,7 @@ export function createSwap({
           slippage: SWAP_SLIPPAGE,
           toAmountMin: quote.toAmountMin,
         });
-        await transactions.sendTransaction({ to: tx.to, data: tx.data, value: tx.value, gas: `0x${BigInt(tx.eip155.gas).toString(16)}` });
+        await transactions.sendTransaction({ to: tx.to, data: tx.data, value: tx.value, gas: BigInt(tx.eip155.gas) });
       } catch (failure) {
         store.setState({ step: 'form', error: messageOf(failure) });
         return;

@@ -1,3 +1,4 @@
+import { hexQuantity, parseCaipNetworkId } from '@latch/wasm';
 import type { TransactionReceipt, TransactionsController, TransactionsDeps, PendingTransaction } from './transactions.js';
 import { WalletRequestError } from './transactions.js';
 import type { CaipNetworkId } from './types.js';
@@ -9,7 +10,7 @@ export const RECEIPT_POLL_MS = 1_000;
 export const RECEIPT_TIMEOUT_MS = 180_000;
 
 const toQuantity = (value: string | bigint | undefined) =>
-  typeof value === 'bigint' ? `0x${value.toString(16)}` : value;
+  typeof value === 'bigint' ? hexQuantity(value.toString()) : value;
 
 /** The signing and sending behind `createTransactions`, over its store. */
 export function transactionLogic({
@@ -27,7 +28,7 @@ export function transactionLogic({
     const { address, caipNetworkId } = connection.account.getState();
     const connector = connectors.find(({ id }) => id === activeConnectorId);
     if (status !== 'connected' || !connector || !address || !caipNetworkId) throw new WalletRequestError('notConnected');
-    if (connector.namespace === 'solana' || !caipNetworkId.startsWith('eip155:')) {
+    if (connector.namespace === 'solana' || parseCaipNetworkId(caipNetworkId).namespace !== 'eip155') {
       throw new WalletRequestError('unsupportedChain');
     }
     return { provider: connector.provider, address, caipNetworkId };
