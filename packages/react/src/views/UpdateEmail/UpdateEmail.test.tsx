@@ -153,6 +153,21 @@ describe('update e-mail', () => {
     expect((await screen.findByTestId('account-email')).textContent).toBe('new@b.co');
   });
 
+  it('a new code from the second step sends both again and asks for the first again', async () => {
+    const { latch, requests } = await logIn();
+    fireEvent.click(screen.getByTestId('account-update-email'));
+    await typeNewEmail('new@b.co');
+    await typeCode('primary', '111111');
+    await screen.findByTestId('update-email-secondary-otp-input');
+    // The button counts down 30 s first; the store's resend is what it calls.
+    await act(async () => {
+      await latch.embeddedWallet?.current()?.resendUpdate();
+    });
+    await waitFor(() => expect(latch.modal.store.getState().history.at(-1)).toBe('UpdateEmailPrimaryOtp'));
+    expect(await screen.findByText('Enter the 6-digit code sent to your current address a@b.co.')).toBeTruthy();
+    expect(requests.filter((type) => type === 'UPDATE_EMAIL')).toHaveLength(2);
+  });
+
   it('going back drops the step error', async () => {
     const { latch } = await logIn();
     fireEvent.click(screen.getByTestId('account-update-email'));
