@@ -183,6 +183,7 @@ bench-core: build-wasm
 # files, the dev wallet at /devwallet/) is put back afterwards.
 bench-ui: build-wasm build-server build-catalogue
 	npm run build -w @latch/react
+	npm run build -w @latch/vault
 	node bench/ui.mjs
 	npm run build -w @latch/demo
 	npm run build -w @latch/devwallet

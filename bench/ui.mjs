@@ -4,13 +4,16 @@
 // click → modal visible with its wallets listed (median of 20), the AllWallets search re-render
 // after the debounce with a catalogue of 593 wallets (the seed's 93 and 500 generated ones),
 // (issue 5) click on WalletConnect → QR code of a new proposal through the server's relay, and
-// (issue 24) with a wallet connected, the Account view's Send and Receive actions → their views.
+// (issue 24) with a wallet connected, the Account view's Send and Receive actions → their views,
+// and (issue 28, bench/ui-embedded.mjs) an embedded wallet's valid code → connected.
+// BENCH_UI_ONLY=first-click or =embedded runs only those rows (after the sizes).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright';
+import { benchEmbedded } from './ui-embedded.mjs';
 import { buildDemo, kB, sizeReport } from './ui-sizes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -101,6 +104,27 @@ const browser = await chromium.launch({
   executablePath: process.env.LATCH_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
+
+// --- embedded wallets (issue 28) -------------------------------------------------------------------
+const ONLY = process.env.BENCH_UI_ONLY;
+let embeddedLines = [];
+if (!ONLY || ONLY === 'embedded') {
+  embeddedLines = await benchEmbedded({
+    root,
+    data,
+    browser,
+    latch,
+    rpcPort: RPC_PORT,
+    startUntil,
+    children,
+    runs: Number(process.env.BENCH_UI_EMBEDDED_RUNS ?? 10),
+    stats,
+  });
+  if (ONLY === 'embedded') {
+    console.log(embeddedLines.join('\n'));
+    process.exit(0);
+  }
+}
 
 /**
  * In the page: resolves once the modal is in the DOM with the featured wallets listed, at the
@@ -282,7 +306,7 @@ const firstClickLines = [
   `  click → settled (opaque, animations done): ${ms(median(firstClick.settled))}, ${ms(percentile(firstClick.settled, 90))} (goal ≤ 170 ms)`,
   `  long tasks after the click: ${firstClick.longTasks.join(', ')} (goal: none)`,
 ];
-if (process.env.BENCH_UI_ONLY === 'first-click') {
+if (ONLY === 'first-click') {
   console.log(firstClickLines.join('\n'));
   process.exit(0);
 }
@@ -543,6 +567,7 @@ const lines = [
   `  Send again, same page: ${stats(sendAgain)}`,
   `Account → Receive, click → QR code drawn, next frame (after Send, so @latch/wasm extra is there; the QR encoder is the WalletConnect module's): ${stats(receiveFirst)}`,
   `lazy chunks: ${[...chunks.values()].filter((chunk) => /^assets\/(SendView|ReceiveView)-/.test(chunk.file)).map((chunk) => `${chunk.file} ${kB(chunk.gzip)} kB gzip`).join(', ')} (budget ≤ 15 kB each)`,
+  ...embeddedLines,
   `with sign-in on (?signIn=optional): the Connect view fetched ${signIn.shown.join(', ')}: ${kB(signInReport.connect.withoutReact)} kB gzip without React; the extra module's request started ${ms(signIn.after)} after the view was shown`,
 ];
 console.log(lines.join('\n'));

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code: string,
+    /** The refused input (`primaryOtp`, `secondaryOtp`, `newEmail`...). */
+    readonly field: string = '',
   ) {
     super(message);
   }
@@ -13,7 +15,7 @@ export class ApiError extends Error {
 
 interface ErrorBody {
   code?: string;
-  reasons?: { description?: string }[];
+  reasons?: { field?: string; description?: string }[];
 }
 
 export async function call<T>(
@@ -34,7 +36,8 @@ export async function call<T>(
   if (!response.ok) {
     const error = (data ?? {}) as ErrorBody;
     // The server's descriptions are the user-facing messages (e.g. "Please try again after 25 seconds").
-    throw new ApiError(error.reasons?.[0]?.description ?? DEFAULT_ERROR, response.status, error.code ?? '');
+    const reason = error.reasons?.[0];
+    throw new ApiError(reason?.description ?? DEFAULT_ERROR, response.status, error.code ?? '', reason?.field ?? '');
   }
   return data as T;
 }

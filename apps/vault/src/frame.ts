@@ -1,7 +1,7 @@
 // The wallet frame (ARCHITECTURE.md "The wallet frame"). Loaded by the modal in an iframe with
 // ?projectId&chainId&version&enableLogger. Accepts one handshake, from its parent window only,
 // whose origin latch allows for the project; then talks only over the handshake's port.
-import { call } from './api';
+import { ApiError, call } from './api';
 import { type FrameState, handlers } from './handlers';
 import { DEFAULT_ERROR, type FrameMessage, HANDSHAKE, SOCIAL_TOKEN } from './messages';
 import { init } from '@latch/wasm-vault';
@@ -62,7 +62,10 @@ async function handle(raw: unknown): Promise<void> {
     const message = error instanceof Error && error.message ? error.message : DEFAULT_ERROR;
     // RPC errors keep their EIP-1193 code (4001 rejected, 4200 not allowed) for the host's provider.
     const code = (error as { code?: unknown } | null)?.code;
-    post({ type: `${type}_ERROR`, id, payload: typeof code === 'number' ? { message, code } : { message } });
+    // latch's refusals keep their stable code and field (`reason`, `field`), which the modal's
+    // views act on (EMAIL_TAKEN, which of an update's two codes was wrong).
+    const refusal = error instanceof ApiError && error.code ? { reason: error.code, field: error.field } : {};
+    post({ type: `${type}_ERROR`, id, payload: typeof code === 'number' ? { message, code } : { message, ...refusal } });
   }
 }
 

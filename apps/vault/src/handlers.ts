@@ -1,6 +1,6 @@
 // What each request does (behaviour 5.15). Each handler answers the
 // `_SUCCESS` payload or throws; frame.ts turns a throw into `_ERROR`.
-import { call } from './api';
+import { ApiError, call } from './api';
 import { ensureWallet } from './keys';
 import { abortApproval, rpcRequest } from './rpc';
 import { abortRecovery } from './recovery';
@@ -192,11 +192,20 @@ export const handlers: Record<string, Handler> = {
   UPDATE_EMAIL_SECONDARY_OTP: async (state, payload) => {
     if (!state.primaryOtp) throw new Error('Enter the code sent to your current e-mail first');
     const primaryOtp = state.primaryOtp;
+    try {
+      await call(state.projectId, 'POST', 'email/update/verify', {
+        body: { primaryOtp, secondaryOtp: text(payload, 'otp') },
+        token: token(state),
+      });
+    } catch (error) {
+      // A mistyped second code is typed again; the first one stays. Anything else (a wrong first
+      // code, expired codes) starts from the first code.
+      if (!(error instanceof ApiError && error.code === 'OTP_INVALID' && error.field === 'secondaryOtp')) {
+        state.primaryOtp = null;
+      }
+      throw error;
+    }
     state.primaryOtp = null;
-    await call(state.projectId, 'POST', 'email/update/verify', {
-      body: { primaryOtp, secondaryOtp: text(payload, 'otp') },
-      token: token(state),
-    });
     return user(state);
   },
 };

@@ -24,6 +24,9 @@ export type ViewName =
   | 'Swap'
   | 'EmailVerifyOtp'
   | 'EmailVerifyDevice'
+  | 'UpdateEmailWallet'
+  | 'UpdateEmailPrimaryOtp'
+  | 'UpdateEmailSecondaryOtp'
   | 'ApproveTransaction';
 
 export interface ModalState {

@@ -27,6 +27,11 @@ const swap = lazyView(() => import('./Swap/SwapView.js').then((module) => module
 // The embedded wallet's e-mail login: one chunk with the Connect view's e-mail field.
 const emailVerifyOtp = lazyView(() => import('./EmailLogin/index.js').then((module) => module.EmailVerifyOtpView));
 const emailVerifyDevice = lazyView(() => import('./EmailLogin/index.js').then((module) => module.EmailVerifyDeviceView));
+// The embedded user's e-mail update: its three views are one chunk, opened from Account.
+const updateEmail = () => import('./UpdateEmail/index.js');
+const updateEmailWallet = lazyView(() => updateEmail().then((module) => module.UpdateEmailView));
+const updateEmailPrimaryOtp = lazyView(() => updateEmail().then((module) => module.UpdateEmailPrimaryOtpView));
+const updateEmailSecondaryOtp = lazyView(() => updateEmail().then((module) => module.UpdateEmailSecondaryOtpView));
 
 // The embedded wallet's approval: a chunk of its own, opened by a signing request.
 const approveTransaction = lazyView(() =>
@@ -62,5 +67,8 @@ export const views: Record<ViewName, ViewEntry> = {
   Swap: { title: 'swapTitle', ...swap },
   EmailVerifyOtp: { title: 'otpTitle', ...emailVerifyOtp },
   EmailVerifyDevice: { title: 'deviceTitle', ...emailVerifyDevice },
+  UpdateEmailWallet: { title: 'updateEmailTitle', ...updateEmailWallet },
+  UpdateEmailPrimaryOtp: { title: 'updateEmailPrimaryTitle', ...updateEmailPrimaryOtp },
+  UpdateEmailSecondaryOtp: { title: 'updateEmailSecondaryTitle', ...updateEmailSecondaryOtp },
   ApproveTransaction: { title: 'approveTitle', ...approveTransaction },
 };

@@ -34,11 +34,16 @@ export interface FrameRect {
   height: number;
 }
 
-/** An error the frame answered, with its EIP-1193 code when it has one (4001, 4200, RPC codes). */
+/**
+ * An error the frame answered, with its EIP-1193 code when it has one (4001, 4200, RPC codes), or
+ * latch's stable refusal code and the refused field (`EMAIL_TAKEN`, `newEmail`).
+ */
 export class FrameError extends Error {
   constructor(
     message: string,
     readonly code?: number,
+    readonly reason?: string,
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -178,9 +183,10 @@ export function createFrameClient(options: FrameOptions): FrameClient {
         if (store.getState().status === 'ready') store.setState({ status: 'initialised' });
         waiting.resolve(payload);
       } else {
-        const { message, code } = (payload ?? {}) as { message?: unknown; code?: unknown };
+        const { message, code, reason, field } = (payload ?? {}) as Record<string, unknown>;
         const text = typeof message === 'string' && message ? message : FRAME_ERRORS.fallback;
-        waiting.reject(new FrameError(text, typeof code === 'number' ? code : undefined));
+        const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+        waiting.reject(new FrameError(text, typeof code === 'number' ? code : undefined, str(reason), str(field)));
       }
     }
   };

@@ -5,7 +5,7 @@ import type { LatchEvent } from '../events.js';
 import { currentView, type ModalController } from '../modal.js';
 import { createStore, type Store } from '../store.js';
 import type { Eip155Connector, Network } from '../types.js';
-import { createFrameClient, type FrameClient, type FrameHost, type FrameRect } from './frameClient.js';
+import { createFrameClient, FrameError, type FrameClient, type FrameHost, type FrameRect } from './frameClient.js';
 import { createEmbeddedProvider, type EmbeddedProvider } from './provider.js';
 
 /** The embedded wallet's connector id (behaviour 2.1 `ID_AUTH`). */
@@ -15,6 +15,12 @@ import { EMBEDDED_CONNECTOR_ID } from './load.js';
 export const RESEND_COOLDOWN_MS = 30_000;
 /** The device is still unapproved (latch mailed a new link); the view shows its localized text. */
 export const DEVICE_NOT_APPROVED = 'DEVICE_NOT_APPROVED';
+/** An e-mail update to the address the user already has; the view shows its localized text. */
+export const UPDATE_EMAIL_SAME = 'UPDATE_EMAIL_SAME';
+/** latch's `EMAIL_TAKEN`: another user has the new address; the view shows its localized text. */
+export const UPDATE_EMAIL_TAKEN = 'EMAIL_TAKEN';
+/** The views of an e-mail update, in order. */
+const UPDATE_VIEWS = ['UpdateEmailWallet', 'UpdateEmailPrimaryOtp', 'UpdateEmailSecondaryOtp'] as const;
 
 export interface EmbeddedUser {
   email: string;
@@ -33,6 +39,8 @@ export interface EmbeddedState {
   resendAt: number;
   /** The logged-in user. */
   user?: EmbeddedUser;
+  /** The address an e-mail update mailed its second code to, until the update is done. */
+  newEmail?: string;
   /** The frame's approval panel is open (behaviour 5.19: ApproveTransaction shows the frame). */
   approving: boolean;
   /** The frame refused the last method (behaviour 5.19: "Action not allowed" after 300 ms). */
@@ -57,6 +65,16 @@ export interface EmbeddedWallet {
    * page handed it the session.
    */
   connectSocial(provider: string, popup: Window | null): Promise<void>;
+  /**
+   * Changes the user's e-mail (behaviour 5.15 "update e-mail"): latch mails a code to the current
+   * address and one to `newEmail`; the first goes to `submitUpdatePrimaryOtp`, the second to
+   * `submitUpdateSecondaryOtp`, which swaps the address and returns to Account.
+   */
+  updateEmail(newEmail: string): Promise<void>;
+  submitUpdatePrimaryOtp(otp: string): Promise<void>;
+  submitUpdateSecondaryOtp(otp: string): Promise<void>;
+  /** Both codes again (they replace the old ones, so the first is asked for again). */
+  resendUpdate(): Promise<void>;
   /** ApproveTransaction's box for the frame, or null when the view goes. */
   placeFrame(rect: FrameRect | null): void;
 }
@@ -100,8 +118,15 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
   const store = createStore<EmbeddedState>({ busy: false, resendAt: 0, approving: false, refused: false });
   // Behaviour 1.5: going back from the code step before logging in drops that step's error, which the
   // e-mail form would show otherwise; after the back-cleanup delay, so the transition runs first.
+  // The e-mail update's views drop theirs when the user goes back, but not when the flow itself
+  // went back to the first code with the error that sent it there.
+  let keepErrorOnBack = false;
   deps.modal.onBackCleanup((left) => {
     if (left === 'EmailVerifyOtp' && !store.getState().user) store.setState({ error: undefined });
+    if ((UPDATE_VIEWS as readonly string[]).includes(left)) {
+      if (keepErrorOnBack) keepErrorOnBack = false;
+      else store.setState({ error: undefined });
+    }
   });
   let client: FrameClient | undefined;
   let provider: EmbeddedProvider | undefined;
@@ -235,8 +260,65 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
     else if (answer.action === 'VERIFY_DEVICE') deps.modal.push('EmailVerifyDevice');
   }
 
+  async function sendUpdateCodes(newEmail: string) {
+    const current = store.getState().user?.email;
+    if (current && current.trim().toLowerCase() === newEmail.trim().toLowerCase()) throw new Error(UPDATE_EMAIL_SAME);
+    try {
+      await frame().request('UPDATE_EMAIL', { email: newEmail });
+    } catch (error) {
+      if (error instanceof FrameError && error.reason === 'EMAIL_TAKEN') throw new Error(UPDATE_EMAIL_TAKEN);
+      throw error;
+    }
+    store.setState({ newEmail, resendAt: now() + RESEND_COOLDOWN_MS });
+  }
+
+  function backTo(view: (typeof UPDATE_VIEWS)[number]) {
+    if (currentView(deps.modal.store.getState()) === view) return;
+    keepErrorOnBack = true;
+    deps.modal.back();
+  }
+
   return {
     store,
+    updateEmail: (newEmail) =>
+      run(async () => {
+        await sendUpdateCodes(newEmail.trim());
+        deps.modal.push('UpdateEmailPrimaryOtp');
+      }),
+    resendUpdate: () =>
+      run(async () => {
+        const { newEmail } = store.getState();
+        if (!newEmail) return;
+        await sendUpdateCodes(newEmail);
+        backTo('UpdateEmailPrimaryOtp');
+      }),
+    submitUpdatePrimaryOtp: (otp) =>
+      run(async () => {
+        // The frame keeps the first code; latch checks both together with the second.
+        await frame().request('UPDATE_EMAIL_PRIMARY_OTP', { otp });
+        deps.modal.push('UpdateEmailSecondaryOtp');
+      }),
+    submitUpdateSecondaryOtp: (otp) =>
+      run(async () => {
+        let user: EmbeddedUser;
+        try {
+          user = await frame().request<EmbeddedUser>('UPDATE_EMAIL_SECONDARY_OTP', { otp });
+        } catch (error) {
+          // Only a mistyped second code is typed again here: the frame dropped the first code
+          // for anything else (a wrong first code, expired codes), so it is asked for again.
+          const retype = error instanceof FrameError && error.reason === 'OTP_INVALID' && error.field === 'secondaryOtp';
+          if (!retype) backTo('UpdateEmailPrimaryOtp');
+          throw error;
+        }
+        store.setState({ user, email: user.email, newEmail: undefined });
+        // The Account view shows the embedded user's e-mail as its connector's name.
+        deps.connection.connection.setState(({ connectors }) => ({
+          connectors: connectors.map((connector) =>
+            connector.id === EMBEDDED_CONNECTOR_ID ? { ...connector, name: user.email } : connector,
+          ),
+        }));
+        deps.modal.reset('Account');
+      }),
     submitEmail: (email) => run(() => sendCode(email)),
     resend: () =>
       run(async () => {

@@ -7,6 +7,7 @@ import { useStore } from '../../hooks/useStore.js';
 import { AccountActions } from './AccountActions.js';
 import { AccountTabs } from './AccountTabs.js';
 import { RegisterNameAction } from './RegisterNameAction.js';
+import { UpdateEmailAction } from './UpdateEmailAction.js';
 
 /** The connected account: identity, native balance, and its Tokens / NFTs / Activity tabs. */
 export function AccountView() {
@@ -37,6 +38,7 @@ export function AccountView() {
           {embeddedUser}
         </p>
       ) : null}
+      {embeddedUser ? <UpdateEmailAction /> : null}
       <div className="latch-account-balance" data-testid="account-balance" aria-busy={balanceStatus === 'loading'}>
         {balanceStatus === 'ready' ? (
           formatBalance(balance, balanceSymbol)
