@@ -36,6 +36,42 @@ describe('the approval queue', () => {
     expect(queue.size).toBe(0);
   });
 
+  it('shows panels in the order requests arrived, not the order their reads finished', async () => {
+    const queue = createApprovalQueue();
+    const events: string[] = [];
+    const first = panel();
+    const second = panel();
+    const early = queue.reserve();
+    const late = queue.reserve();
+    // The later request's reads finish first: it waits for the earlier one.
+    const b = late.ask(() => (events.push('open b'), second.shown), () => undefined);
+    await tick();
+    expect(events).toEqual([]);
+    const a = early.ask(() => (events.push('open a'), first.shown), () => undefined);
+    expect(events).toEqual(['open a']);
+    first.decide(true);
+    await expect(a).resolves.toBe(true);
+    await tick();
+    expect(events).toEqual(['open a', 'open b']);
+    second.decide(true);
+    await expect(b).resolves.toBe(true);
+    expect(queue.size).toBe(0);
+  });
+
+  it('a request that ends without asking lets the next one show', async () => {
+    const queue = createApprovalQueue();
+    const events: string[] = [];
+    const failed = queue.reserve();
+    const b = queue.reserve().ask(() => (events.push('open b'), panel().shown), () => undefined);
+    expect(events).toEqual([]);
+    failed.release();
+    expect(events).toEqual(['open b']);
+    expect(queue.size).toBe(1);
+    queue.rejectAll();
+    await expect(b).resolves.toBe(false);
+    expect(queue.size).toBe(0);
+  });
+
   it('rejectAll rejects the shown panel, the waiting ones and those still reading, at once', async () => {
     const queue = createApprovalQueue();
     const events: string[] = [];

@@ -56,71 +56,89 @@ interface Waiting {
   settle: (approved: boolean) => void;
 }
 
+/** A held place: `waiting` once its request asks. Panels show in the order places were taken. */
+interface Place {
+  epoch: number;
+  waiting?: Waiting;
+}
+
 export function createApprovalQueue(limit = MAX_PENDING_APPROVALS): ApprovalQueue {
-  const held = new Set<object>();
-  const waiting: Waiting[] = [];
-  let shown: { entry: Waiting; panel: Panel } | null = null;
+  // Arrival order: a request whose reads finish early still waits behind one that came first.
+  const places: Place[] = [];
+  let shown: { place: Place; panel: Panel } | null = null;
   // Bumped by rejectAll: a ticket taken before it is answered false without a panel.
   let epoch = 0;
 
-  const finish = (entry: Waiting, approved: boolean) => {
+  const drop = (place: Place) => {
+    const index = places.indexOf(place);
+    if (index >= 0) places.splice(index, 1);
+  };
+
+  const finish = (place: Place, approved: boolean) => {
+    const entry = place.waiting!;
+    drop(place);
     entry.visible(false);
     entry.settle(approved);
   };
 
   function next(): void {
     if (shown) return;
-    const entry = waiting.shift();
-    if (!entry) return;
-    entry.visible(true);
-    const current = { entry, panel: entry.open() };
+    const place = places[0];
+    // The first place's request is still reading (or there is none): the others wait for it.
+    if (!place?.waiting) return;
+    place.waiting.visible(true);
+    const current = { place, panel: place.waiting.open() };
     shown = current;
     void current.panel.decision.then((approved) => {
       // Already finished by rejectAll.
       if (shown !== current) return;
       shown = null;
-      finish(entry, approved);
+      finish(place, approved);
       next();
     });
   }
 
   return {
     get size() {
-      return held.size;
+      return places.length;
     },
     reserve() {
-      if (held.size >= limit) throw new RpcError(TOO_MANY_PENDING, TOO_MANY_PENDING_CODE);
-      const place = {};
-      held.add(place);
-      const taken = epoch;
+      if (places.length >= limit) throw new RpcError(TOO_MANY_PENDING, TOO_MANY_PENDING_CODE);
+      const place: Place = { epoch };
+      places.push(place);
       return {
         ask(open, visible) {
-          if (taken !== epoch || !held.has(place)) return Promise.resolve(false);
+          if (place.epoch !== epoch || !places.includes(place)) {
+            drop(place);
+            next();
+            return Promise.resolve(false);
+          }
           return new Promise<boolean>((resolve) => {
-            waiting.push({
-              open,
-              visible,
-              settle: (approved) => {
-                held.delete(place);
-                resolve(approved);
-              },
-            });
+            place.waiting = { open, visible, settle: resolve };
             next();
           });
         },
-        release: () => void held.delete(place),
+        release() {
+          if (shown?.place === place || !places.includes(place)) return;
+          drop(place);
+          next();
+        },
       };
     },
     rejectAll() {
       epoch += 1;
       const current = shown;
       shown = null;
-      const queued = waiting.splice(0);
       if (current) {
         current.panel.cancel();
-        finish(current.entry, false);
+        finish(current.place, false);
       }
-      for (const entry of queued) entry.settle(false);
+      // The waiting ones never show; those still reading keep their place until they ask or
+      // release (and get false), so nothing taken later jumps ahead of them.
+      for (const place of places.filter((item) => item.waiting)) {
+        drop(place);
+        place.waiting!.settle(false);
+      }
     },
   };
 }

@@ -151,16 +151,17 @@ export const handlers: Record<string, Handler> = {
   },
   RPC_REQUEST: async (state, payload) => {
     const current = token(state);
-    const found = await user(state);
-    const account = found.accounts.find((item) => item.namespace === 'eip155')?.address;
-    if (!account) throw new Error('Not logged in');
     return rpcRequest(
       {
         projectId: state.projectId,
         chainId: state.chainId,
         token: current,
-        userId: found.userId,
-        account,
+        identity: async () => {
+          const found = await user(state);
+          const account = found.accounts.find((item) => item.namespace === 'eip155')?.address;
+          if (!account) throw new Error('Not logged in');
+          return { userId: found.userId, account };
+        },
         origin: state.hostOrigin,
         locale: typeof state.dapp.locale === 'string' ? state.dapp.locale : null,
         visible: state.approvalVisible,

@@ -39,8 +39,16 @@ interface RpcAnswer {
   error?: { code?: number; message?: string };
 }
 
+/**
+ * What a request starts with: the user's id and address are read after it has taken its place in
+ * the approval queue (a read must not let a later request's panel jump ahead of it).
+ */
+export type RpcSession = Omit<RpcContext, 'userId' | 'account'> & {
+  identity(): Promise<Pick<RpcContext, 'userId' | 'account'>>;
+};
+
 /** JSON-RPC calls to latch's gateway for the frame (`POST /v1/embedded/rpc`), one batch. */
-async function gateway(context: RpcContext, calls: Call[]): Promise<unknown[]> {
+async function gateway(context: Pick<RpcContext, 'projectId' | 'chainId'>, calls: Call[]): Promise<unknown[]> {
   if (!context.chainId) throw new Error('No network selected');
   const query = new URLSearchParams({ projectId: context.projectId, chainId: context.chainId });
   const body = calls.map((call, index) => ({ jsonrpc: '2.0', id: index + 1, method: call.method, params: call.params }));
@@ -90,7 +98,7 @@ function quantity(value: unknown): string {
   return value;
 }
 
-export async function rpcRequest(context: RpcContext, method: string, params: unknown): Promise<unknown> {
+export async function rpcRequest(session: RpcSession, method: string, params: unknown): Promise<unknown> {
   await init();
   const kind = classifyRpcMethod(method);
   if (kind === 'notAllowed') {
@@ -101,11 +109,13 @@ export async function rpcRequest(context: RpcContext, method: string, params: un
     throw new RpcError(NOT_ALLOWED, 4200);
   }
   // EIP-5792: the batches are the frame's own, not the node's.
-  if (method === 'wallet_getCallsStatus') return getCallsStatus((calls) => gateway(context, calls), params);
-  if (kind === 'safe') return (await gateway(context, [{ method, params }]))[0];
-  // Taken before the reads, so a flood is refused at once and a rejection reaches these too.
+  if (method === 'wallet_getCallsStatus') return getCallsStatus((calls) => gateway(session, calls), params);
+  if (kind === 'safe') return (await gateway(session, [{ method, params }]))[0];
+  // Taken before any read, so panels show in arrival order, a flood is refused at once and a
+  // rejection reaches these too.
   const ticket = approvals.reserve();
   try {
+    const context: RpcContext = { ...session, ...(await session.identity()) };
     return await approved(context, ticket, method, params);
   } finally {
     ticket.release();
