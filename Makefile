@@ -59,7 +59,9 @@ test: setup
 size-gate:
 	node bench/size-gate.mjs
 
-lint:
+# The fuzz crates (lint-fuzz) are checked here too, so a change to a fuzzed API cannot leave them
+# broken until someone runs `make fuzz`.
+lint: lint-fuzz
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	npm run typecheck -w @latch/react
