@@ -148,7 +148,7 @@ pub trait EmbeddedStore: Send + Sync {
     async fn embedded_prune(&self, now_ms: i64) -> StoreResult<u64>;
 }
 
-// The schema (both dialects), applied in order by `sql::MIGRATIONS`.
+// The schema (both dialects), applied in order by `migrations::MIGRATIONS`.
 pub(super) const USERS: &str = "CREATE TABLE embedded_users (
     id TEXT PRIMARY KEY,
     project_id TEXT NOT NULL,

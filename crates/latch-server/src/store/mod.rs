@@ -3,6 +3,7 @@
 
 pub mod embedded;
 pub mod journal;
+mod migrations;
 mod postgres;
 mod sql;
 mod sqlite;
