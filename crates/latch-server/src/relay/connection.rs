@@ -1,6 +1,23 @@
 //! One client's socket: its requests, subscriptions, pushes awaiting acks and request budget.
 
-use super::*;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::stream::FuturesOrdered;
+use futures_util::{FutureExt, SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use super::delivery::Deliveries;
+use super::protocol::{self, Frame, RelayError, Request};
+use super::{subscription_id, Relay, Subscriber, CLOSE_GOING_AWAY, IN_FLIGHT, PAGE_BYTES, PENDING_PAGE, QUEUE, TICK};
+use crate::now_ms;
+use crate::store::{RelayAck, RelayMessage};
 
 /// A topic one connection subscribed to.
 struct Joined {

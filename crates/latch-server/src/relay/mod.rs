@@ -5,7 +5,7 @@
 //! - `auth`: the client's EdDSA JWT (its did:key is its client id).
 //! - `protocol`: JSON-RPC frames, limits and stable error codes.
 //! - `delivery`: per-connection pushes awaiting acks (pure, property-tested).
-//! - the mailbox is the [`Store`]'s `relay_*` tables (SQLite or Postgres):
+//! - the mailbox is the store's [`RelayMailbox`] (SQLite or Postgres):
 //!   every message is kept until its TTL and pushed to each subscriber except
 //!   its publisher until that subscriber acks, across reconnects and restarts.
 //!   `mailbox` writes to it by group commit, then hands new messages on.
@@ -21,35 +21,29 @@ pub mod metrics;
 pub mod protocol;
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::FuturesOrdered;
-use futures_util::{FutureExt, SinkExt, StreamExt};
 use serde::Deserialize;
-use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, watch};
 
 use crate::config::{Config, RelayConfig};
 use crate::error::ApiError;
 use crate::project::ProjectDirectory;
-use crate::store::{RelayAck, RelayMessage, Store};
+use crate::store::{RelayMailbox, RelayMessage};
 use crate::{now_ms, AppState};
 
 use self::connection::Connection;
-use self::delivery::Deliveries;
 use self::metrics::RelayMetrics;
-use self::protocol::{Frame, Limits, Publish, RelayError, Request};
+use self::protocol::{Limits, Publish, RelayError};
 
 /// Close code for refused credentials or project (clients do not retry it).
 pub const CLOSE_AUTH: u16 = 3000;
@@ -150,7 +144,7 @@ impl Hub {
 
 /// The relay shared by every connection of this node.
 pub struct Relay {
-    store: Arc<dyn Store>,
+    store: Arc<dyn RelayMailbox>,
     config: RelayConfig,
     /// Which JWT audiences name this relay (from configuration only).
     audiences: auth::Audiences,
@@ -175,7 +169,7 @@ impl Relay {
     pub async fn new(
         site: &Config,
         redis_url: Option<&str>,
-        store: Arc<dyn Store>,
+        store: Arc<dyn RelayMailbox>,
         metrics: Arc<RelayMetrics>,
     ) -> Result<Self, fanout::FanoutError> {
         let config = site.relay.clone();

@@ -5,8 +5,9 @@ use sqlx::Row;
 use super::embedded::impl_embedded_store;
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxRefresh, SiwxRotation,
-    SiwxSession, Store, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
+    AnalyticsEvent, AnalyticsStore, CatalogueStore, IndexStore, NameRecord, NameStore, Project, ProjectStore,
+    PurchaseStore, RelayAck, RelayMailbox, RelayMessage, SignInStore, SiwxNonce, SiwxRefresh, SiwxRotation,
+    SiwxSession, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
 /// Serialises migrations when several nodes start at once (any fixed number works).

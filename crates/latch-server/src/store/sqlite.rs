@@ -8,8 +8,9 @@ use super::embedded::impl_embedded_store;
 use super::journal::Journal;
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxRefresh, SiwxRotation,
-    SiwxSession, Store, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
+    AnalyticsEvent, AnalyticsStore, CatalogueStore, IndexStore, NameRecord, NameStore, Project, ProjectStore,
+    PurchaseStore, RelayAck, RelayMailbox, RelayMessage, SignInStore, SiwxNonce, SiwxRefresh, SiwxRotation,
+    SiwxSession, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
 /// How often the WAL is copied back into the database file.
