@@ -1,279 +1,238 @@
-//! The schema both SQL backends share, as steps applied in order (`latch_schema` counts them).
+//! The schema: SQL files per backend (`migrations/sqlite`, `migrations/postgres` in this
+//! crate) that `sqlx::migrate!` embeds in the binary and runs in order, each once; sqlx
+//! records them, with their checksums, in `_sqlx_migrations`. Add files, never edit one
+//! (sqlx refuses a database whose applied file changed). Both folders hold the same
+//! versions: a step only one backend needs is `SELECT 1` in the other's.
+//!
+//! Before these files, `latch` kept the steps in its source and counted those applied
+//! in a `latch_schema` table (its step n is file n here). [`sqlite::adopt`] and
+//! [`postgres::adopt`] record such a database's applied steps in sqlx's table, so
+//! opening it upgrades it in place; `latch_schema` is left as it was.
 
-/// Schema steps, applied once each in order; append, never edit. Written in
-/// PostgreSQL's types, which SQLite accepts too (it maps type names to its own
-/// affinities), so both backends share one schema; a step whose DDL differs
-/// (generated keys, table options) spells out each dialect.
-pub(super) const MIGRATIONS: &[Step] = &[
-    Step::both(
-        "CREATE TABLE projects (
-        id TEXT PRIMARY KEY NOT NULL,
-        allowed_origins TEXT NOT NULL,
-        created_at BIGINT NOT NULL
-    )",
-    ),
-    Step::both("ALTER TABLE projects ADD COLUMN analytics_enabled BOOLEAN NOT NULL DEFAULT TRUE"),
-    Step::both(
-        "CREATE TABLE analytics_events (
-        project_id TEXT NOT NULL,
-        event_id TEXT NOT NULL,
-        event TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        address TEXT,
-        domain TEXT NOT NULL,
-        url TEXT NOT NULL,
-        occurred_at BIGINT NOT NULL,
-        received_at BIGINT NOT NULL,
-        properties TEXT,
-        PRIMARY KEY (project_id, event_id)
-    )",
-    ),
-    Step::both("CREATE INDEX analytics_events_by_time ON analytics_events (project_id, occurred_at)"),
-    Step::both(
-        "CREATE TABLE wallets (
-        id TEXT PRIMARY KEY NOT NULL,
-        name TEXT NOT NULL,
-        position BIGINT NOT NULL,
-        data TEXT NOT NULL
-    )",
-    ),
-    // BYTEA: PostgreSQL's binary type; SQLite stores the bound blob as is.
-    Step::both(
-        "CREATE TABLE images (
-        kind TEXT NOT NULL,
-        id TEXT NOT NULL,
-        content_type TEXT NOT NULL,
-        data BYTEA NOT NULL,
-        etag TEXT NOT NULL,
-        PRIMARY KEY (kind, id)
-    )",
-    ),
-    Step::both(
-        "CREATE TABLE names (
-        name TEXT PRIMARY KEY NOT NULL,
-        attributes TEXT NOT NULL,
-        registered_at BIGINT NOT NULL,
-        updated_at BIGINT NOT NULL
-    )",
-    ),
-    // address_key: the address lower-cased, for reverse lookups whatever the checksum case.
-    Step::both(
-        "CREATE TABLE name_addresses (
-        name TEXT NOT NULL REFERENCES names (name),
-        coin_type BIGINT NOT NULL,
-        address TEXT NOT NULL,
-        address_key TEXT NOT NULL,
-        created_at BIGINT NOT NULL,
-        PRIMARY KEY (name, coin_type)
-    )",
-    ),
-    Step::both("CREATE INDEX name_addresses_by_address ON name_addresses (address_key)"),
-    Step::both(
-        "CREATE TABLE indexed_blocks (
-        chain TEXT NOT NULL,
-        number BIGINT NOT NULL,
-        hash TEXT NOT NULL,
-        PRIMARY KEY (chain, number)
-    )",
-    ),
-    Step::both(
-        "CREATE TABLE transfers (
-        chain TEXT NOT NULL,
-        block_number BIGINT NOT NULL,
-        tx_index BIGINT NOT NULL,
-        log_index BIGINT NOT NULL,
-        tx_hash TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        token TEXT,
-        token_id TEXT,
-        sender TEXT NOT NULL,
-        recipient TEXT NOT NULL,
-        amount TEXT NOT NULL,
-        mined_at BIGINT NOT NULL,
-        success BOOLEAN NOT NULL,
-        nonce BIGINT NOT NULL,
-        tx_from TEXT NOT NULL,
-        tx_to TEXT,
-        PRIMARY KEY (chain, block_number, tx_index, log_index)
-    )",
-    ),
-    Step::both("CREATE INDEX transfers_by_sender ON transfers (sender, block_number)"),
-    Step::both("CREATE INDEX transfers_by_recipient ON transfers (recipient, block_number)"),
-    // The relay mailbox (crate::relay): a message per (topic, sha256 of it), and who acked it.
-    Step::both(
-        "CREATE TABLE relay_messages (
-        topic TEXT NOT NULL,
-        hash TEXT NOT NULL,
-        message TEXT NOT NULL,
-        tag BIGINT NOT NULL,
-        publisher TEXT NOT NULL,
-        published_at BIGINT NOT NULL,
-        expires_at BIGINT NOT NULL,
-        PRIMARY KEY (topic, hash)
-    )",
-    ),
-    Step::both("CREATE INDEX relay_messages_by_expiry ON relay_messages (expires_at)"),
-    Step::both(
-        "CREATE TABLE relay_acks (
-        topic TEXT NOT NULL,
-        hash TEXT NOT NULL,
-        client_id TEXT NOT NULL,
-        PRIMARY KEY (topic, hash, client_id)
-    )",
-    ),
-    // Sign in with X (crate::siwx).
-    Step::both(
-        "CREATE TABLE siwx_nonces (
-        nonce TEXT PRIMARY KEY,
-        project_id TEXT NOT NULL,
-        domain TEXT NOT NULL,
-        expires_at BIGINT NOT NULL,
-        used INTEGER NOT NULL
-    )",
-    ),
-    Step::both(
-        "CREATE TABLE siwx_sessions (
-        id TEXT PRIMARY KEY,
-        token_hash TEXT NOT NULL UNIQUE,
-        project_id TEXT NOT NULL,
-        account TEXT NOT NULL,
-        chain_id TEXT NOT NULL,
-        domain TEXT NOT NULL,
-        message TEXT NOT NULL,
-        signature TEXT NOT NULL,
-        created_at BIGINT NOT NULL,
-        expires_at BIGINT NOT NULL,
-        revoked_at BIGINT
-    )",
-    ),
-    Step::both("CREATE INDEX siwx_sessions_by_account ON siwx_sessions (project_id, account)"),
-    // History pages read an address's newest transactions straight off these, in order, without
-    // collecting and sorting all of them (the first indexes lacked tx_index and chain).
-    Step::both("DROP INDEX transfers_by_sender"),
-    Step::both("DROP INDEX transfers_by_recipient"),
-    Step::both("CREATE INDEX transfers_by_sender_tx ON transfers (sender, block_number, tx_index, chain)"),
-    Step::both("CREATE INDEX transfers_by_recipient_tx ON transfers (recipient, block_number, tx_index, chain)"),
-    // The mailbox keyed by a sequence number: messages are appended in storage order and acks
-    // name (message id, client), so a commit's acks land at the end of their B-tree instead of
-    // on one random page each (random (topic, hash, client) keys kept the writer busy rewriting
-    // pages). Ids are never reused, so a late ack cannot settle a newer message.
-    Step {
-        sqlite: "CREATE TABLE relay_messages_v2 (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            topic TEXT NOT NULL,
-            hash TEXT NOT NULL,
-            message TEXT NOT NULL,
-            tag BIGINT NOT NULL,
-            publisher TEXT NOT NULL,
-            published_at BIGINT NOT NULL,
-            expires_at BIGINT NOT NULL
-        )",
-        postgres: "CREATE TABLE relay_messages_v2 (
-            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            topic TEXT NOT NULL,
-            hash TEXT NOT NULL,
-            message TEXT NOT NULL,
-            tag BIGINT NOT NULL,
-            publisher TEXT NOT NULL,
-            published_at BIGINT NOT NULL,
-            expires_at BIGINT NOT NULL
-        )",
-    },
-    // Pending messages keep their order (oldest first) and their acks.
-    Step::both(
-        "INSERT INTO relay_messages_v2 (topic, hash, message, tag, publisher, published_at, expires_at)
-        SELECT topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages
-        ORDER BY published_at, hash",
-    ),
-    // WITHOUT ROWID: the primary key is the table, one B-tree instead of a table and its index.
-    Step {
-        sqlite: "CREATE TABLE relay_acks_v2 (
-            message_id BIGINT NOT NULL,
-            client_id TEXT NOT NULL,
-            PRIMARY KEY (message_id, client_id)
-        ) WITHOUT ROWID",
-        postgres: "CREATE TABLE relay_acks_v2 (
-            message_id BIGINT NOT NULL,
-            client_id TEXT NOT NULL,
-            PRIMARY KEY (message_id, client_id)
-        )",
-    },
-    Step::both(
-        "INSERT INTO relay_acks_v2 (message_id, client_id)
-        SELECT m.id, a.client_id FROM relay_acks a JOIN relay_messages_v2 m ON m.topic = a.topic AND m.hash = a.hash",
-    ),
-    Step::both("DROP TABLE relay_acks"),
-    Step::both("DROP TABLE relay_messages"),
-    Step::both("ALTER TABLE relay_messages_v2 RENAME TO relay_messages"),
-    Step::both("ALTER TABLE relay_acks_v2 RENAME TO relay_acks"),
-    // De-duplication by sha256(message) within a topic.
-    Step::both("CREATE UNIQUE INDEX relay_messages_by_hash ON relay_messages (topic, hash)"),
-    Step::both("CREATE INDEX relay_messages_by_expiry ON relay_messages (expires_at)"),
-    // SQLite keeps the mailbox as a journal, a row per group commit (`store::journal`); its
-    // first use moves what the tables above hold into it. Postgres, shared by several nodes,
-    // keeps the tables.
-    Step {
-        sqlite: "CREATE TABLE relay_journal (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            expires_at BIGINT NOT NULL,
-            body BLOB NOT NULL
-        )",
-        postgres: "SELECT 1",
-    },
-    Step {
-        sqlite: "CREATE INDEX relay_journal_by_expiry ON relay_journal (expires_at)",
-        postgres: "SELECT 1",
-    },
-    // The relay's per-publisher quota counts a publisher's messages (SQLite counts in its journal's index).
-    Step {
-        sqlite: "SELECT 1",
-        postgres: "CREATE INDEX relay_messages_by_publisher ON relay_messages (publisher, expires_at)",
-    },
-    // Sign-in sessions answer a short-lived access token and a rotating one-time refresh
-    // token (crate::siwx); the long-lived session token only travels in the HTTP-only cookie.
-    // Sessions made before have neither (empty, matching no token).
-    Step::both("ALTER TABLE siwx_sessions ADD COLUMN access_hash TEXT NOT NULL DEFAULT ''"),
-    Step::both("ALTER TABLE siwx_sessions ADD COLUMN access_expires_at BIGINT NOT NULL DEFAULT 0"),
-    Step::both("ALTER TABLE siwx_sessions ADD COLUMN refresh_hash TEXT NOT NULL DEFAULT ''"),
-    Step::both("ALTER TABLE siwx_sessions ADD COLUMN refresh_used_hash TEXT"),
-    Step::both("CREATE INDEX siwx_sessions_by_access ON siwx_sessions (access_hash)"),
-    Step::both("CREATE INDEX siwx_sessions_by_refresh ON siwx_sessions (refresh_hash)"),
-    Step::both("CREATE INDEX siwx_sessions_by_used_refresh ON siwx_sessions (refresh_used_hash)"),
-    // Pruning (crate::siwx) finds expired rows by these.
-    Step::both("CREATE INDEX siwx_nonces_by_expiry ON siwx_nonces (expires_at)"),
-    Step::both("CREATE INDEX siwx_sessions_by_expiry ON siwx_sessions (expires_at)"),
-    // Embedded-wallet login (crate::embedded; the tables are described in store::embedded).
-    Step::both(super::embedded::USERS),
-    Step::both(super::embedded::DEVICES),
-    Step::both(super::embedded::CODES),
-    Step::both(super::embedded::CODES_BY_HASH),
-    Step::both(super::embedded::COUNTERS),
-    Step::both(super::embedded::SESSIONS),
-    Step::both(super::embedded::WALLETS),
-    // On-ramp purchases delivered (crate::onramp): the history marks their transactions.
-    Step::both(
-        "CREATE TABLE onramp_purchases (
-        tx_hash TEXT PRIMARY KEY,
-        provider TEXT NOT NULL,
-        recorded_at BIGINT NOT NULL
-    )",
-    ),
-];
+use sqlx::migrate::Migrator;
 
-/// One schema step in each backend's dialect (the same text for most).
-pub(super) struct Step {
-    /// The statement for SQLite.
-    pub sqlite: &'static str,
-    /// The statement for PostgreSQL.
-    pub postgres: &'static str,
+/// SQLite's schema.
+pub(super) static SQLITE: Migrator = sqlx::migrate!("migrations/sqlite");
+
+/// PostgreSQL's schema.
+pub(super) static POSTGRES: Migrator = sqlx::migrate!("migrations/postgres");
+
+/// Defines module `$backend` with `adopt` (and the tests' `write_old_schema`) for database
+/// `$db`, whose query `$table_count` counts the tables named `$1`, and its `$migrator` as `MIGRATOR`.
+macro_rules! backend {
+    ($backend:ident, $db:ty, $migrator:ident, $table_count:literal) => {
+        pub(super) mod $backend {
+            use sqlx::migrate::{Migrate, Migrator};
+
+            #[cfg(test)]
+            pub(in crate::store) use super::$migrator as MIGRATOR;
+
+            use crate::store::{StoreError, StoreResult};
+
+            /// Records in `_sqlx_migrations` the steps an older `latch` applied (counted in
+            /// `latch_schema`) as `migrator`'s first files, with their checksums, unless sqlx's
+            /// table is there already; inside `tx`, so a failure records none. Whether it did.
+            pub(in crate::store) async fn adopt(
+                tx: &mut sqlx::Transaction<'_, $db>,
+                migrator: &Migrator,
+            ) -> StoreResult<bool> {
+                let mut exists = [false; 2];
+                for (found, table) in exists.iter_mut().zip(["latch_schema", "_sqlx_migrations"]) {
+                    let count: i64 = sqlx::query_scalar($table_count)
+                        .bind(table)
+                        .fetch_one(&mut **tx)
+                        .await?;
+                    *found = count > 0;
+                }
+                if exists != [true, false] {
+                    return Ok(false);
+                }
+                let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM latch_schema")
+                    .fetch_one(&mut **tx)
+                    .await?;
+                let known = migrator.iter().count();
+                let applied = usize::try_from(applied).unwrap_or(usize::MAX);
+                if applied > known {
+                    return Err(StoreError::Corrupt(format!(
+                        "latch_schema counts {applied} schema steps; this latch knows {known} (a newer latch made it)"
+                    )));
+                }
+                tx.ensure_migrations_table().await?;
+                for migration in migrator.iter().take(applied) {
+                    sqlx::query(
+                        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+                         VALUES ($1, $2, TRUE, $3, 0)",
+                    )
+                    .bind(migration.version)
+                    .bind(&*migration.description)
+                    .bind(&*migration.checksum)
+                    .execute(&mut **tx)
+                    .await?;
+                }
+                tracing::info!(
+                    steps = applied,
+                    "store: adopted the schema an older latch applied"
+                );
+                Ok(true)
+            }
+
+            /// Brings `tx`'s database to `migrator`'s first `until` files the way `latch`
+            /// did before them (counting in `latch_schema`): where the upgrade tests start.
+            #[cfg(test)]
+            pub(in crate::store) async fn write_old_schema(
+                tx: &mut sqlx::Transaction<'_, $db>,
+                migrator: &Migrator,
+                until: usize,
+            ) -> StoreResult<()> {
+                sqlx::query("CREATE TABLE IF NOT EXISTS latch_schema (version BIGINT NOT NULL)")
+                    .execute(&mut **tx)
+                    .await?;
+                for migration in migrator.iter().take(until) {
+                    sqlx::raw_sql(&migration.sql).execute(&mut **tx).await?;
+                    sqlx::query("INSERT INTO latch_schema (version) VALUES ($1)")
+                        .bind(migration.version)
+                        .execute(&mut **tx)
+                        .await?;
+                }
+                Ok(())
+            }
+        }
+    };
 }
 
-impl Step {
-    /// A statement both backends accept as is.
-    const fn both(sql: &'static str) -> Self {
-        Self {
-            sqlite: sql,
-            postgres: sql,
+backend!(
+    sqlite,
+    sqlx::Sqlite,
+    SQLITE,
+    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = $1"
+);
+backend!(
+    postgres,
+    sqlx::Postgres,
+    POSTGRES,
+    "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
+);
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
+    use sqlx::PgPool;
+
+    use super::*;
+    use crate::store::contract::fresh_postgres_database;
+    use crate::store::{PostgresStore, Project, ProjectStore, SqliteStore};
+
+    /// The project an old database holds before it is opened.
+    const KEPT: &str =
+        "INSERT INTO projects (id, allowed_origins, created_at) VALUES ('kept', '[\"https://a.org\"]', 7)";
+
+    /// What opening a database an older `latch` left at some version must give: its
+    /// project still there, and every file recorded once, with its checksum.
+    async fn adopted(store: &dyn ProjectStore, recorded: Vec<(i64, Vec<u8>)>, migrator: &Migrator) {
+        assert_eq!(
+            store.project("kept").await.unwrap(),
+            Some(Project {
+                id: "kept".into(),
+                allowed_origins: vec!["https://a.org".into()],
+                created_at: 7,
+                analytics_enabled: true,
+            }),
+            "the data stays"
+        );
+        let files: Vec<(i64, Vec<u8>)> = migrator.iter().map(|m| (m.version, m.checksum.to_vec())).collect();
+        assert_eq!(recorded, files, "every file, recorded once");
+    }
+
+    const RECORDED: &str = "SELECT version, checksum FROM _sqlx_migrations WHERE success ORDER BY version";
+
+    /// An SQLite database at `url` as an older `latch` left it at `version`, holding a project.
+    async fn old_sqlite(url: &str, version: usize) -> SqlitePool {
+        let options = SqliteConnectOptions::from_str(url).unwrap().create_if_missing(true);
+        let pool = SqlitePool::connect_with(options).await.unwrap();
+        let mut tx = pool.begin().await.unwrap();
+        sqlite::write_old_schema(&mut tx, &SQLITE, version).await.unwrap();
+        if version > 0 {
+            sqlx::query(KEPT).execute(&mut *tx).await.unwrap();
         }
+        tx.commit().await.unwrap();
+        pool
+    }
+
+    #[tokio::test]
+    async fn sqlite_databases_of_older_latches_upgrade_in_place() {
+        let known = SQLITE.iter().count();
+        assert_eq!(
+            SQLITE.iter().map(|m| m.version).collect::<Vec<_>>(),
+            (1..=known as i64).collect::<Vec<_>>(),
+            "file n is the old step n"
+        );
+        // The first schema, the one before the mailbox moved, one in the middle, the last.
+        for version in [1, crate::store::contract::OLD_MAILBOX_VERSION, 33, known] {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}", dir.path().join("latch.db").display());
+            let pool = old_sqlite(&url, version).await;
+            let store = SqliteStore::open(&url).await.unwrap();
+            adopted(
+                &store,
+                sqlx::query_as(RECORDED).fetch_all(&pool).await.unwrap(),
+                &SQLITE,
+            )
+            .await;
+            // Opened again, nothing is left to do.
+            let store = SqliteStore::open(&url).await.unwrap();
+            adopted(
+                &store,
+                sqlx::query_as(RECORDED).fetch_all(&pool).await.unwrap(),
+                &SQLITE,
+            )
+            .await;
+        }
+    }
+
+    /// Needs a server: `scripts/with-postgres` provides one (see `store::contract::postgres`).
+    #[tokio::test]
+    async fn postgres_databases_of_older_latches_upgrade_in_place() {
+        let known = POSTGRES.iter().count();
+        assert_eq!(
+            POSTGRES
+                .iter()
+                .map(|m| (m.version, m.description.clone()))
+                .collect::<Vec<_>>(),
+            SQLITE
+                .iter()
+                .map(|m| (m.version, m.description.clone()))
+                .collect::<Vec<_>>(),
+            "both backends count the same steps"
+        );
+        for version in [1, known] {
+            let Some(url) = fresh_postgres_database(&format!("latch_adopt_{version}")).await else {
+                return;
+            };
+            let pool = PgPool::connect(&url).await.unwrap();
+            let mut tx = pool.begin().await.unwrap();
+            postgres::write_old_schema(&mut tx, &POSTGRES, version).await.unwrap();
+            sqlx::query(KEPT).execute(&mut *tx).await.unwrap();
+            tx.commit().await.unwrap();
+            // Nodes starting together: one adopts, the others find it done.
+            let (a, b) = tokio::join!(PostgresStore::open(&url), PostgresStore::open(&url));
+            let (a, _b) = (a.unwrap(), b.unwrap());
+            adopted(&a, sqlx::query_as(RECORDED).fetch_all(&pool).await.unwrap(), &POSTGRES).await;
+            pool.close().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_database_of_a_newer_latch_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("latch.db").display());
+        let pool = old_sqlite(&url, SQLITE.iter().count()).await;
+        sqlx::query("INSERT INTO latch_schema (version) VALUES (1000)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let error = SqliteStore::open(&url).await.err().unwrap();
+        assert!(error.to_string().contains("a newer latch made it"), "{error}");
     }
 }

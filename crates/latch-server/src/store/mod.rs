@@ -24,6 +24,10 @@ pub enum StoreError {
     /// The database refused or failed the operation.
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+    /// The schema could not be brought up to date (a migration file failed, or one
+    /// applied earlier is not this build's).
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
     /// The database URL names no backend this build has.
     #[error("unsupported database URL scheme {0:?} (expected sqlite:// or postgres://)")]
     UnsupportedUrl(String),

@@ -115,8 +115,9 @@ impl SqliteStore {
             .connect_with(options.clone())
             .await?;
         let mut tx = pool.begin().await?;
-        apply_migrations(&mut tx).await?;
+        super::migrations::sqlite::adopt(&mut tx, &super::migrations::SQLITE).await?;
         tx.commit().await?;
+        super::migrations::SQLITE.run(&pool).await?;
         // SQLite's default page cache (2 MiB): a 64 MiB one measured slower, as
         // every commit walks the cache to drop pages past the end of the file.
         let relay_writer = SqlitePoolOptions::new()

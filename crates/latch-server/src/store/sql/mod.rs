@@ -10,45 +10,17 @@ pub(super) mod siwx;
 
 /// Implements [`super::Store`] for `$store` (with a `pool` field; its
 /// [`super::RelayMailbox`] is the backend's own) whose rows are `$row` on
-/// database `$db`, and `apply_migrations` for its `migrate`; `$dialect` names
-/// the [`Step`] field of its migrations.
+/// database `$db`; `$dialect` names its module of [`super::migrations`].
 macro_rules! impl_sql_store {
     ($store:ty, $row:ty, $db:ty, $dialect:ident) => {
-        /// Applies the [`MIGRATIONS`](super::migrations::MIGRATIONS) not yet applied, inside `tx`.
-        async fn apply_migrations(tx: &mut sqlx::Transaction<'_, $db>) -> StoreResult<()> {
-            apply_migrations_until(tx, super::migrations::MIGRATIONS.len()).await
-        }
-
-        /// Applies the migrations not yet applied up to schema version `until`
-        /// (tests start from older schemas with it).
-        async fn apply_migrations_until(tx: &mut sqlx::Transaction<'_, $db>, until: usize) -> StoreResult<()> {
-            sqlx::query("CREATE TABLE IF NOT EXISTS latch_schema (version BIGINT NOT NULL)")
-                .execute(&mut **tx)
-                .await?;
-            let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM latch_schema")
-                .fetch_one(&mut **tx)
-                .await?;
-            for (version, step) in super::migrations::MIGRATIONS
-                .iter()
-                .enumerate()
-                .take(until)
-                .skip(applied as usize)
-            {
-                sqlx::query(step.$dialect).execute(&mut **tx).await?;
-                sqlx::query("INSERT INTO latch_schema (version) VALUES ($1)")
-                    .bind(version as i64 + 1)
-                    .execute(&mut **tx)
-                    .await?;
-            }
-            Ok(())
-        }
-
         /// Brings `tx`'s database to the schema before the relay mailbox was keyed
         /// by message ids and fills it with the shared contract's old mailbox:
         /// where both backends' import tests start.
         #[cfg(test)]
         async fn write_old_mailbox(tx: &mut sqlx::Transaction<'_, $db>) -> StoreResult<()> {
-            apply_migrations_until(tx, crate::store::contract::OLD_MAILBOX_VERSION).await?;
+            let migrator = &super::migrations::$dialect::MIGRATOR;
+            super::migrations::$dialect::write_old_schema(tx, migrator, crate::store::contract::OLD_MAILBOX_VERSION)
+                .await?;
             for sql in crate::store::contract::OLD_MAILBOX {
                 sqlx::query(sql).execute(&mut **tx).await?;
             }
