@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::project::Caller;
-use crate::store::{Store, StoreResult, StoredWallet};
+use crate::store::{CatalogueStore, StoreResult, StoredWallet};
 use crate::AppState;
 
 /// How long a read catalogue is served before the store is read again.
@@ -165,13 +165,13 @@ type Snapshot = Option<(Arc<Vec<Wallet>>, Instant)>;
 /// The catalogue read from the store, kept for [`CATALOGUE_TTL`].
 #[derive(Clone)]
 pub struct CatalogueCache {
-    store: Arc<dyn Store>,
+    store: Arc<dyn CatalogueStore>,
     snapshot: Arc<RwLock<Snapshot>>,
 }
 
 impl CatalogueCache {
     /// A cache over `store`.
-    pub fn new(store: Arc<dyn Store>) -> Self {
+    pub fn new(store: Arc<dyn CatalogueStore>) -> Self {
         Self {
             store,
             snapshot: Arc::default(),

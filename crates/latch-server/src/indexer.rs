@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 
 use crate::gateway::Gateway;
 use crate::metrics::Metrics;
-use crate::store::{Store, StoreError, Transfer};
+use crate::store::{IndexStore, StoreError, Transfer};
 
 /// keccak256("Transfer(address,address,uint256)"): ERC-20 (3 topics) and ERC-721 (4 topics).
 const TRANSFER_TOPIC: &str = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
@@ -52,7 +52,7 @@ pub type Result<T> = std::result::Result<T, IndexError>;
 pub struct Indexer {
     metrics: Option<Metrics>,
     gateway: Arc<Gateway>,
-    store: Arc<dyn Store>,
+    store: Arc<dyn IndexStore>,
     chain: String,
     confirmations: u64,
     batch: u64,
@@ -91,7 +91,13 @@ fn topic_address(topic: &Value) -> Option<String> {
 
 impl Indexer {
     /// An indexer of `chain` (a gateway chain) writing to `store`.
-    pub fn new(gateway: Arc<Gateway>, store: Arc<dyn Store>, chain: String, confirmations: u64, batch: u64) -> Self {
+    pub fn new(
+        gateway: Arc<Gateway>,
+        store: Arc<dyn IndexStore>,
+        chain: String,
+        confirmations: u64,
+        batch: u64,
+    ) -> Self {
         Self {
             metrics: None,
             gateway,

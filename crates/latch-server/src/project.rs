@@ -14,7 +14,7 @@ use latch_core::origin::origin_allowed;
 
 use crate::error::ApiError;
 use crate::ratelimit::{Cidr, IpKey};
-use crate::store::{is_valid_project_id, Project, Store, StoreResult};
+use crate::store::{is_valid_project_id, Project, ProjectStore, StoreResult};
 use crate::AppState;
 
 /// The project a request is made for, checked against the store and its allowlist.
@@ -44,7 +44,7 @@ type Cached = (Arc<Project>, Instant);
 /// Projects by id, read through a short-lived cache.
 #[derive(Clone)]
 pub struct ProjectDirectory {
-    store: Arc<dyn Store>,
+    store: Arc<dyn ProjectStore>,
     known: Arc<RwLock<HashMap<String, Cached>>>,
     unknown: Arc<RwLock<HashMap<String, Instant>>>,
     ttl: Duration,
@@ -52,12 +52,12 @@ pub struct ProjectDirectory {
 
 impl ProjectDirectory {
     /// A directory over `store`, its answers kept [`PROJECT_CACHE_TTL`].
-    pub fn new(store: Arc<dyn Store>) -> Self {
+    pub fn new(store: Arc<dyn ProjectStore>) -> Self {
         Self::with_ttl(store, PROJECT_CACHE_TTL)
     }
 
     /// A directory whose answers are kept `ttl` (tests that must not race the clock).
-    fn with_ttl(store: Arc<dyn Store>, ttl: Duration) -> Self {
+    fn with_ttl(store: Arc<dyn ProjectStore>, ttl: Duration) -> Self {
         Self {
             store,
             known: Arc::default(),
@@ -268,7 +268,7 @@ impl Caller {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::SqliteStore;
+    use crate::store::{SqliteStore, Store};
 
     #[tokio::test]
     async fn directory_answers_from_its_cache_within_the_ttl() {

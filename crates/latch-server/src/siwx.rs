@@ -49,7 +49,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{json_body, ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::project::Caller;
-use crate::store::{SiwxNonce, SiwxRefresh, SiwxRotation, SiwxSession, Store};
+use crate::store::{SignInStore, SiwxNonce, SiwxRefresh, SiwxRotation, SiwxSession};
 use crate::{now_ms, AppState};
 
 /// How long a nonce may wait for its signed message.
@@ -89,14 +89,18 @@ async fn no_store(mut response: Response) -> Response {
 
 /// Deletes expired nonces now, and sessions that ended more than the configured grace ago;
 /// how many (nonces, sessions) went.
-pub async fn prune(store: &dyn Store, config: &crate::config::SiwxConfig, now_ms: i64) -> anyhow::Result<(u64, u64)> {
+pub async fn prune(
+    store: &dyn SignInStore,
+    config: &crate::config::SiwxConfig,
+    now_ms: i64,
+) -> anyhow::Result<(u64, u64)> {
     let grace_ms = i64::try_from(config.prune_grace_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
     Ok(store.siwx_prune(now_ms, now_ms.saturating_sub(grace_ms)).await?)
 }
 
 /// Runs [`prune`] every `prune_every_secs` for the life of the process (every node may:
 /// deleting is idempotent).
-pub fn spawn_pruning(store: std::sync::Arc<dyn Store>, config: crate::config::SiwxConfig) {
+pub fn spawn_pruning(store: std::sync::Arc<dyn SignInStore>, config: crate::config::SiwxConfig) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(config.prune_every_secs));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -239,7 +239,7 @@ fn share_candidates(text: &str) -> Vec<Share> {
 
 /// Issue 28 "a test that reads everything the server stores for a user and shows that no key can
 /// be rebuilt from it": after a sign-up whose recovery share is sealed, every row of every table
-/// (not only the embedded ones) is read; every pair of share-shaped values in it rebuilds some
+/// (not only the embedded ones; all but sqlx's migration ledger) is read; every pair of share-shaped values in it rebuilds some
 /// other account, the envelope opens with no guess, and only the user's password opens it.
 #[tokio::test]
 async fn everything_the_server_stores_rebuilds_no_key() {
@@ -258,7 +258,10 @@ async fn everything_the_server_stores_rebuilds_no_key() {
         .unwrap();
     assert!(tables.iter().any(|t| t == "embedded_wallets"), "{tables:?}");
     let mut everything = String::new();
-    for table in &tables {
+    // sqlx's migration ledger holds only the schema files' names and checksums, the same in every
+    // install and public in the source; its hash-shaped values (one per file) would only multiply
+    // the pairs below.
+    for table in tables.iter().filter(|t| *t != "_sqlx_migrations") {
         for row in sqlx::query(&format!("SELECT * FROM \"{table}\""))
             .fetch_all(&pool)
             .await

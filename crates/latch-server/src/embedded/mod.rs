@@ -38,8 +38,8 @@ use utoipa::ToSchema;
 
 use crate::error::ApiError;
 use crate::project::Caller;
+use crate::store::embedded::EmbeddedStore;
 use crate::store::embedded::{EmbeddedSession, EmbeddedUser};
-use crate::store::Store;
 use crate::{now_ms, AppState};
 
 /// Longest bearer token accepted (ours are 64 hex digits).
@@ -103,7 +103,7 @@ async fn no_store(mut response: Response) -> Response {
 }
 
 /// Deletes expired codes and sessions and past counters every minute, for the life of the process.
-pub fn spawn_pruning(store: std::sync::Arc<dyn Store>) {
+pub fn spawn_pruning(store: std::sync::Arc<dyn EmbeddedStore>) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -18,7 +18,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::fanout::RedisFanout;
 use super::metrics::RelayMetrics;
 use super::Hub;
-use crate::store::{RelayAck, RelayMessage, Store};
+use crate::store::{RelayAck, RelayMailbox, RelayMessage};
 
 /// Most operations stored in one transaction.
 const BATCH: usize = 2048;
@@ -71,7 +71,7 @@ pub struct Outlets {
 
 impl Mailbox {
     /// Starts the writer over `store`.
-    pub fn start(store: Arc<dyn Store>, outlets: Outlets) -> Self {
+    pub fn start(store: Arc<dyn RelayMailbox>, outlets: Outlets) -> Self {
         let (queue, mut incoming) = mpsc::unbounded_channel::<Write>();
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(BATCH);
@@ -99,7 +99,7 @@ impl Mailbox {
     }
 }
 
-async fn write(store: &dyn Store, outlets: &Outlets, batch: Vec<Write>) {
+async fn write(store: &dyn RelayMailbox, outlets: &Outlets, batch: Vec<Write>) {
     let mut publishes = Vec::new();
     let mut acks = Vec::new();
     for write in batch {
@@ -138,7 +138,7 @@ async fn write(store: &dyn Store, outlets: &Outlets, batch: Vec<Write>) {
 /// The publishes that fit their topic's and publisher's quotas (counting the
 /// store and the batch so far); the others are answered `Full` here.
 async fn within_quotas(
-    store: &dyn Store,
+    store: &dyn RelayMailbox,
     quotas: Quotas,
     publishes: Vec<(RelayMessage, Answer)>,
 ) -> (Vec<RelayMessage>, Vec<Answer>) {

@@ -148,57 +148,6 @@ pub trait EmbeddedStore: Send + Sync {
     async fn embedded_prune(&self, now_ms: i64) -> StoreResult<u64>;
 }
 
-// The schema (both dialects), applied in order by `sql::MIGRATIONS`.
-pub(super) const USERS: &str = "CREATE TABLE embedded_users (
-    id TEXT PRIMARY KEY,
-    project_id TEXT NOT NULL,
-    email TEXT NOT NULL,
-    email_key TEXT NOT NULL,
-    user_name TEXT,
-    created_at BIGINT NOT NULL,
-    UNIQUE (project_id, email_key)
-)";
-pub(super) const DEVICES: &str = "CREATE TABLE embedded_devices (
-    user_id TEXT NOT NULL,
-    device_hash TEXT NOT NULL,
-    approved_at BIGINT NOT NULL,
-    PRIMARY KEY (user_id, device_hash)
-)";
-pub(super) const CODES: &str = "CREATE TABLE embedded_codes (
-    project_id TEXT NOT NULL,
-    email_key TEXT NOT NULL,
-    purpose TEXT NOT NULL,
-    code_hash TEXT NOT NULL,
-    device_hash TEXT,
-    payload TEXT,
-    attempts BIGINT NOT NULL,
-    sent_at BIGINT NOT NULL,
-    expires_at BIGINT NOT NULL,
-    PRIMARY KEY (project_id, email_key, purpose)
-)";
-pub(super) const CODES_BY_HASH: &str = "CREATE INDEX embedded_codes_by_hash ON embedded_codes (code_hash)";
-pub(super) const COUNTERS: &str = "CREATE TABLE embedded_counters (
-    key TEXT NOT NULL,
-    day BIGINT NOT NULL,
-    count BIGINT NOT NULL,
-    PRIMARY KEY (key, day)
-)";
-pub(super) const SESSIONS: &str = "CREATE TABLE embedded_sessions (
-    token_hash TEXT PRIMARY KEY,
-    project_id TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    expires_at BIGINT NOT NULL
-)";
-pub(super) const WALLETS: &str = "CREATE TABLE embedded_wallets (
-    user_id TEXT PRIMARY KEY,
-    auth_share TEXT NOT NULL,
-    envelopes TEXT NOT NULL,
-    evm_address TEXT,
-    solana_address TEXT,
-    created_at BIGINT NOT NULL
-)";
-
 /// Implements [`EmbeddedStore`] for `$store` (with a `pool`) whose rows are `$row`.
 macro_rules! impl_embedded_store {
     ($store:ty, $row:ty) => {

@@ -3,6 +3,7 @@
 
 pub mod embedded;
 pub mod journal;
+mod migrations;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -23,6 +24,10 @@ pub enum StoreError {
     /// The database refused or failed the operation.
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+    /// The schema could not be brought up to date (a migration file failed, or one
+    /// applied earlier is not this build's).
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
     /// The database URL names no backend this build has.
     #[error("unsupported database URL scheme {0:?} (expected sqlite:// or postgres://)")]
     UnsupportedUrl(String),
@@ -262,9 +267,9 @@ pub enum SiwxRefresh {
     Unknown,
 }
 
-/// Everything `latch` persists.
+/// The projects allowed to use this `latch` (`crate::project`).
 #[async_trait]
-pub trait Store: RelayMailbox + embedded::EmbeddedStore + Send + Sync + 'static {
+pub trait ProjectStore: Send + Sync {
     /// Inserts or replaces a project.
     async fn put_project(&self, project: &Project) -> StoreResult<()>;
     /// The project with this id, if any.
@@ -273,10 +278,20 @@ pub trait Store: RelayMailbox + embedded::EmbeddedStore + Send + Sync + 'static 
     async fn projects(&self) -> StoreResult<Vec<Project>>;
     /// Removes a project; whether it existed.
     async fn remove_project(&self, id: &str) -> StoreResult<bool>;
+}
+
+/// Analytics events as received (`crate::analytics`).
+#[async_trait]
+pub trait AnalyticsStore: Send + Sync {
     /// Stores events in one transaction, ignoring ids already stored; how many were new.
     async fn add_events(&self, events: &[AnalyticsEvent]) -> StoreResult<u64>;
     /// A project's events that happened at or after `since_ms`, oldest first, at most `limit`.
     async fn events(&self, project_id: &str, since_ms: i64, limit: u32) -> StoreResult<Vec<AnalyticsEvent>>;
+}
+
+/// The wallet catalogue and the images it serves (`crate::catalogue`, `crate::images`).
+#[async_trait]
+pub trait CatalogueStore: Send + Sync {
     /// Inserts or replaces catalogue wallets in one transaction.
     async fn put_wallets(&self, wallets: &[StoredWallet]) -> StoreResult<()>;
     /// The whole catalogue, by position then name.
@@ -287,12 +302,22 @@ pub trait Store: RelayMailbox + embedded::EmbeddedStore + Send + Sync + 'static 
     async fn put_images(&self, images: &[StoredImage]) -> StoreResult<()>;
     /// The image of this kind and id, if any.
     async fn image(&self, kind: &str, id: &str) -> StoreResult<Option<StoredImage>>;
+}
+
+/// Registered names and their addresses (`crate::names`).
+#[async_trait]
+pub trait NameStore: Send + Sync {
     /// Registers a name with its addresses in one transaction; `false` when the name is taken.
     async fn add_name(&self, record: &NameRecord) -> StoreResult<bool>;
     /// The name, if registered.
     async fn name(&self, name: &str) -> StoreResult<Option<NameRecord>>;
     /// Names with `address` (compared case-insensitively) among their addresses, by name.
     async fn names_of(&self, address: &str) -> StoreResult<Vec<NameRecord>>;
+}
+
+/// What the history indexer found (`crate::indexer`): indexed blocks and their transfers.
+#[async_trait]
+pub trait IndexStore: Send + Sync {
     /// The highest block indexed on `chain`, with its hash.
     async fn index_tip(&self, chain: &str) -> StoreResult<Option<(i64, String)>>;
     /// The hash recorded for block `number` of `chain`.
@@ -313,6 +338,21 @@ pub trait Store: RelayMailbox + embedded::EmbeddedStore + Send + Sync + 'static 
     /// The ERC-721 and ERC-1155 transfers into or out of `address` (lower case), on
     /// `chain` or all chains, oldest first, at most `limit`: what an address holds.
     async fn nft_transfers(&self, address: &str, chain: Option<&str>, limit: u32) -> StoreResult<Vec<Transfer>>;
+}
+
+/// On-ramp purchases delivered (`crate::onramp`), which the history marks.
+#[async_trait]
+pub trait PurchaseStore: Send + Sync {
+    /// Records that the transaction `tx_hash` delivered an on-ramp purchase through `provider`
+    /// (the first record stays).
+    async fn put_purchase(&self, tx_hash: &str, provider: &str, now_ms: i64) -> StoreResult<()>;
+    /// Which of `tx_hashes` delivered purchases: lower-cased hash → provider.
+    async fn purchases_among(&self, tx_hashes: &[String]) -> StoreResult<HashMap<String, String>>;
+}
+
+/// Sign in with X (`crate::siwx`): nonces and sessions.
+#[async_trait]
+pub trait SignInStore: Send + Sync {
     /// Stores a new sign-in nonce.
     async fn siwx_add_nonce(&self, nonce: &SiwxNonce) -> StoreResult<()>;
     /// Removes `nonce` of `project_id` and returns it, in one atomic statement, so that of
@@ -349,11 +389,40 @@ pub trait Store: RelayMailbox + embedded::EmbeddedStore + Send + Sync + 'static 
     ) -> StoreResult<Vec<SiwxSession>>;
     /// Revokes a session; `false` when it was not active.
     async fn siwx_revoke(&self, project_id: &str, id: &str, now_ms: i64) -> StoreResult<bool>;
-    /// Records that the transaction `tx_hash` delivered an on-ramp purchase through `provider`
-    /// (the first record stays).
-    async fn put_purchase(&self, tx_hash: &str, provider: &str, now_ms: i64) -> StoreResult<()>;
-    /// Which of `tx_hashes` delivered purchases: lower-cased hash → provider.
-    async fn purchases_among(&self, tx_hashes: &[String]) -> StoreResult<HashMap<String, String>>;
+}
+
+/// Everything `latch` persists: every domain's store, which each backend implements
+/// whole. Code that needs one domain takes that trait (an `Arc<dyn Store>` coerces to it).
+pub trait Store:
+    ProjectStore
+    + AnalyticsStore
+    + CatalogueStore
+    + NameStore
+    + IndexStore
+    + PurchaseStore
+    + SignInStore
+    + RelayMailbox
+    + embedded::EmbeddedStore
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<T> Store for T where
+    T: ProjectStore
+        + AnalyticsStore
+        + CatalogueStore
+        + NameStore
+        + IndexStore
+        + PurchaseStore
+        + SignInStore
+        + RelayMailbox
+        + embedded::EmbeddedStore
+        + Send
+        + Sync
+        + 'static
+{
 }
 
 /// The relay's mailbox (see `crate::relay`), which each backend keeps its own

@@ -5,11 +5,13 @@ use sqlx::Row;
 use super::embedded::impl_embedded_store;
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxRefresh, SiwxRotation,
-    SiwxSession, Store, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
+    AnalyticsEvent, AnalyticsStore, CatalogueStore, IndexStore, NameRecord, NameStore, Project, ProjectStore,
+    PurchaseStore, RelayAck, RelayMailbox, RelayMessage, SignInStore, SiwxNonce, SiwxRefresh, SiwxRotation,
+    SiwxSession, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
-/// Serialises migrations when several nodes start at once (any fixed number works).
+/// Serialises adopting an older `latch`'s schema when several nodes start at once (any
+/// fixed number works); sqlx's migrator then takes its own lock to run the files.
 const MIGRATION_LOCK: i64 = 0x006c_6174_6368;
 
 /// The store for scaled-out deployments: several `latch` nodes share it.
@@ -33,8 +35,9 @@ impl PostgresStore {
             .bind(MIGRATION_LOCK)
             .execute(&mut *tx)
             .await?;
-        apply_migrations(&mut tx).await?;
+        super::migrations::postgres::adopt(&mut tx, &super::migrations::POSTGRES).await?;
         tx.commit().await?;
+        super::migrations::POSTGRES.run(&self.pool).await?;
         Ok(())
     }
 }

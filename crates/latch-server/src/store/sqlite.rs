@@ -8,8 +8,9 @@ use super::embedded::impl_embedded_store;
 use super::journal::Journal;
 use super::sql::impl_sql_store;
 use super::{
-    AnalyticsEvent, NameRecord, Project, RelayAck, RelayMailbox, RelayMessage, SiwxNonce, SiwxRefresh, SiwxRotation,
-    SiwxSession, Store, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
+    AnalyticsEvent, AnalyticsStore, CatalogueStore, IndexStore, NameRecord, NameStore, Project, ProjectStore,
+    PurchaseStore, RelayAck, RelayMailbox, RelayMessage, SignInStore, SiwxNonce, SiwxRefresh, SiwxRotation,
+    SiwxSession, StoreError, StoreResult, StoredImage, StoredWallet, Transfer,
 };
 
 /// How often the WAL is copied back into the database file.
@@ -114,8 +115,9 @@ impl SqliteStore {
             .connect_with(options.clone())
             .await?;
         let mut tx = pool.begin().await?;
-        apply_migrations(&mut tx).await?;
+        super::migrations::sqlite::adopt(&mut tx, &super::migrations::SQLITE).await?;
         tx.commit().await?;
+        super::migrations::SQLITE.run(&pool).await?;
         // SQLite's default page cache (2 MiB): a 64 MiB one measured slower, as
         // every commit walks the cache to drop pages past the end of the file.
         let relay_writer = SqlitePoolOptions::new()

@@ -1,0 +1,1 @@
+CREATE INDEX siwx_sessions_by_account ON siwx_sessions (project_id, account);

@@ -1,0 +1,1 @@
+DROP INDEX transfers_by_recipient;

@@ -1,0 +1,1 @@
+CREATE INDEX siwx_sessions_by_access ON siwx_sessions (access_hash);

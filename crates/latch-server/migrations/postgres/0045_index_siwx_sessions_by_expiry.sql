@@ -1,0 +1,1 @@
+CREATE INDEX siwx_sessions_by_expiry ON siwx_sessions (expires_at);

@@ -1,0 +1,1 @@
+ALTER TABLE projects ADD COLUMN analytics_enabled BOOLEAN NOT NULL DEFAULT TRUE;

@@ -1,0 +1,1 @@
+CREATE INDEX analytics_events_by_time ON analytics_events (project_id, occurred_at);

@@ -1,0 +1,6 @@
+CREATE TABLE wallets (
+    id TEXT PRIMARY KEY NOT NULL,
+    name TEXT NOT NULL,
+    position BIGINT NOT NULL,
+    data TEXT NOT NULL
+);

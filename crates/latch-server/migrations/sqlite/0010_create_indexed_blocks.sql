@@ -1,0 +1,6 @@
+CREATE TABLE indexed_blocks (
+    chain TEXT NOT NULL,
+    number BIGINT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (chain, number)
+);

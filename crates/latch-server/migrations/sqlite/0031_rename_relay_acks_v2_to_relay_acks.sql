@@ -1,0 +1,1 @@
+ALTER TABLE relay_acks_v2 RENAME TO relay_acks;

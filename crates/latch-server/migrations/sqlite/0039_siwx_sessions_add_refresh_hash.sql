@@ -1,0 +1,1 @@
+ALTER TABLE siwx_sessions ADD COLUMN refresh_hash TEXT NOT NULL DEFAULT '';

@@ -1,0 +1,1 @@
+CREATE INDEX siwx_sessions_by_used_refresh ON siwx_sessions (refresh_used_hash);

@@ -1,0 +1,1 @@
+CREATE INDEX embedded_codes_by_hash ON embedded_codes (code_hash);
