@@ -3,6 +3,7 @@
 import { call } from './api';
 import { ensureWallet } from './keys';
 import { abortApproval, rpcRequest } from './rpc';
+import { isSolanaMethod } from './solana';
 import { abortRecovery } from './recovery';
 import { applyTheme } from './approve';
 import { deviceId, sessionToken, setSessionToken } from './storage';
@@ -152,12 +153,16 @@ export const handlers: Record<string, Handler> = {
   RPC_REQUEST: async (state, payload) => {
     const current = token(state);
     const found = await user(state);
-    const account = found.accounts.find((item) => item.namespace === 'eip155')?.address;
+    const method = text(payload, 'method');
+    // The Solana sign methods sign with the Solana account, on the network the request names.
+    const namespace = isSolanaMethod(method) ? 'solana' : 'eip155';
+    const account = found.accounts.find((item) => item.namespace === namespace)?.address;
     if (!account) throw new Error('Not logged in');
+    const chainId = namespace === 'solana' && typeof payload.chainId === 'string' ? payload.chainId : state.chainId;
     return rpcRequest(
       {
         projectId: state.projectId,
-        chainId: state.chainId,
+        chainId,
         token: current,
         userId: found.userId,
         account,
@@ -165,7 +170,7 @@ export const handlers: Record<string, Handler> = {
         locale: typeof state.dapp.locale === 'string' ? state.dapp.locale : null,
         visible: state.approvalVisible,
       },
-      text(payload, 'method'),
+      method,
       payload.params,
     );
   },

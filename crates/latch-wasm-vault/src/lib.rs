@@ -4,6 +4,8 @@
 //! caller (`crypto.getRandomValues` in the frame). Errors are JS `Error`s
 //! named `VaultError` with a `code` (latch-vault's `Error::code`).
 
+mod solana;
+
 use js_sys::{Object, Reflect};
 use latch_vault::{Argon2Cost, Envelope, EnvelopeKind, Share, ShareKind};
 use wasm_bindgen::prelude::*;
