@@ -49,4 +49,36 @@ describe('the approval panel', () => {
     again.cancel();
     await expect(again.decision).resolves.toBe(false);
   });
+
+  it('shows Solana transactions: payer, blockhash and each instruction', async () => {
+    const alice = '7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv';
+    const bob = '9hSR6S7WPtxmTojgo6GG3k4yDPecgJY292j7xrsUGWBu';
+    const hash = '3qbR1eZRqXUWroWKKYhbDmR3FfqTHfqSU8zZSxtANzYh';
+    const tx = {
+      version: 'legacy',
+      feePayer: alice,
+      recentBlockhash: hash,
+      lookupTables: 0,
+      instructions: [
+        { kind: 'systemTransfer' as const, from: alice, to: bob, lamports: '1500000000', sol: '1.5' },
+        { kind: 'other' as const, programId: 'ComputeBudget111111111111111111111111111111', accounts: 0, dataLength: 5 },
+      ],
+    };
+    const send = showApproval({ kind: 'solanaTransactions', send: true, transactions: [tx] }, 'https://shop.example', 'en');
+    expect(texts('h1')).toEqual(['Approve transaction']);
+    expect(texts('h3')).toEqual(['SOL transfer']);
+    expect(texts('dd')).toEqual([alice, hash, alice, bob, '1.5 SOL', 'ComputeBudget111111111111111111111111111111', '0']);
+    expect(document.querySelector('section')?.textContent).toContain('Data: 5 bytes');
+    expect(texts('button')).toEqual(['Reject', 'Approve']);
+    send.cancel();
+    await expect(send.decision).resolves.toBe(false);
+
+    const all = showApproval({ kind: 'solanaTransactions', send: false, transactions: [tx, { ...tx, lookupTables: 2 }] }, '', 'fr');
+    expect(texts('h1')).toEqual(['Signer 2 transactions']);
+    expect(texts('h2')).toEqual(['Transaction 1 sur 2', 'Transaction 2 sur 2']);
+    expect(document.querySelector('section')?.textContent).toContain('Certains comptes viennent de 2 tables de recherche');
+    expect(texts('button')).toEqual(['Refuser', 'Signer']);
+    (document.querySelector('[data-testid=approve-confirm]') as HTMLButtonElement).click();
+    await expect(all.decision).resolves.toBe(true);
+  });
 });

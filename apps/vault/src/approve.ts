@@ -11,7 +11,22 @@ export type Summary =
   | { kind: 'message'; text: string; isHex: boolean }
   | { kind: 'typedData'; primaryType: string; domain: Field[]; fields: Field[] }
   | TransactionSummary
-  | { kind: 'calls'; calls: TransactionSummary[] };
+  | { kind: 'calls'; calls: TransactionSummary[] }
+  | { kind: 'solanaTransactions'; send: boolean; transactions: SolanaTransaction[] };
+
+/** latch-core `embedded::solana::TransactionSummary`. */
+export interface SolanaTransaction {
+  version: string;
+  feePayer: string;
+  recentBlockhash: string;
+  instructions: SolanaInstruction[];
+  lookupTables: number;
+}
+
+export type SolanaInstruction =
+  | { kind: 'systemTransfer'; from: string; to: string; lamports: string; sol: string }
+  | { kind: 'tokenTransfer'; source: string; destination: string; owner: string; mint: string | null; amount: string; decimals: number | null }
+  | { kind: 'other'; programId: string; accounts: number; dataLength: number };
 
 export interface TransactionSummary {
   kind: 'transaction';
@@ -32,7 +47,17 @@ const TITLES = {
   typedData: 'titleTypedData',
   transaction: 'titleTransaction',
   calls: 'titleCalls',
+  solanaTransactions: 'titleSolanaSign',
 } as const satisfies Record<Summary['kind'], keyof PanelMessages>;
+
+/** The heading: a Solana send is approved like an EVM one; several transactions are counted. */
+function title(summary: Summary, t: PanelMessages): string {
+  if (summary.kind === 'calls') return format(t.titleCalls, { count: String(summary.calls.length) });
+  if (summary.kind !== 'solanaTransactions') return t[TITLES[summary.kind]];
+  if (summary.send) return t.titleTransaction;
+  const count = summary.transactions.length;
+  return count === 1 ? t.titleSolanaSign : format(t.titleSolanaSignAll, { count: String(count) });
+}
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -63,7 +88,43 @@ function body(summary: Summary, t: PanelMessages): HTMLElement[] {
         element('h2', format(t.callNumber, { n: String(index + 1), count: String(summary.calls.length) })),
         ...transaction(call, t),
       ]);
+    case 'solanaTransactions': {
+      const count = summary.transactions.length;
+      return summary.transactions.flatMap((tx, index) => [
+        ...(count > 1 ? [element('h2', format(t.callNumber, { n: String(index + 1), count: String(count) }))] : []),
+        ...solanaTransaction(tx, t),
+      ]);
+    }
   }
+}
+
+function solanaTransaction(tx: SolanaTransaction, t: PanelMessages): HTMLElement[] {
+  const parts: HTMLElement[] = [list([[t.feePayer, tx.feePayer], [t.recentBlockhash, tx.recentBlockhash]])];
+  for (const instruction of tx.instructions) {
+    switch (instruction.kind) {
+      case 'systemTransfer':
+        parts.push(element('h3', t.solTransfer), list([[t.from, instruction.from], [t.to, instruction.to], [t.amount, `${instruction.sol} SOL`]]));
+        break;
+      case 'tokenTransfer': {
+        const rows: [string, string][] = [[t.from, instruction.owner], [t.to, instruction.destination]];
+        if (instruction.mint) rows.push([t.mint, instruction.mint]);
+        rows.push([t.tokenAmount, instruction.amount]);
+        parts.push(element('h3', t.splTransfer), list(rows));
+        break;
+      }
+      case 'other':
+        parts.push(
+          list([
+            [t.program, instruction.programId],
+            [t.accounts, String(instruction.accounts)],
+          ]),
+          element('p', format(t.dataBytes, { n: String(instruction.dataLength) })),
+        );
+        break;
+    }
+  }
+  if (tx.lookupTables > 0) parts.push(element('p', format(t.lookupTables, { count: String(tx.lookupTables) })));
+  return parts;
 }
 
 function transaction(summary: TransactionSummary, t: PanelMessages): HTMLElement[] {
@@ -102,15 +163,15 @@ export function showApproval(summary: Summary, origin: string, locale: string | 
   panel.dataset.testid = 'approve-transaction';
   panel.setAttribute('role', 'dialog');
   panel.setAttribute('aria-modal', 'true');
-  const count = summary.kind === 'calls' ? String(summary.calls.length) : '';
-  const heading = element('h1', format(t[TITLES[summary.kind]], { count }));
+  const heading = element('h1', title(summary, t));
   heading.id = 'approve-title';
   panel.setAttribute('aria-labelledby', heading.id);
   const from = element('p', origin ? format(t.requestedBy, { origin }) : '');
   const reject = element('button', t.reject);
   reject.type = 'button';
   reject.dataset.testid = 'approve-reject';
-  const confirm = element('button', summary.kind === 'transaction' || summary.kind === 'calls' ? t.approve : t.sign);
+  const sends = summary.kind === 'transaction' || summary.kind === 'calls' || (summary.kind === 'solanaTransactions' && summary.send);
+  const confirm = element('button', sends ? t.approve : t.sign);
   confirm.type = 'button';
   confirm.className = 'primary';
   confirm.dataset.testid = 'approve-confirm';

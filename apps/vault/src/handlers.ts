@@ -3,6 +3,7 @@
 import { ApiError, call } from './api';
 import { ensureWallet } from './keys';
 import { abortApproval, rpcRequest } from './rpc';
+import { isSolanaMethod } from './solana';
 import { abortRecovery } from './recovery';
 import { applyTheme } from './approve';
 import { deviceId, sessionToken, setSessionToken } from './storage';
@@ -151,14 +152,18 @@ export const handlers: Record<string, Handler> = {
   },
   RPC_REQUEST: async (state, payload) => {
     const current = token(state);
+    const method = text(payload, 'method');
+    // The Solana sign methods sign with the Solana account, on the network the request names.
+    const namespace = isSolanaMethod(method) ? 'solana' : 'eip155';
+    const chainId = namespace === 'solana' && typeof payload.chainId === 'string' ? payload.chainId : state.chainId;
     return rpcRequest(
       {
         projectId: state.projectId,
-        chainId: state.chainId,
+        chainId,
         token: current,
         identity: async () => {
           const found = await user(state);
-          const account = found.accounts.find((item) => item.namespace === 'eip155')?.address;
+          const account = found.accounts.find((item) => item.namespace === namespace)?.address;
           if (!account) throw new Error('Not logged in');
           return { userId: found.userId, account };
         },
@@ -166,7 +171,7 @@ export const handlers: Record<string, Handler> = {
         locale: typeof state.dapp.locale === 'string' ? state.dapp.locale : null,
         visible: state.approvalVisible,
       },
-      text(payload, 'method'),
+      method,
       payload.params,
     );
   },

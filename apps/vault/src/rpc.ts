@@ -7,6 +7,7 @@ import { createApprovalQueue, RpcError, type Ticket } from './approvals';
 import { showApproval, type Summary } from './approve';
 import { type CallsToSign, getCallsStatus, sendCalls } from './calls';
 import { withWallet } from './keys';
+import { isSolanaMethod, signSolana } from './solana';
 import { loadKeys } from './wasm';
 
 export { RpcError };
@@ -18,7 +19,7 @@ export interface RpcContext {
   chainId: string | null;
   token: string;
   userId: string;
-  /** The user's EVM address, as latch lists it. */
+  /** The user's address for the method's namespace (EVM, or Solana for `solana_*`), as latch lists it. */
   account: string;
   /** The embedding page's origin, shown in the panel. */
   origin: string;
@@ -48,7 +49,7 @@ export type RpcSession = Omit<RpcContext, 'userId' | 'account'> & {
 };
 
 /** JSON-RPC calls to latch's gateway for the frame (`POST /v1/embedded/rpc`), one batch. */
-async function gateway(context: Pick<RpcContext, 'projectId' | 'chainId'>, calls: Call[]): Promise<unknown[]> {
+export async function gateway(context: Pick<RpcContext, 'projectId' | 'chainId'>, calls: Call[]): Promise<unknown[]> {
   if (!context.chainId) throw new Error('No network selected');
   const query = new URLSearchParams({ projectId: context.projectId, chainId: context.chainId });
   const body = calls.map((call, index) => ({ jsonrpc: '2.0', id: index + 1, method: call.method, params: call.params }));
@@ -152,6 +153,7 @@ async function approved(context: RpcContext, ticket: Ticket, method: string, par
     ));
   }
   if (!(await ask(context, ticket, approval.summary))) throw new RpcError(USER_REJECTED, 4001);
+  if (isSolanaMethod(method)) return signSolana(context, method, approval.sign);
   if (method === 'wallet_sendCalls') return sendCalls(context, (calls) => gateway(context, calls), approval.sign as CallsToSign);
   const signed = await withWallet(context.projectId, context.token, context.userId, (wallet) => {
     if (method === 'personal_sign') return wallet.personalSign(String(approval.sign));

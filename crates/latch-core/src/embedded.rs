@@ -11,6 +11,7 @@ use serde_json::Value;
 pub mod approval;
 pub mod calls;
 pub mod frame;
+pub mod solana;
 
 /// How long a one-time code is good for.
 pub const OTP_TTL_MS: i64 = 10 * 60 * 1000;

@@ -103,6 +103,10 @@ pub enum Error {
     /// `solana:signTransaction` input that cannot be signed.
     #[error("Invalid Solana transaction: {0}")]
     InvalidSolanaTransaction(String),
+    /// A Solana sign request (`solana_sign*` params) that latch-core refuses; the text is
+    /// latch-core's.
+    #[error("{0}")]
+    InvalidSolanaRequest(String),
     /// The signer refused (never seen with a valid key).
     #[error("Signing failed")]
     SigningFailed,
@@ -127,6 +131,7 @@ impl Error {
             Error::InvalidTypedData(_) => "INVALID_TYPED_DATA",
             Error::InvalidTransaction(_) => "INVALID_TRANSACTION",
             Error::InvalidSolanaTransaction(_) => "INVALID_SOLANA_TRANSACTION",
+            Error::InvalidSolanaRequest(_) => "INVALID_SOLANA_REQUEST",
             Error::SigningFailed => "SIGNING_FAILED",
         }
     }
@@ -238,6 +243,15 @@ impl Wallet {
     /// `solana:signTransaction`: the wire transaction with our signature.
     pub fn solana_sign_transaction(&self, wire: &[u8]) -> Result<Vec<u8>, Error> {
         solana::sign_transaction(&self.solana, wire)
+    }
+
+    /// One of the embedded wallet's Solana sign methods (`solana_signMessage`,
+    /// `solana_signTransaction`, `solana_signAllTransactions`, `solana_signAndSendTransaction`)
+    /// on its params as latch-core `embedded::solana` reads them (the approval's `sign`): the
+    /// answer in the method's WalletConnect shape, for `solana_signAndSendTransaction` with the
+    /// gateway's `sendTransaction` params (latch-core `embedded::solana::answer`).
+    pub fn solana_sign_request(&self, method: &str, params: &serde_json::Value) -> Result<serde_json::Value, Error> {
+        solana::sign_request(&self.solana, method, params)
     }
 
     /// Both private keys. The frame shows them only after an explicit

@@ -3,6 +3,7 @@
 //! this account's slot; the other signers' slots are left as they came).
 
 use ed25519_dalek::{Signer, SigningKey};
+use latch_core::embedded::solana::{answer, parse_request, SignRequest};
 use latch_core::solana_transfer::parse_transaction;
 
 use crate::Error;
@@ -33,4 +34,32 @@ pub fn sign_transaction(key: &SigningKey, wire: &[u8]) -> Result<Vec<u8>, Error>
     let start = wire.len() - parsed.message.len() - 64 * parsed.signatures.len() + 64 * slot;
     out[start..start + 64].copy_from_slice(&signature);
     Ok(out)
+}
+
+/// A Solana sign method's params, read by latch-core for this key's account, signed: each
+/// transaction in this account's slot, or the message. The answer is latch-core's shape.
+pub fn sign_request(key: &SigningKey, method: &str, params: &serde_json::Value) -> Result<serde_json::Value, Error> {
+    let public = key.verifying_key().to_bytes();
+    let request =
+        parse_request(method, params, &public).map_err(|error| Error::InvalidSolanaRequest(error.to_string()))?;
+    match &request {
+        SignRequest::Message(bytes) => Ok(answer(&request, &[sign_message(key, bytes)], &[])),
+        SignRequest::Transactions { wires, .. } => {
+            let mut signatures = Vec::with_capacity(wires.len());
+            let mut signed = Vec::with_capacity(wires.len());
+            for wire in wires {
+                let done = sign_transaction(key, wire)?;
+                let split = parse_transaction(&done).map_err(|e| Error::InvalidSolanaTransaction(e.to_string()))?;
+                // parse_request checked that this account signs; its slot holds the new signature.
+                let slot = split
+                    .signers
+                    .iter()
+                    .position(|signer| *signer == public)
+                    .unwrap_or_default();
+                signatures.push(split.signatures.get(slot).copied().unwrap_or([0; 64]));
+                signed.push(done);
+            }
+            Ok(answer(&request, &signatures, &signed))
+        }
+    }
 }

@@ -2,29 +2,9 @@
 //! checked against latch-core's frame schemas, RPC methods classified, approval summaries,
 //! transactions prepared, EIP-5792 statuses.
 
-use crate::{argument, set};
+use crate::{json_argument, set, to_js};
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
-
-/// A JSON value as the JS value `JSON.parse` would give (serde_json's writer would cost the
-/// module a few kB; the values here are small).
-fn to_js(value: &serde_json::Value) -> JsValue {
-    use serde_json::Value;
-    match value {
-        Value::Null => JsValue::NULL,
-        Value::Bool(b) => JsValue::from_bool(*b),
-        Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(f64::NAN)),
-        Value::String(s) => JsValue::from_str(s),
-        Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
-        Value::Object(map) => {
-            let object = Object::new();
-            for (key, item) in map {
-                set(&object, key, &to_js(item));
-            }
-            object.into()
-        }
-    }
-}
 
 /// Checks a request from the host page against latch-core's frame schemas (behaviour 5.17, 5.15) and
 /// answers it normalized: `{ id, type, payload }`. Refused: an `Error` named `SchemaError`
@@ -56,10 +36,6 @@ fn core_error(error: latch_core::Error) -> JsValue {
     let js = js_sys::Error::new(&message);
     js.set_name("RequestError");
     js.into()
-}
-
-fn json_argument(text: &str, what: &str) -> Result<serde_json::Value, JsValue> {
-    serde_json::from_str(text).map_err(|_| argument(&format!("{what} must be JSON")))
 }
 
 /// Behaviour 5.18: `"safe"` (straight to the gateway), `"approval"` (ApproveTransaction first)

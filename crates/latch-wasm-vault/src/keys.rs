@@ -1,7 +1,7 @@
 //! Module `keys`: shares split and combined, and the `Wallet` that derives the addresses and
 //! signs (k256, curve25519, EIP-712 hashing, transaction encoding).
 
-use crate::{argument, array, set, share, vault_error};
+use crate::{argument, array, json_argument, set, share, to_js, vault_error};
 use js_sys::Object;
 use latch_vault::{Share, ShareKind};
 use wasm_bindgen::prelude::*;
@@ -117,5 +117,23 @@ impl Wallet {
         set(&out, "evm", &keys.evm.as_str().into());
         set(&out, "solana", &keys.solana.as_str().into());
         out
+    }
+}
+
+// The Solana sign methods (issue 28): the frame hands over an approval's `sign` (latch-core
+// `embedded::solana`) and gets the method's answer.
+#[wasm_bindgen]
+impl Wallet {
+    /// `solana_signMessage`, `solana_signTransaction`, `solana_signAllTransactions` or
+    /// `solana_signAndSendTransaction` on `params_json` (the approval's `sign`, as JSON): the
+    /// WalletConnect answer (`{signature}`, `{signature, transaction}`, `{transactions}`, or for
+    /// sign-and-send `{signature, sendParams}`, the gateway's `sendTransaction` params).
+    #[wasm_bindgen(js_name = solanaSignRequest)]
+    pub fn solana_sign_request(&self, method: &str, params_json: &str) -> Result<JsValue, JsValue> {
+        let params = json_argument(params_json, "params")?;
+        self.0
+            .solana_sign_request(method, &params)
+            .map(|answer| to_js(&answer))
+            .map_err(vault_error)
     }
 }

@@ -56,3 +56,28 @@ fn set(object: &Object, key: &str, value: &JsValue) {
     // Plain data properties on a fresh object: cannot fail.
     let _ = Reflect::set(object, &key.into(), value);
 }
+
+/// A JSON value as the JS value `JSON.parse` would give (serde_json's writer would cost the
+/// module a few kB; the values here are small).
+fn to_js(value: &serde_json::Value) -> JsValue {
+    use serde_json::Value;
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
+        Value::Object(map) => {
+            let object = Object::new();
+            for (key, item) in map {
+                set(&object, key, &to_js(item));
+            }
+            object.into()
+        }
+    }
+}
+
+/// A JSON argument, refused as `<what> must be JSON`.
+fn json_argument(text: &str, what: &str) -> Result<serde_json::Value, JsValue> {
+    serde_json::from_str(text).map_err(|_| argument(&format!("{what} must be JSON")))
+}

@@ -117,3 +117,17 @@ pub fn verify_solana_signature(
 pub fn solana_signature_text(signature: &[u8]) -> Result<String, JsValue> {
     siwx::solana_signature_text(signature).map_err(js_error)
 }
+
+/// Bytes as base58 (the embedded wallet's Solana messages, in the WalletConnect shape).
+#[wasm_bindgen(js_name = solanaBase58Encode)]
+pub fn solana_base58_encode(bytes: &[u8]) -> String {
+    bs58::encode(bytes).into_string()
+}
+
+/// Base58 text as bytes (a Solana public key or signature); throws `Invalid base58`.
+#[wasm_bindgen(js_name = solanaBase58Decode)]
+pub fn solana_base58_decode(text: &str) -> Result<Vec<u8>, JsValue> {
+    bs58::decode(text)
+        .into_vec()
+        .map_err(|_| js_sys::Error::new("Invalid base58").into())
+}

@@ -79,6 +79,14 @@ pub enum Summary {
         /// One [`Summary::Transaction`] per call.
         calls: Vec<Summary>,
     },
+    /// `solana_signTransaction`, `solana_signAllTransactions`, `solana_signAndSendTransaction`
+    /// (`solana_signMessage` is a [`Summary::Message`]).
+    SolanaTransactions {
+        /// Whether the frame sends it after signing (`solana_signAndSendTransaction`).
+        send: bool,
+        /// Each transaction, in order.
+        transactions: Vec<super::solana::TransactionSummary>,
+    },
 }
 
 /// A not-safe request, read: what to show and what the key signs.
@@ -127,6 +135,10 @@ impl Summary {
             Summary::Calls { calls } => {
                 json!({"kind": "calls", "calls": Value::Array(calls.iter().map(Summary::to_json).collect())})
             }
+            Summary::SolanaTransactions { send, transactions } => json!({
+                "kind": "solanaTransactions", "send": send,
+                "transactions": Value::Array(transactions.iter().map(super::solana::TransactionSummary::to_json).collect()),
+            }),
         }
     }
 }
@@ -138,8 +150,9 @@ impl Approval {
     }
 }
 
-/// The methods the frame signs after approval. The other approval methods of behaviour 5.18
-/// (Solana, permissions, user operations) are refused with a clear error until the frame runs them.
+/// The EVM methods the frame signs after approval; the Solana ones are
+/// [`super::solana::SOLANA_METHODS`]. The other approval methods of behaviour 5.18 (permissions,
+/// user operations) are refused with a clear error until the frame runs them.
 pub const SIGNED_METHODS: [&str; 4] = [
     "personal_sign",
     "eth_signTypedData_v4",
@@ -147,9 +160,13 @@ pub const SIGNED_METHODS: [&str; 4] = [
     "wallet_sendCalls",
 ];
 
-/// Reads `params` of a not-safe `method` for `account` (the embedded wallet's EVM address).
-/// A request naming another account, or malformed, is refused with a clear error.
+/// Reads `params` of a not-safe `method` for `account`: the embedded wallet's EVM address, or its
+/// Solana address for the Solana methods. A request naming another account, or malformed, is
+/// refused with a clear error.
 pub fn summarize(method: &str, params: &Value, account: &str) -> Result<Approval> {
+    if super::solana::SOLANA_METHODS.contains(&method) {
+        return super::solana::summarize(method, params, account);
+    }
     let account = parse_evm_address(account)?;
     let params = match params {
         Value::Array(items) => items.as_slice(),
@@ -236,10 +253,24 @@ fn message_summary(message: &str) -> Summary {
             is_hex: false,
         };
     };
-    match hex::decode(digits).ok().and_then(|bytes| String::from_utf8(bytes).ok()) {
-        Some(text) if printable(&text) => Summary::Message { text, is_hex: false },
-        _ => Summary::Message {
+    match hex::decode(digits) {
+        Ok(bytes) => message_text(&bytes),
+        Err(_) => Summary::Message {
             text: message.to_ascii_lowercase(),
+            is_hex: true,
+        },
+    }
+}
+
+/// Message bytes as text when they are printable UTF-8, else as `0x` hex.
+pub(super) fn message_text(bytes: &[u8]) -> Summary {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if printable(text) => Summary::Message {
+            text: text.to_owned(),
+            is_hex: false,
+        },
+        _ => Summary::Message {
+            text: hex::encode_prefixed(bytes),
             is_hex: true,
         },
     }

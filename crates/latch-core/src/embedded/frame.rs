@@ -190,6 +190,11 @@ pub fn parse_request(message: &Value) -> SchemaResult<FrameRequest> {
                 Some(_) => return Err(invalid("params")),
             };
             out.insert("params".into(), params);
+            // The chain the request is for, when not the frame's current one: a Solana sign
+            // method names its Solana network while the host's EVM network stays current.
+            if let Some(chain) = payload.get("chainId").filter(|v| !v.is_null()) {
+                out.insert("chainId".into(), chain_id(chain)?.into());
+            }
         }
         // CONNECT_DEVICE, SIGN_OUT, IS_CONNECTED, GET_CHAIN_ID, RELOAD, RPC_ABORT read nothing.
         _ => {}
@@ -527,6 +532,18 @@ mod tests {
         assert_eq!(
             rpc(json!({"method": "eth_call", "params": "0x"})).unwrap_err(),
             invalid("params")
+        );
+        let devnet = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
+        let solana =
+            rpc(json!({"method": "solana_signMessage", "params": {"message": "2"}, "chainId": devnet})).unwrap();
+        assert_eq!(solana.payload["chainId"], json!(devnet));
+        assert_eq!(
+            rpc(json!({"method": "x", "chainId": 1})).unwrap().payload["chainId"],
+            json!("eip155:1")
+        );
+        assert_eq!(
+            rpc(json!({"method": "x", "chainId": "cosmos:hub"})).unwrap_err(),
+            invalid("chainId")
         );
     }
 

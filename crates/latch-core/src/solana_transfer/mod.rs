@@ -9,10 +9,12 @@
 //! token program's `TransferChecked` from the sender's associated token account.
 
 mod amount;
+mod decode;
 mod message;
 mod pda;
 
 pub use amount::{format_amount, parse_amount};
+pub use decode::{decode_message, AddressTableLookup, CompiledInstruction, Message, MessageHeader};
 pub use message::{
     compile_legacy_message, parse_transaction, push_compact_u16, read_compact_u16, unsigned_transaction, AccountMeta,
     Instruction, WireTransaction,

@@ -25,6 +25,7 @@ import {
   type Eip1193Provider,
   type Network,
   type SolanaConnector,
+  type StandardWallet,
 } from './types.js';
 import { WALLET_CONNECT_CONNECTOR_ID } from './walletConnect.js';
 import { EMBEDDED_CONNECTOR_ID } from './embedded/load.js';
@@ -208,10 +209,14 @@ export function createConnectionController({
   const solanaNetwork = () => networks.find((network) => network.chainNamespace === 'solana');
 
   /** Sets the account, written as its namespace writes it; throws for an address latch-core refuses. */
+  /** The EVM address last set: the embedded wallet's, for a switch back from its Solana account. */
+  let evmAddress: string | undefined;
+
   function setAccount(address: string, caipNetworkId: CaipNetworkId) {
     const { namespace } = parseCaipNetworkId(caipNetworkId);
     const eip155 = namespace === 'eip155';
     const written = eip155 ? toChecksumAddress(address) : address;
+    if (eip155) evmAddress = written;
     const caipAddress: CaipAddress = `${caipNetworkId}:${written}`;
     validateCaipAddress(caipAddress);
     if (!eip155 && !isValidAddress(namespace, written)) {
@@ -277,7 +282,9 @@ export function createConnectionController({
       });
     };
     const onChainChanged = (chainId: string) => {
-      const { address } = account.getState();
+      const { address: current, caipNetworkId } = account.getState();
+      // The embedded wallet on its Solana account: the EVM chain it changed to has the EVM address.
+      const address = caipNetworkId?.startsWith('solana:') ? evmAddress : current;
       if (!address) return;
       followWallet(() => {
         setAccount(address, toCaipNetworkId(chainId));
@@ -485,7 +492,19 @@ export function createConnectionController({
   }
 
   async function switchNetworkAtWallet(network: Network) {
-    const { connector, address } = connected();
+    const { connector, address: current } = connected();
+    const embeddedSolana = connector.namespace === 'solana' ? undefined : connector.solana;
+    if (embeddedSolana && network.chainNamespace === 'solana') {
+      // Issue 28: the embedded wallet signs on any of the host's Solana networks with its Solana account.
+      const [first] = embeddedSolana.accounts;
+      if (!first) throw new NetworkSwitchError('unsupported', new Error('The embedded wallet has no Solana account'));
+      if (network.caipNetworkId === account.getState().caipNetworkId) return;
+      setAccount(first.address, network.caipNetworkId);
+      await showNetworkState();
+      return;
+    }
+    // Back from the embedded wallet's Solana account: its EVM address.
+    const address = account.getState().caipNetworkId?.startsWith('solana:') && embeddedSolana ? (evmAddress ?? current) : current;
     if (network.chainNamespace !== connectorNamespace(connector)) {
       throw new NetworkSwitchError('unsupported', new Error(`The connected wallet does not sign for ${network.chainNamespace}`));
     }
@@ -527,11 +546,15 @@ export function createConnectionController({
     const { connector, address } = connected();
     const bytes = new TextEncoder().encode(message);
     if (connector.namespace === 'solana') return signSolanaMessage(connector, address, bytes);
+    // The embedded wallet on the host's Solana network signs with its Solana account.
+    if (connector.solana && account.getState().caipNetworkId?.startsWith('solana:')) {
+      return signSolanaMessage({ wallet: connector.solana }, address, bytes);
+    }
     // EIP-1193 wallets take the message as hex of its UTF-8 bytes.
     return (await connector.provider.request({ method: 'personal_sign', params: [hexData(bytes), address] })) as string;
   }
 
-  async function signSolanaMessage({ wallet }: SolanaConnector, address: string, message: Uint8Array) {
+  async function signSolanaMessage({ wallet }: { wallet: StandardWallet }, address: string, message: Uint8Array) {
     const signer = feature<SolanaSignMessageFeature>(wallet, 'solana:signMessage', 'signMessage');
     // The wallet wants its own account object back, not a copy.
     const walletAccount = wallet.accounts.find((candidate) => candidate.address === address);

@@ -360,6 +360,7 @@ export function createLatch(options: LatchOptions): Latch {
           projectId: options.projectId,
           version: SDK_VERSION,
           network: options.networks.find((network) => network.chainNamespace === 'eip155') ?? firstNetwork,
+          solanaNetworks: () => networkList.filter((network) => network.chainNamespace === 'solana'),
           modal,
           connection: connectionController,
           track: events.emit,

@@ -1,5 +1,5 @@
 import type { Gateway } from './gateway.js';
-import type { Network, SolanaConnector, StandardWalletAccount } from './types.js';
+import type { Network, StandardWallet, StandardWalletAccount } from './types.js';
 import { declinedByUser } from './walletErrors.js';
 import { feature } from './walletStandard.js';
 import { loadWasmExtra } from './wasmExtra.js';
@@ -31,7 +31,8 @@ export type SolanaSendToken =
   | { type: 'spl'; mint: string; decimals: number; tokenProgram?: string };
 
 export interface SolanaTransferInput {
-  connector: SolanaConnector;
+  /** The signing wallet: a Solana connector's, or the embedded wallet's Solana account. */
+  connector: { wallet: StandardWallet };
   /** The sender: an account of the connector's wallet. */
   address: string;
   /** A `solana` network; its CAIP-2 id is the Wallet Standard chain and the gateway's chain. */

@@ -99,6 +99,11 @@ export interface Eip155Connector extends ConnectorBase {
   /** Absent means `eip155`, the namespace of every connector before Solana. */
   namespace?: 'eip155';
   provider: Eip1193Provider;
+  /**
+   * The embedded wallet's Solana account (type `AUTH`, issue 28), as a Wallet Standard wallet: on
+   * the host's Solana networks the connection uses it as it uses a Solana wallet's.
+   */
+  solana?: StandardWallet;
 }
 
 /** A Solana wallet registered through the Wallet Standard. */
@@ -110,6 +115,13 @@ export interface SolanaConnector extends ConnectorBase {
 
 /** A wallet the user can connect with; `namespace` says which kind of chain it signs for. */
 export type Connector = Eip155Connector | SolanaConnector;
+
+/**
+ * The Wallet Standard wallet that signs for `connector` on a Solana network: a Solana wallet's
+ * own, or the embedded wallet's Solana account.
+ */
+export const solanaWalletOf = (connector: Connector): StandardWallet | undefined =>
+  connector.namespace === 'solana' ? connector.wallet : connector.solana;
 
 /** The namespace a connector connects in. */
 export const connectorNamespace = (connector: Connector): 'eip155' | 'solana' => connector.namespace ?? 'eip155';

@@ -180,7 +180,7 @@ fn nested_values_read_as_compact_json() {
 fn other_methods_are_refused_clearly() {
     let refused = summary("eth_sign", json!([])).unwrap_err();
     assert_eq!(refused.to_string(), "Requested RPC call is not allowed");
-    let later = summary("solana_signMessage", json!([])).unwrap_err();
+    let later = summary("wallet_grantPermissions", json!([])).unwrap_err();
     assert!(later.to_string().contains("not supported by the embedded wallet yet"));
     for method in SIGNED_METHODS {
         assert_eq!(

@@ -24,7 +24,7 @@ export interface ProviderHooks {
 }
 
 /** The frame's error as an EIP-1193 error: its message and code (4001 rejected, 4200 not allowed). */
-function providerError(error: unknown): Error {
+export function providerError(error: unknown): Error {
   if (error instanceof FrameError && error.code !== undefined) return Object.assign(new Error(error.message), { code: error.code });
   // Aborted, timed out or a frame failure: EIP-1193's generic internal error.
   return Object.assign(error instanceof Error ? error : new Error(String(error)), { code: -32603 });

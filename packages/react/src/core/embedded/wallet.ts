@@ -7,6 +7,7 @@ import { createStore, type Store } from '../store.js';
 import type { Eip155Connector, Network } from '../types.js';
 import { createFrameClient, FrameError, type FrameClient, type FrameHost, type FrameRect } from './frameClient.js';
 import { createEmbeddedProvider, type EmbeddedProvider } from './provider.js';
+import { createEmbeddedSolanaWallet } from './solanaWallet.js';
 
 /** The embedded wallet's connector id (behaviour 2.1 `ID_AUTH`). */
 export { EMBEDDED_CONNECTOR_ID } from './load.js';
@@ -84,6 +85,8 @@ export interface EmbeddedDeps {
   projectId: string;
   version: string;
   network: Network;
+  /** The host's Solana networks now: with one, the embedded wallet's Solana account is offered too. */
+  solanaNetworks?: () => readonly Network[];
   modal: ModalController;
   connection: ConnectionController;
   /** Reports SOCIAL_LOGIN_SUCCESS. */
@@ -226,16 +229,24 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
     const evm = user.accounts.find((account) => account.namespace === 'eip155');
     store.setState({ user });
     if (!evm) throw new Error('An error occurred');
-    provider = createEmbeddedProvider(frame(), evm.address, deps.network.caipNetworkId, {
+    const hooks = {
       refused: () => {
         store.setState({ refused: true });
         showApproveView();
       },
-      settled: (ok) => {
+      settled: (ok: boolean) => {
         if (ok && approved) void deps.connection.refreshBalance();
         approved = false;
       },
-    });
+    };
+    provider = createEmbeddedProvider(frame(), evm.address, deps.network.caipNetworkId, hooks);
+    // Issue 28: the same login signs on the host's Solana networks with the user's Solana account.
+    const solanaAccount = user.accounts.find((account) => account.namespace === 'solana');
+    const solanaChains = (deps.solanaNetworks?.() ?? []).map((network) => network.caipNetworkId);
+    const solana =
+      solanaAccount && solanaChains.length > 0
+        ? await createEmbeddedSolanaWallet(frame(), solanaAccount.address, solanaChains, hooks)
+        : undefined;
     const connector: Eip155Connector = {
       id: EMBEDDED_CONNECTOR_ID,
       type: 'AUTH',
@@ -243,6 +254,7 @@ export function createEmbeddedWallet(deps: EmbeddedDeps): EmbeddedWallet {
       rdns: '',
       imageUrl: '',
       provider,
+      ...(solana && { solana }),
       // Disconnecting signs out of the frame: its session ends, the next login needs a code.
       disconnect: async () => {
         store.setState({ user: undefined, email: undefined });

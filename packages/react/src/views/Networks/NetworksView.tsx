@@ -19,13 +19,16 @@ const NAMESPACE_NAMES: Record<string, string> = { eip155: 'EVM', solana: 'Solana
 export function NetworksView() {
   const latch = useLatchInstance();
   const { caipNetworkId } = useStore(latch.account);
-  const { status } = useStore(latch.connection);
+  const { status, connectors, activeConnectorId } = useStore(latch.connection);
   // Follows `addNetwork` / `removeNetwork` (behaviour 3.8).
   const { networks: all } = useStore(latch.networksStore);
   // A switch or connection of a namespace under way elsewhere (the modal's loading map) blocks its rows too.
   const { namespaceLoading } = useStore(latch.modal.store);
   // A wallet signs for one namespace: other namespaces' networks are not offered while connected.
-  const namespace = status === 'connected' && caipNetworkId ? parseCaipNetworkId(caipNetworkId).namespace : undefined;
+  // The embedded wallet signs for both (issue 28).
+  const active = connectors.find(({ id }) => id === activeConnectorId);
+  const both = active !== undefined && active.namespace !== 'solana' && active.solana !== undefined;
+  const namespace = status === 'connected' && caipNetworkId && !both ? parseCaipNetworkId(caipNetworkId).namespace : undefined;
   const networks = namespace ? all.filter((network) => network.chainNamespace === namespace) : all;
   const hidden = networks.length < all.length;
   const [pending, setPending] = useState<string>();

@@ -7,7 +7,7 @@ import {
   type SolanaSendToken,
 } from '../../core/solanaTransfer.js';
 import { WalletRequestError } from '../../core/transactions.js';
-import type { CaipNetworkId } from '../../core/types.js';
+import { solanaWalletOf, type CaipNetworkId } from '../../core/types.js';
 import { perLatch } from '../lazyView.js';
 
 /** The send store of `latch`; a Solana account's send goes through the Wallet Standard. */
@@ -33,7 +33,8 @@ function solanaSender(latch: Latch): SendSolana {
     const connector = connectors.find(({ id }) => id === activeConnectorId);
     const { address, caipNetworkId } = latch.account.getState();
     const network = latch.networks.find((candidate) => candidate.caipNetworkId === caipNetworkId);
-    if (connector?.namespace !== 'solana' || !address || !network) throw new WalletRequestError('notConnected');
+    const wallet = connector && network?.chainNamespace === 'solana' ? solanaWalletOf(connector) : undefined;
+    if (!wallet || !address || !network) throw new WalletRequestError('notConnected');
     // A token balance names an SPL token by its CAIP-10 mint; the native SOL has no address.
     const mint = token.address?.split(':')[2];
     const solanaToken: SolanaSendToken = mint
@@ -41,7 +42,7 @@ function solanaSender(latch: Latch): SendSolana {
       : { type: 'native' };
     let signature: string;
     try {
-      signature = await sendSolanaTransfer({ connector, address, network, gateway: latch.gateway, token: solanaToken, amount, receiver: receiverAddress });
+      signature = await sendSolanaTransfer({ connector: { wallet }, address, network, gateway: latch.gateway, token: solanaToken, amount, receiver: receiverAddress });
     } catch (error) {
       // Behaviour 5.6: a declined send is the user's choice; any other failure has Solana's own message.
       if (error instanceof SolanaSendRejectedError) throw new WalletRequestError('rejected', error);
