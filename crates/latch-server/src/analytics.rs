@@ -19,7 +19,7 @@ use crate::AppState;
 /// The event body clients send.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct IncomingEvent {
+pub(crate) struct IncomingEvent {
     #[schema(min_length = 1, max_length = 128)]
     event_id: String,
     #[schema(max_length = 2048)]
@@ -65,7 +65,7 @@ fn event_names() -> utoipa::openapi::schema::Object {
 }
 
 /// The body of `POST /batch` as documented: 1 to [`MAX_BATCH_EVENTS`] events.
-pub struct EventBatch;
+pub(crate) struct EventBatch;
 
 impl utoipa::PartialSchema for EventBatch {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
@@ -77,7 +77,7 @@ impl ToSchema for EventBatch {}
 
 /// What happened.
 #[derive(Deserialize, ToSchema)]
-pub struct IncomingProps {
+pub(crate) struct IncomingProps {
     #[serde(rename = "type")]
     #[schema(schema_with = event_kinds)]
     kind: String,
@@ -160,7 +160,7 @@ async fn store(state: &AppState, caller: &Caller, values: Vec<(Option<usize>, Va
 /// What an ingestion stored.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Ingested {
+pub(crate) struct Ingested {
     /// Events that passed validation (0 when analytics is off).
     pub accepted: usize,
     /// Events newly stored (resends of a known eventId are not).
@@ -172,7 +172,7 @@ pub struct Ingested {
 /// `{isAnalyticsEnabled}`.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct AnalyticsConfig {
+pub(crate) struct AnalyticsConfig {
     /// Whether the modal should send events for this project.
     pub is_analytics_enabled: bool,
 }
@@ -181,7 +181,7 @@ pub struct AnalyticsConfig {
 #[utoipa::path(post, path = "/e", tag = "analytics", security(("project_id" = []), ("project_header" = [])),
     request_body(content = IncomingEvent),
     responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
+pub(crate) async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
     let value = parse_json(&body)?;
     store(&state, &caller, vec![(None, value)]).await
 }
@@ -190,7 +190,7 @@ pub async fn event(State(state): State<AppState>, caller: Caller, body: Bytes) -
 #[utoipa::path(post, path = "/batch", tag = "analytics", security(("project_id" = []), ("project_header" = [])),
     request_body(content = EventBatch),
     responses((status = 200, body = Ingested), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
+pub(crate) async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -> ApiResult<Json<Ingested>> {
     let Value::Array(values) = parse_json(&body)? else {
         return Err(ApiError::bad("body", "a batch is a JSON array of events"));
     };
@@ -211,7 +211,7 @@ pub async fn batch(State(state): State<AppState>, caller: Caller, body: Bytes) -
 /// `GET /getAnalyticsConfig`: `{isAnalyticsEnabled}` for the caller's project.
 #[utoipa::path(get, path = "/getAnalyticsConfig", tag = "analytics", security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = AnalyticsConfig), (status = 401, body = ErrorBody)))]
-pub async fn config(caller: Caller) -> Json<AnalyticsConfig> {
+pub(crate) async fn config(caller: Caller) -> Json<AnalyticsConfig> {
     Json(AnalyticsConfig {
         is_analytics_enabled: caller.project.analytics_enabled,
     })

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::AppState;
 
 /// The largest body of routes whose bodies are a few short fields.
-pub const FEW_FIELDS_BYTES: usize = 16 * 1024;
+pub(crate) const FEW_FIELDS_BYTES: usize = 16 * 1024;
 
 /// Routes whose bodies are a few short fields: an on-ramp checkout form or quote question, a
 /// swap to build, a CCIP-Read lookup (a DNS name of at most 255 bytes and one resolver call).
@@ -27,7 +27,7 @@ fn takes_few_fields(path: &str) -> bool {
 }
 
 /// The largest body `path` accepts under `config`.
-pub fn limit_for(config: &Config, path: &str) -> usize {
+pub(crate) fn limit_for(config: &Config, path: &str) -> usize {
     let limits = &config.body_limits;
     match path {
         "/v1" | "/v1/" | "/v1/embedded/rpc" => limits.rpc,
@@ -42,7 +42,7 @@ pub fn limit_for(config: &Config, path: &str) -> usize {
 }
 
 /// The middleware: limits the body of every request by its route.
-pub async fn limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let limit = limit_for(&state.config, request.uri().path());
     let declared = request
         .headers()

@@ -25,18 +25,18 @@ use crate::project::Visitor;
 use crate::AppState;
 
 /// How long a signed answer stays valid (the resolver refuses it afterwards).
-pub const ANSWER_TTL_S: u64 = 300;
+pub(crate) const ANSWER_TTL_S: u64 = 300;
 
 /// The gateway's answer.
 #[derive(Serialize, ToSchema)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// `abi.encode(bytes result, uint64 expires, bytes sig)`, `0x`-hex.
     pub data: String,
 }
 
 /// `POST /ccip` body (EIP-3668's POST form).
 #[derive(Deserialize, ToSchema)]
-pub struct Lookup {
+pub(crate) struct Lookup {
     /// The resolver that reverted (`OffchainLookup`'s `sender`).
     sender: String,
     /// Its `callData`: `resolve(bytes name, bytes data)`, `0x`-hex.
@@ -49,7 +49,7 @@ pub struct Lookup {
         ("data" = String, Path, description = "The call data, 0x-hex, followed by .json")),
     responses((status = 200, body = Answer), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody),
         (status = 503, body = ErrorBody)))]
-pub async fn get_lookup(
+pub(crate) async fn get_lookup(
     State(state): State<AppState>,
     _visitor: Visitor,
     Path((sender, data)): Path<(String, String)>,
@@ -62,7 +62,11 @@ pub async fn get_lookup(
 #[utoipa::path(post, path = "/ccip", tag = "names", request_body = Lookup,
     responses((status = 200, body = Answer), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody),
         (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
-pub async fn post_lookup(State(state): State<AppState>, _visitor: Visitor, body: Bytes) -> ApiResult<Json<Answer>> {
+pub(crate) async fn post_lookup(
+    State(state): State<AppState>,
+    _visitor: Visitor,
+    body: Bytes,
+) -> ApiResult<Json<Answer>> {
     let lookup: Lookup = crate::error::json_body(&body)?;
     answer(&state, &lookup.sender, &lookup.data).await
 }
@@ -77,7 +81,7 @@ fn signing_key(state: &AppState) -> ApiResult<[u8; 32]> {
 }
 
 /// A secp256k1 secret key as 32 bytes of hex (with or without `0x`).
-pub fn parse_key(text: &str) -> Result<[u8; 32], String> {
+pub(crate) fn parse_key(text: &str) -> Result<[u8; 32], String> {
     let bytes = hex::decode(text.trim()).map_err(|_| "ccip_signing_key is not hex".to_owned())?;
     let key: [u8; 32] = bytes
         .try_into()

@@ -69,7 +69,7 @@ fn allow(response: &mut Response, origin: &HeaderValue) {
 }
 
 /// The middleware.
-pub async fn cors(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn cors(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let Some(origin) = request.headers().get(header::ORIGIN).cloned() else {
         return next.run(request).await;
     };

@@ -26,7 +26,7 @@ const MAX_SUMMARY_EVENTS: u32 = 200_000;
 const DAY_MS: i64 = 86_400_000;
 
 /// `GET /dashboard`.
-pub async fn page() -> impl IntoResponse {
+pub(crate) async fn page() -> impl IntoResponse {
     (
         [
             (header::CACHE_CONTROL, "no-store"),
@@ -40,7 +40,7 @@ pub async fn page() -> impl IntoResponse {
 }
 
 #[derive(Deserialize)]
-pub struct SummaryQuery {
+pub(crate) struct SummaryQuery {
     /// The project to summarise.
     project: String,
     /// Days back from now (default 14, at most 90).
@@ -50,7 +50,7 @@ pub struct SummaryQuery {
 /// Per-day and per-category counts of a project's events.
 #[derive(Serialize, Debug, PartialEq, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Summary {
+pub(crate) struct Summary {
     /// The project.
     pub project: String,
     /// `YYYY-MM-DD` (UTC) → counts of opens, connects and errors.
@@ -74,7 +74,7 @@ pub struct Summary {
 /// One day's counts.
 #[derive(Serialize, Debug, PartialEq, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct DayCounts {
+pub(crate) struct DayCounts {
     /// `YYYY-MM-DD`, UTC.
     pub day: String,
     /// MODAL_OPEN events.
@@ -87,7 +87,7 @@ pub struct DayCounts {
 
 /// Failed admin tokens one client IP may send: 10 at once, then one a minute
 /// (guessing a 12-character token at that pace takes longer than forever).
-pub const ADMIN_FAILURES: Limit = Limit {
+pub(crate) const ADMIN_FAILURES: Limit = Limit {
     per_second: 1.0 / 60.0,
     burst: 10.0,
 };
@@ -137,7 +137,13 @@ fn utc_day(ms: i64) -> String {
 }
 
 /// Counts `events` (of one project) into a summary over the days `since_ms..=now_ms`.
-pub fn summarize(project: &str, events: &[AnalyticsEvent], since_ms: i64, now_ms: i64, truncated: bool) -> Summary {
+pub(crate) fn summarize(
+    project: &str,
+    events: &[AnalyticsEvent],
+    since_ms: i64,
+    now_ms: i64,
+    truncated: bool,
+) -> Summary {
     let mut days: BTreeMap<String, DayCounts> = BTreeMap::new();
     let mut day = since_ms;
     while day <= now_ms {
@@ -213,7 +219,7 @@ pub fn summarize(project: &str, events: &[AnalyticsEvent], since_ms: i64, now_ms
     params(("project" = String, Query), ("days" = Option<u32>, Query, description = "1 to 90, default 14")),
     security(("admin_token" = [])),
     responses((status = 200, body = Summary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
-pub async fn summary(
+pub(crate) async fn summary(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
@@ -235,7 +241,7 @@ pub async fn summary(
 /// `GET /v1/analytics/projects`: the project ids, for the dashboard's picker.
 #[utoipa::path(get, path = "/v1/analytics/projects", tag = "dashboard", security(("admin_token" = [])),
     responses((status = 200, body = Vec<String>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
-pub async fn projects(
+pub(crate) async fn projects(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,

@@ -112,11 +112,11 @@ pub enum ApiError {
 }
 
 /// Result of a handler.
-pub type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 /// The body of every error answer.
 #[derive(Serialize, ToSchema)]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// Always `FAILED`.
     #[schema(example = "FAILED")]
     pub status: &'static str,
@@ -129,7 +129,7 @@ pub struct ErrorBody {
 
 /// One reason an input was refused.
 #[derive(Serialize, ToSchema)]
-pub struct Reason {
+pub(crate) struct Reason {
     /// The input concerned, e.g. `chainId`.
     #[schema(example = "chainId")]
     pub field: &'static str,
@@ -206,7 +206,7 @@ impl IntoResponse for ApiError {
 }
 
 /// A JSON request body read whatever its Content-Type; malformed is a 422 with our body.
-pub fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
+pub(crate) fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
     serde_json::from_slice(body).map_err(|e| ApiError::UnprocessableBody(format!("body: {e}")))
 }
 

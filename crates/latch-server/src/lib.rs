@@ -4,37 +4,37 @@
 //! Architecture invariant: this is the only crate that speaks HTTP or touches
 //! a database; every rule it applies comes from `latch-core`.
 
-pub mod analytics;
-pub mod body_limit;
+pub(crate) mod analytics;
+pub(crate) mod body_limit;
 pub mod catalogue;
-pub mod ccip;
+pub(crate) mod ccip;
 pub mod chaindata;
 pub mod config;
 pub mod convert;
-pub mod cors;
-pub mod dashboard;
+pub(crate) mod cors;
+pub(crate) mod dashboard;
 pub mod embedded;
-pub mod error;
+pub(crate) mod error;
 pub mod gateway;
 pub mod images;
 pub mod indexer;
-pub mod metrics;
-pub mod names;
+pub(crate) mod metrics;
+pub(crate) mod names;
 pub mod onramp;
 pub mod openapi;
 pub mod outbound;
-pub mod project;
+pub(crate) mod project;
 pub mod ratelimit;
 pub mod relay;
-pub mod routes;
-pub mod rpc;
+pub(crate) mod routes;
+pub(crate) mod rpc;
 pub mod server;
-pub mod shard;
+pub(crate) mod shard;
 pub mod signatures;
 pub mod siwx;
 pub mod startup;
 pub mod store;
-pub mod subscriptions;
+pub(crate) mod subscriptions;
 
 /// Unix milliseconds now: the server's one reading of the wall clock.
 pub fn now_ms() -> i64 {

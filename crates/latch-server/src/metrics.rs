@@ -176,7 +176,7 @@ fn thread_shard() -> usize {
 
 /// Middleware recording every request. Routes are the matched patterns
 /// (never raw paths), so the label set stays bounded.
-pub async fn track(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
+pub(crate) async fn track(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
     // MatchedPath is a shared string: cloning it does not copy the route.
     let route = request.extensions().get::<MatchedPath>().cloned();
     let started = Instant::now();
@@ -188,7 +188,7 @@ pub async fn track(State(metrics): State<Metrics>, request: Request, next: Next)
 
 /// What `GET /metrics` serves, and the token it requires (if any).
 #[derive(Clone)]
-pub struct Access {
+pub(crate) struct Access {
     /// The registry rendered.
     pub metrics: Metrics,
     /// `metrics_token`: required as `Authorization: Bearer …` when set.
@@ -196,7 +196,7 @@ pub struct Access {
 }
 
 /// `GET /metrics`.
-pub async fn serve(State(access): State<Access>, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
+pub(crate) async fn serve(State(access): State<Access>, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
     if let Some(token) = &access.token {
         if !crate::dashboard::bearer_matches(&headers, &token.0) {
             return Err(ApiError::Unauthorized);

@@ -24,17 +24,17 @@ use crate::store::NameRecord;
 use crate::AppState;
 
 /// How far a registration message's timestamp may be from the server's clock.
-pub const TIMESTAMP_TOLERANCE_S: i64 = 10;
+pub(crate) const TIMESTAMP_TOLERANCE_S: i64 = 10;
 /// Longest `bio` attribute.
-pub const MAX_BIO_CHARS: usize = 255;
+pub(crate) const MAX_BIO_CHARS: usize = 255;
 /// Longest `avatar` attribute (a URL).
-pub const MAX_AVATAR_CHARS: usize = 1024;
+pub(crate) const MAX_AVATAR_CHARS: usize = 1024;
 /// Suggestions returned (exact name first).
 const SUGGESTIONS: usize = 5;
 
 /// `POST /v1/profile/account` body.
 #[derive(Deserialize, ToSchema)]
-pub struct Registration {
+pub(crate) struct Registration {
     /// JSON text `{"name":"alice.<zone>","attributes":{"bio":"…"},"timestamp":<unix s>}`.
     message: String,
     /// `personal_sign` of `message` by `address` (65 bytes hex), or the contract wallet's signature (ERC-1271; ERC-6492-wrapped for a wallet not deployed yet).
@@ -57,7 +57,7 @@ struct Message {
 
 /// One address of a name.
 #[derive(Serialize, ToSchema)]
-pub struct NameAddress {
+pub(crate) struct NameAddress {
     /// The address.
     pub address: String,
     /// Unix seconds it was added.
@@ -66,7 +66,7 @@ pub struct NameAddress {
 
 /// A name and its addresses (the original service's `NameAndAddresses`, snake case throughout).
 #[derive(Serialize, ToSchema)]
-pub struct NameAndAddresses {
+pub(crate) struct NameAndAddresses {
     /// The full name.
     pub name: String,
     /// Unix seconds.
@@ -133,7 +133,7 @@ fn primary_name(config: &crate::config::Config, name: &str) -> String {
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = NameAndAddresses), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
-pub async fn register(
+pub(crate) async fn register(
     State(state): State<AppState>,
     _caller: Caller,
     body: Bytes,
@@ -232,7 +232,7 @@ pub async fn register(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
-pub struct ProfileQuery {
+pub(crate) struct ProfileQuery {
     /// The client's API version (2).
     #[allow(dead_code)]
     api_version: Option<String>,
@@ -248,7 +248,7 @@ pub struct ProfileQuery {
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = NameAndAddresses), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-pub async fn lookup(
+pub(crate) async fn lookup(
     State(state): State<AppState>,
     _caller: Caller,
     Path(name): Path<String>,
@@ -292,7 +292,7 @@ const MAX_ENS_NAME_LENGTH: usize = 253;
     params(("address" = String, Path, description = "An address"), ProfileQuery),
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = Vec<NameAndAddresses>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn reverse(
+pub(crate) async fn reverse(
     State(state): State<AppState>,
     _caller: Caller,
     Path(address): Path<String>,
@@ -309,14 +309,14 @@ pub async fn reverse(
 /// `GET /v1/profile/suggestions/{name}` parameters.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct SuggestionQuery {
+pub(crate) struct SuggestionQuery {
     /// The zone (must be this server's).
     zone: Option<String>,
 }
 
 /// A suggested name.
 #[derive(Serialize, ToSchema)]
-pub struct Suggestion {
+pub(crate) struct Suggestion {
     /// The full name.
     pub name: String,
     /// Whether it is taken.
@@ -325,7 +325,7 @@ pub struct Suggestion {
 
 /// Suggestions for a wanted name.
 #[derive(Serialize, ToSchema)]
-pub struct Suggestions {
+pub(crate) struct Suggestions {
     /// The name itself first, then free variants; five in all.
     pub suggestions: Vec<Suggestion>,
 }
@@ -336,7 +336,7 @@ pub struct Suggestions {
     security(("project_id" = []), ("project_header" = [])),
     responses((status = 200, body = Suggestions), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody)))]
-pub async fn suggestions(
+pub(crate) async fn suggestions(
     State(state): State<AppState>,
     _caller: Caller,
     Path(name): Path<String>,

@@ -30,7 +30,7 @@ pub struct Caller {
 /// is asked again: every API call checks its project, so this keeps the
 /// database off the hot path, while `latch project add|remove` (possibly on
 /// another node) still takes effect within seconds.
-pub const PROJECT_CACHE_TTL: Duration = Duration::from_secs(5);
+pub(crate) const PROJECT_CACHE_TTL: Duration = Duration::from_secs(5);
 /// Known projects kept at most (they are created by the operator, so this is
 /// only reached by a very large deployment; then the known cache starts over).
 const PROJECT_CACHE_CAPACITY: usize = 10_000;
@@ -132,7 +132,7 @@ const MAX_FORWARDED_HOPS: usize = 16;
 /// proxy appends the address it was called from), skipping trusted hops, and
 /// the first untrusted hop is the client. Hops to the left of it were written
 /// by the client itself and are ignored.
-pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> IpAddr {
+pub(crate) fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> IpAddr {
     let is_trusted = |ip: IpAddr| trusted.iter().any(|range| range.contains(ip));
     if !is_trusted(peer) {
         return peer;
@@ -167,7 +167,7 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// The client's address (see [`client_ip`]); without a socket peer (a
 /// router called in-process), the unspecified address.
 #[derive(Debug, Clone, Copy)]
-pub struct ClientIp(pub IpAddr);
+pub(crate) struct ClientIp(pub IpAddr);
 
 impl ClientIp {
     /// The client of a request that came over a socket (`None` in-process).

@@ -57,7 +57,7 @@ pub(crate) async fn answer(state: &AppState, caller: &Caller, query: RpcQuery, b
 /// any JSON and checks it itself; `params` may also be an object, `id` a string).
 #[derive(ToSchema)]
 #[allow(dead_code)]
-pub struct JsonRpcRequest {
+pub(crate) struct JsonRpcRequest {
     #[schema(pattern = "^2\\.0$")]
     jsonrpc: String,
     #[schema(min_length = 1, example = "eth_blockNumber")]
@@ -69,7 +69,7 @@ pub struct JsonRpcRequest {
 }
 
 /// One request or a batch of 1 to `max_batch` (1000 by default), as documented.
-pub struct JsonRpcBody;
+pub(crate) struct JsonRpcBody;
 
 impl utoipa::PartialSchema for JsonRpcBody {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
@@ -89,7 +89,7 @@ impl ToSchema for JsonRpcBody {}
 
 /// The chains the gateway serves.
 #[derive(Serialize, ToSchema)]
-pub struct SupportedChains {
+pub(crate) struct SupportedChains {
     /// CAIP-2 ids served over HTTP.
     pub http: Vec<String>,
     /// CAIP-2 ids served over WebSocket.

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The calling thread's number, given in the order threads first ask (0, 1, 2…);
 /// `% shards` picks its shard. Stable for the thread's life.
-pub fn thread_index() -> usize {
+pub(crate) fn thread_index() -> usize {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     thread_local! {
         static INDEX: usize = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -16,7 +16,7 @@ pub fn thread_index() -> usize {
 
 /// How many shards to make for work spread over the machine's cores: one per
 /// core (a worker thread each by default), at least 1, at most `cap`.
-pub fn per_core(cap: usize) -> usize {
+pub(crate) fn per_core(cap: usize) -> usize {
     std::thread::available_parallelism()
         .map_or(1, usize::from)
         .clamp(1, cap.max(1))

@@ -61,21 +61,21 @@ const SOCKET_KEY: &str = "socket";
 
 /// Open sockets per client IP, capped (clones share the counts).
 #[derive(Debug, Clone)]
-pub struct SocketSlots {
+pub(crate) struct SocketSlots {
     cap: usize,
     open: Arc<Mutex<HashMap<IpAddr, usize>>>,
 }
 
 /// One open socket's place; dropping it frees the place.
 #[derive(Debug)]
-pub struct SocketSlot {
+pub(crate) struct SocketSlot {
     ip: IpAddr,
     open: Arc<Mutex<HashMap<IpAddr, usize>>>,
 }
 
 impl SocketSlots {
     /// At most `cap` sockets per IP.
-    pub fn new(cap: usize) -> Self {
+    pub(crate) fn new(cap: usize) -> Self {
         Self {
             cap,
             open: Arc::default(),
@@ -83,7 +83,7 @@ impl SocketSlots {
     }
 
     /// A place for one more socket from `ip`, or `TooManySockets`.
-    pub fn take(&self, ip: IpAddr) -> ApiResult<SocketSlot> {
+    pub(crate) fn take(&self, ip: IpAddr) -> ApiResult<SocketSlot> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         let count = open.entry(ip).or_insert(0);
         if *count >= self.cap {
@@ -97,7 +97,7 @@ impl SocketSlots {
     }
 
     /// How many sockets `ip` holds open now.
-    pub fn open(&self, ip: IpAddr) -> usize {
+    pub(crate) fn open(&self, ip: IpAddr) -> usize {
         self.open
             .lock()
             .unwrap_or_else(|e| e.into_inner())
