@@ -110,6 +110,9 @@ test-catalogue:
 test-relay: build-server
 	scripts/with-postgres npm test -w @latch/relay-conformance
 
+# The stack runs on free loopback ports with its files in .devnet/e2e-run-<pid>/ (ARCHITECTURE.md,
+# `e2e/`), so two runs on one machine do not collide; to run a few specs on their own:
+# (cd e2e && npx playwright test tests/connect.spec.ts --output test-results-mine).
 test-e2e:
 	npm test -w @latch/e2e
 
