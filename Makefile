@@ -112,6 +112,9 @@ test-catalogue:
 test-relay: build-server
 	scripts/with-postgres npm test -w @latch/relay-conformance
 
+# The stack runs on free loopback ports with its files in .devnet/e2e-run-<pid>/ (ARCHITECTURE.md,
+# `e2e/`), so two runs on one machine do not collide. Playwright empties its output folder when it
+# starts, so give a second run its own: (cd e2e && npx playwright test tests/connect.spec.ts --output /tmp/mine).
 test-e2e:
 	npm test -w @latch/e2e
 

@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { holdServerPorts } from '../e2e/infra/server-ports.mjs';
 
 const PASSWORD = 'correct horse battery staple';
 /** behaviour 7.1: a new code for the same address 30 s after the last one. */
@@ -95,13 +96,14 @@ async function typeCode(page, mails, email, index) {
  * Runs the rows; `startUntil` is ui.mjs's process starter. Returns the report's lines.
  * `runs` measured runs of each, after one warm-up.
  */
-export async function benchEmbedded({ root, data, browser, latch, rpcPort, startUntil, children, runs, stats }) {
-  const port = 28797;
+export async function benchEmbedded({ root, data, browser, latch, rpcUrl, startUntil, children, runs, stats }) {
+  const { port, release } = await holdServerPorts();
   const url = `http://127.0.0.1:${port}/`;
   const vaultOrigin = `http://127.0.0.1:${port + 2}`;
   const sink = await startSink(root, children);
   const dir = join(data, 'embedded');
   mkdirSync(dir, { recursive: true });
+  await release();
   await startUntil(
     'latch (embedded)',
     latch,
@@ -110,7 +112,7 @@ export async function benchEmbedded({ root, data, browser, latch, rpcPort, start
       LATCH_DATA_DIR: dir,
       LATCH_CONFIG: join(dir, 'none.toml'),
       LATCH_LOG: 'warn',
-      LATCH_CHAINS: `[{id="eip155:31337",upstreams=["http://127.0.0.1:${rpcPort}"]}]`,
+      LATCH_CHAINS: `[{id="eip155:31337",upstreams=["${rpcUrl}"]}]`,
       LATCH_EMBEDDED: `{smtp_url="smtp://127.0.0.1:${sink.port}"}`,
     },
     'latch serving',

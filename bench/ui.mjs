@@ -1,6 +1,6 @@
 // `make bench-ui` (issue 6 budgets): the demo's production build — per-chunk gzip sizes, the JS
 // before the first open, everything the Connect view needs — then, in headless Chromium against
-// a real `latch serve --dev` and devnet (ports 28545/28546/28787, away from e2e's and the demo's):
+// a real `latch serve --dev` and devnet (on free ports, so nothing else on the machine is in the way):
 // click → modal visible with its wallets listed (median of 20), the AllWallets search re-render
 // after the debounce with a catalogue of 593 wallets (the seed's 93 and 500 generated ones),
 // (issue 5) click on WalletConnect → QR code of a new proposal through the server's relay, and
@@ -13,14 +13,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright';
+import { holdServerPorts } from '../e2e/infra/server-ports.mjs';
 import { benchEmbedded } from './ui-embedded.mjs';
 import { buildDemo, kB, sizeReport } from './ui-sizes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_UI_RUNS ?? 20);
-const RPC_PORT = 28545;
-const PORT = 28787;
-const URL_ = `http://127.0.0.1:${PORT}/`;
 const FEATURED = ['metamask', 'rainbow', 'coinbase-wallet', 'trust-wallet'];
 const SEED = join(root, '.latch/catalogue/seed.json');
 
@@ -80,24 +78,30 @@ for (const file of [SEED, join(data, 'generated.json')]) {
 }
 const catalogueSize = seed.data.length + generated.length;
 
+// latch's port (and its frame's, + 2) is held while the devnet takes free ones of its own.
+const serverPorts = await holdServerPorts();
 await startUntil(
   'devnet',
   'node',
-  ['devnet/index.js', '--port', String(RPC_PORT), '--second-port', String(RPC_PORT + 1), '--out', join(data, 'devnet.json')],
+  ['devnet/index.js', '--port', '0', '--second-port', '0', '--out', join(data, 'devnet.json')],
   {},
   'devnet ready',
 );
+const devnet = JSON.parse(readFileSync(join(data, 'devnet.json'), 'utf8'));
+const RPC_URL = devnet.rpcUrl;
+await serverPorts.release();
 await startUntil(
   'latch',
   latch,
-  ['serve', '--dev', '--port', String(PORT), '--static-dir', 'apps/demo/dist'],
+  ['serve', '--dev', '--port', String(serverPorts.port), '--static-dir', 'apps/demo/dist'],
   {
     ...latchEnv,
     LATCH_FEATURED_WALLET_IDS: JSON.stringify(FEATURED),
-    LATCH_CHAINS: `[{id="eip155:31337",upstreams=["http://127.0.0.1:${RPC_PORT}"]},{id="eip155:31338",upstreams=["http://127.0.0.1:${RPC_PORT + 1}"]}]`,
+    LATCH_CHAINS: `[{id="eip155:31337",upstreams=["${RPC_URL}"]},{id="eip155:31338",upstreams=["${devnet.secondChain.rpcUrl}"]}]`,
   },
   'latch serving',
 );
+const URL_ = `http://127.0.0.1:${serverPorts.port}/`;
 
 // Debian's Chromium with e2e/playwright.config.ts's flags.
 const browser = await chromium.launch({
@@ -114,7 +118,7 @@ if (!ONLY || ONLY === 'embedded') {
     data,
     browser,
     latch,
-    rpcPort: RPC_PORT,
+    rpcUrl: RPC_URL,
     startUntil,
     children,
     runs: Number(process.env.BENCH_UI_EMBEDDED_RUNS ?? 10),
@@ -508,7 +512,7 @@ const sendAgain = [];
 const receiveFirst = [];
 for (let run = -1; run < RUNS; run++) {
   const context = await browser.newContext();
-  await context.addInitScript(installBenchWallet, { ...BENCH_WALLET, rpcUrl: `http://127.0.0.1:${RPC_PORT}` });
+  await context.addInitScript(installBenchWallet, { ...BENCH_WALLET, rpcUrl: RPC_URL });
   const page = await context.newPage();
   await page.goto(URL_, { waitUntil: 'networkidle' });
   await page.click('[data-testid="connect-button"]');

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
 
@@ -74,7 +75,10 @@ async function rpcAnswers(rpcUrl) {
  * code (128 + signal number if killed) whenever the process ends, `stop()` terminates it and awaits that.
  */
 export async function startAnvil({ host = '127.0.0.1', port = 8545, chainId = CHAIN_ID } = {}) {
-  await assertPortFree(host, port);
+  // Port 0: anvil binds a free port and says which in its banner, so there is nothing to check
+  // first and no race between choosing a port and binding it.
+  const anyPort = port === 0;
+  if (!anyPort) await assertPortFree(host, port);
 
   const args = [
     '--host', host,
@@ -83,9 +87,10 @@ export async function startAnvil({ host = '127.0.0.1', port = 8545, chainId = CH
     '--mnemonic', MNEMONIC,
     '--accounts', String(ACCOUNT_COUNT),
     '--balance', String(ACCOUNT_BALANCE_ETH),
-    '--quiet',
+    // The banner (keys, then `Listening on host:port`) is only needed to learn a chosen port.
+    ...(anyPort ? [] : ['--quiet']),
   ];
-  const child = spawn(resolveAnvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(resolveAnvilBinary(), args, { stdio: ['ignore', anyPort ? 'pipe' : 'ignore', 'pipe'] });
 
   // Keep the tail of stderr so a failed start can say why.
   let stderr = '';
@@ -112,9 +117,14 @@ export async function startAnvil({ host = '127.0.0.1', port = 8545, chainId = CH
     return exited;
   };
 
-  const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  const rpcUrl = `http://${hostForUrl}:${port}`;
   const deadline = Date.now() + READY_TIMEOUT_MS;
+  const boundPort = anyPort ? await reportedPort(child, exited, deadline, () => stderr) : port;
+  if (boundPort === undefined) {
+    await stop();
+    throw new Error(`anvil did not report its port within ${READY_TIMEOUT_MS / 1000}s:\n${stderr.trim()}`);
+  }
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  const rpcUrl = `http://${hostForUrl}:${boundPort}`;
   while (!(await rpcAnswers(rpcUrl))) {
     if (hasExited) throw new Error(`anvil exited before becoming ready:\n${stderr.trim()}`);
     if (Date.now() > deadline) {
@@ -124,4 +134,26 @@ export async function startAnvil({ host = '127.0.0.1', port = 8545, chainId = CH
     await new Promise((r) => setTimeout(r, 50));
   }
   return { rpcUrl, child, exited, stop };
+}
+
+/**
+ * The port in anvil's `Listening on <host>:<port>` line, or undefined when the deadline passes
+ * first; rejects if anvil exits before saying it. The rest of stdout is read and dropped so a full
+ * pipe never blocks anvil.
+ */
+function reportedPort(child, exited, deadline, stderr) {
+  const lines = createInterface({ input: child.stdout });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
+    lines.on('line', (line) => {
+      const port = /^Listening on .*:(\d+)$/.exec(line.trim())?.[1];
+      if (port === undefined) return;
+      clearTimeout(timer);
+      resolve(Number(port));
+    });
+    exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`anvil exited before becoming ready:\n${stderr().trim()}`));
+    });
+  });
 }

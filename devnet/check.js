@@ -370,8 +370,28 @@ async function main() {
       assert.equal(second.stdout(), '');
     });
 
-    await check('a second deployment (--deploy-only on a fresh anvil) yields identical addresses', async () => {
-      const anvil = await startAnvil({ port: await freePort() });
+    await check('--port 0 --second-port 0: both chains on free ports, named in the ready line and the JSON', async () => {
+      const anyFile = join(tmp, 'any-port.json');
+      const run = runCli(['--port', '0', '--second-port', '0', '--out', anyFile]);
+      try {
+        const { rpcUrl } = await run.ready;
+        const written = JSON.parse(readFileSync(anyFile, 'utf8'));
+        assert.match(rpcUrl, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+        assert.equal(written.rpcUrl, rpcUrl);
+        assert.notEqual(written.secondChain.rpcUrl, rpcUrl);
+        const chainIdAt = (url) => createPublicClient({ transport: http(url) }).getChainId();
+        assert.equal(await chainIdAt(rpcUrl), 31337);
+        assert.equal(await chainIdAt(written.secondChain.rpcUrl), 31338);
+        assert.deepEqual(written.contracts, fixture.contracts);
+      } finally {
+        run.child.kill('SIGTERM');
+      }
+      assert.equal(await run.exit, 0);
+    });
+
+    await check('a second deployment (--deploy-only on a fresh anvil on a free port) yields identical addresses', async () => {
+      // Port 0: anvil picks the port and startAnvil reads it from anvil's banner.
+      const anvil = await startAnvil({ port: 0 });
       try {
         const secondFile = join(tmp, 'second.json');
         const run = runCli(['--deploy-only', '--rpc', anvil.rpcUrl, '--out', secondFile]);

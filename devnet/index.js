@@ -15,13 +15,15 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = `usage: node devnet/index.js [--port 8545] [--host 127.0.0.1] [--second-port <port>] [--out <file>]
        node devnet/index.js --deploy-only --rpc <url> [--out <file>]
 
-  --port, --host   where anvil listens (default 127.0.0.1:8545)
+  --port, --host   where anvil listens (default 127.0.0.1:8545; 0: any free port, read the URL
+                   from the ready line)
   --nft-base-uri   the NFT's base URI (default ${NFT_BASE_URI}: the demo's metadata, served by
                    \`latch serve --dev\` on its default port)
   --ccip-url       the name zone's CCIP-Read gateway URL (default ${CCIP_URL}:
                    \`latch serve --dev\` on its default port)
   --second-port    also start a bare second chain (id ${SECOND_CHAIN_ID}, same funded accounts, no
-                   contracts) on this port: a network for switching tests and the demo
+                   contracts) on this port (0: any free one; its URL is secondChain.rpcUrl in
+                   --out): a network for switching tests and the demo
   --out            addresses JSON (default $LATCH_DEVNET_FILE or <repo>/.devnet/addresses.json)
   --deploy-only    deploy to the fresh node at --rpc instead of starting anvil, then exit`;
 
@@ -41,9 +43,10 @@ function parseCli(argv) {
     },
   });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`invalid --port ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`);
   const secondPort = values['second-port'] === undefined ? undefined : Number(values['second-port']);
-  if (secondPort !== undefined && (!Number.isInteger(secondPort) || secondPort < 1 || secondPort > 65535 || secondPort === port)) {
+  const samePort = secondPort === port && port !== 0;
+  if (secondPort !== undefined && (!Number.isInteger(secondPort) || secondPort < 0 || secondPort > 65535 || samePort)) {
     throw new Error(`invalid --second-port ${values['second-port']}`);
   }
   if (values['deploy-only'] !== (values.rpc !== undefined)) throw new Error('--deploy-only and --rpc go together');

@@ -23,6 +23,8 @@ export default defineConfig({
   timeout: 30_000,
   reporter: [['list']],
   use: {
+    // This run's latch, on the port global setup chose: workers load this file again, after global
+    // setup has put the port in the environment they inherit (fixtures/stack.ts).
     baseURL: E2E_SERVER_URL,
     trace: 'retain-on-failure',
     launchOptions: {

@@ -1,0 +1,2 @@
+/** See server-ports.mjs. */
+export function holdServerPorts(): Promise<{ port: number; release: () => Promise<void> }>;
