@@ -4,9 +4,9 @@
 // then). The answer, the batch id, comes once the first is sent; the status rule is latch-core's
 // (embedded::calls). Batches live in the frame's memory: a reloaded frame knows none
 // ("Unknown bundle id").
-import { callsStatus, prepareTransaction } from '@latch/wasm-vault';
 import { RpcError } from './approvals';
 import { withWallet } from './keys';
+import { loadKeys } from './wasm';
 
 /** How long a sent call may take to be mined before the rest of its batch is given up. */
 const RECEIPT_TIMEOUT_MS = 120_000;
@@ -73,6 +73,7 @@ async function sendOne(context: CallsContext, gateway: Gateway, call: Record<str
     { method: 'eth_maxPriorityFeePerGas', params: [] },
   ]);
   const baseFee = (block as { baseFeePerGas?: unknown } | null)?.baseFeePerGas ?? '0x0';
+  const { prepareTransaction } = await loadKeys();
   let prepared: string;
   try {
     prepared = JSON.stringify(
@@ -136,6 +137,8 @@ export async function getCallsStatus(gateway: Gateway, params: unknown): Promise
   const hashes = [...batch.hashes];
   const receipts = (await gateway(hashes.map((hash) => ({ method: 'eth_getTransactionReceipt', params: [hash] })))) as (Receipt | null)[];
   const outcomes = receipts.map((receipt) => (receipt ? receipt.status === '0x1' : null));
+  // Loaded already: a batch exists only once sendCalls signed.
+  const { callsStatus } = await loadKeys();
   return {
     version: '2.0.0',
     id,

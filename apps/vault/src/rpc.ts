@@ -2,7 +2,7 @@
 // gateway; not-safe ones are summarized by latch-core, shown in the frame's approval panel and
 // signed only after the user confirms; anything else is refused. The host sees the frame only
 // while APPROVAL_OPEN … APPROVAL_CLOSED.
-import { approvalSummary, classifyRpcMethod, init, prepareTransaction } from '@latch/wasm-vault';
+import { classifyRpcMethod, init } from '@latch/wasm-vault';
 import { createApprovalQueue, RpcError, type Ticket } from './approvals';
 import { showApproval, type Summary } from './approve';
 import { type CallsToSign, getCallsStatus, sendCalls } from './calls';
@@ -124,6 +124,8 @@ export async function rpcRequest(session: RpcSession, method: string, params: un
 }
 
 async function approved(context: RpcContext, ticket: Ticket, method: string, params: unknown): Promise<unknown> {
+  // Summaries and signing come with the keys module (in a restored session, first needed here).
+  const { approvalSummary, prepareTransaction } = await loadKeys();
   let approval: Approval;
   try {
     approval = approvalSummary(method, JSON.stringify(params), context.account) as Approval;
@@ -131,8 +133,6 @@ async function approved(context: RpcContext, ticket: Ticket, method: string, par
     const message = error instanceof Error ? error.message : 'An error occurred';
     throw new RpcError(message, message === NOT_ALLOWED ? 4200 : -32602);
   }
-  // The signing module (first needed here in a restored session) loads while the user reads.
-  loadKeys().catch(() => undefined);
   let prepared: string | null = null;
   if (method === 'eth_sendTransaction') {
     // Read before asking, so a call that would revert fails before the user is asked.

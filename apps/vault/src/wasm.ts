@@ -1,6 +1,6 @@
 // The frame's wasm (@latch/wasm-vault, BENCHMARKS.md "The wallet frame"): the `checks` module
-// comes with the page (validate.ts, rpc.ts, calls.ts import it); `keys` and `recovery` are
-// fetched the first time they are needed, one load shared by every caller. The frame must
+// comes with the page (validate.ts, rpc.ts import it); `keys` (signing, approval summaries) and
+// `recovery` are fetched the first time they are needed, one load shared by every caller. The frame must
 // never fetch them earlier (e2e/tests/embedded.spec.ts watches its requests).
 type Module = { init: () => Promise<void> };
 

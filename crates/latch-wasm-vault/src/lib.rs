@@ -5,8 +5,8 @@
 //!
 //! The browser gets this crate as three wasm modules, so that the frame page downloads only what
 //! it needs when it needs it (BENCHMARKS.md "The wallet frame"): feature `checks` (the host's
-//! messages checked, RPC methods classified, approval summaries: loaded with the page), `keys`
-//! (shares split and combined, the `Wallet` that signs: loaded at login or the first approval)
+//! messages checked, RPC methods classified: loaded with the page), `keys` (shares split and
+//! combined, the `Wallet` that signs, approval summaries: loaded at login or the first approval)
 //! and `recovery` (the recovery share's envelopes, Argon2id and AES-GCM: loaded only when a
 //! recovery password is set or entered). Each export is in exactly one of them, in the file of
 //! its group; native builds have all three.
@@ -20,6 +20,8 @@ use js_sys::{Object, Reflect};
 use latch_vault::Share;
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "keys")]
+pub mod approvals;
 #[cfg(feature = "checks")]
 pub mod checks;
 #[cfg(feature = "keys")]
