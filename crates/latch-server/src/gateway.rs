@@ -26,6 +26,7 @@ use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
 use crate::outbound::redact_url;
 use crate::subscriptions::SocketSlots;
+use crate::upstream::{Endpoint, UpstreamClient, UpstreamError};
 
 /// JSON-RPC error codes that mean "this upstream, not this request": try the next one.
 /// -32005 is the de facto "limit exceeded"; -32603 an upstream internal error.
@@ -44,7 +45,7 @@ pub struct Chain {
     /// Endpoints, in configured order.
     pub upstreams: Vec<String>,
     /// The same, parsed once rather than on every forwarded call.
-    upstream_urls: Vec<reqwest::Url>,
+    endpoints: Vec<Endpoint>,
     /// The same as logs name them (`scheme://host[:port]`: URLs carry API keys), made once.
     upstream_names: Vec<String>,
     /// WebSocket endpoints, in configured order.
@@ -169,7 +170,7 @@ pub struct Gateway {
     /// One client (and so one connection pool) per core: a single client's pool
     /// is one mutex that every forwarded call takes twice, which worker threads
     /// would contend for. Each thread uses its own (see [`crate::shard`]).
-    clients: Arc<[reqwest::Client]>,
+    clients: Arc<[UpstreamClient]>,
     max_batch: usize,
     /// Open `/v1` WebSockets per client IP.
     pub(crate) ws_slots: SocketSlots,
@@ -191,13 +192,11 @@ impl Gateway {
                     Chain {
                         id: CaipNetworkId::parse(&c.id)?,
                         upstreams: c.upstreams.clone(),
-                        upstream_urls: c
+                        endpoints: c
                             .upstreams
                             .iter()
-                            .map(|u| {
-                                reqwest::Url::parse(u).map_err(|e| anyhow::anyhow!("upstream {}: {e}", redact_url(u)))
-                            })
-                            .collect::<anyhow::Result<_>>()?,
+                            .map(|u| Endpoint::parse(u))
+                            .collect::<Result<_, UpstreamError>>()?,
                         upstream_names: c.upstreams.iter().map(|u| redact_url(u)).collect(),
                         ws_upstreams: c.ws_upstreams.clone(),
                         rank: c.rank,
@@ -208,16 +207,11 @@ impl Gateway {
                 ))
             })
             .collect::<anyhow::Result<_>>()?;
-        let client = || {
-            reqwest::Client::builder()
-                .timeout(Duration::from_millis(config.upstream_timeout_ms))
-                .connect_timeout(Duration::from_millis(config.upstream_timeout_ms.min(3_000)))
-                // Upstreams are configured addresses: an environment proxy would see their API keys.
-                .no_proxy()
-                .build()
-        };
+        // Upstreams are configured addresses: this client reads no environment
+        // proxy, which would see their API keys.
+        let timeout = Duration::from_millis(config.upstream_timeout_ms);
         let clients = (0..crate::shard::per_core(MAX_CLIENTS))
-            .map(|_| client())
+            .map(|_| UpstreamClient::new(timeout))
             .collect::<Result<_, _>>()?;
         Ok(Self {
             chains,
@@ -228,7 +222,7 @@ impl Gateway {
     }
 
     /// The calling thread's upstream client.
-    fn http(&self) -> &reqwest::Client {
+    fn http(&self) -> &UpstreamClient {
         &self.clients[crate::shard::thread_index() % self.clients.len()]
     }
 
@@ -238,19 +232,15 @@ impl Gateway {
         for chain in self.chains.values().filter(|c| c.rank) {
             let Some(probe) = chain.probe_request() else { continue };
             let mut probes = tokio::task::JoinSet::new();
-            for (index, upstream) in chain.upstreams.iter().enumerate() {
-                let request = self
-                    .http()
-                    .post(upstream)
-                    .header(reqwest::header::CONTENT_TYPE, "application/json")
-                    .body(probe);
+            for (index, endpoint) in chain.endpoints.iter().enumerate() {
+                let (client, endpoint) = (self.http().clone(), endpoint.clone());
                 probes.spawn(async move {
                     let started = Instant::now();
-                    let ok = match request.send().await {
-                        Ok(r) if r.status().is_success() => {
-                            r.json::<Value>().await.is_ok_and(|body| body.get("result").is_some())
+                    let ok = match client.post_json(&endpoint, Bytes::from_static(probe.as_bytes())).await {
+                        Ok(body) => {
+                            serde_json::from_slice::<Value>(&body).is_ok_and(|body| body.get("result").is_some())
                         }
-                        _ => false,
+                        Err(_) => false,
                     };
                     (
                         index,
@@ -422,30 +412,18 @@ impl Gateway {
         for index in chain.order() {
             // Upstream URLs carry API keys: logs name the host only, errors lose their URL.
             let upstream = &chain.upstream_names[index];
-            let response = self
-                .http()
-                .post(chain.upstream_urls[index].clone())
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.clone())
-                .send()
-                .await;
-            let response = match response {
-                Ok(r) if r.status().is_success() => r,
-                Ok(r) => {
-                    tracing::warn!(chain = %chain.id, %upstream, status = %r.status(), "upstream refused");
+            let reply = match self.http().post_json(&chain.endpoints[index], body.clone()).await {
+                Ok(reply) => reply,
+                Err(UpstreamError::Refused(status)) => {
+                    tracing::warn!(chain = %chain.id, %upstream, %status, "upstream refused");
                     continue;
                 }
-                Err(error) => {
-                    let error = error.without_url();
-                    tracing::warn!(chain = %chain.id, %upstream, %error, "upstream unreachable");
-                    continue;
-                }
-            };
-            let reply = match response.bytes().await {
-                Ok(bytes) => bytes,
-                Err(error) => {
-                    let error = error.without_url();
+                Err(error @ UpstreamError::CutShort(_)) => {
                     tracing::warn!(chain = %chain.id, %upstream, %error, "upstream reply cut short");
+                    continue;
+                }
+                Err(error) => {
+                    tracing::warn!(chain = %chain.id, %upstream, %error, "upstream unreachable");
                     continue;
                 }
             };

@@ -35,6 +35,7 @@ pub mod siwx;
 pub mod startup;
 pub mod store;
 pub(crate) mod subscriptions;
+pub(crate) mod upstream;
 
 /// Unix milliseconds now: the server's one reading of the wall clock.
 pub fn now_ms() -> i64 {

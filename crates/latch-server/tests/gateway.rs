@@ -422,3 +422,73 @@ async fn cors_answers_allowed_origins_and_makes_refusals_readable() {
         .await;
     assert!(!no_origin.unwrap().headers().contains_key("access-control-allow-origin"));
 }
+
+/// A local HTTP server for `router`; its base URL.
+async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    format!("http://{address}")
+}
+
+/// An upstream's redirect is not followed (it counts as a failed upstream, so
+/// the call goes to the next one), and user info in an upstream URL travels as
+/// Basic authorization, not in the request line.
+#[tokio::test]
+async fn upstream_redirects_are_not_followed_and_user_info_authorizes() {
+    use axum::response::IntoResponse;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    let answer = |result: &'static str| {
+        move |body: axum::body::Bytes| async move {
+            let call: Value = serde_json::from_slice(&body).unwrap();
+            axum::Json(json!({"jsonrpc": "2.0", "id": call["id"], "result": result}))
+        }
+    };
+    let redirected_hits = Arc::new(AtomicUsize::new(0));
+    let hits = Arc::clone(&redirected_hits);
+    let redirected = serve(axum::Router::new().fallback(move |body: axum::body::Bytes| {
+        hits.fetch_add(1, Ordering::SeqCst);
+        answer("0xredirected")(body)
+    }))
+    .await;
+    let target = format!("{redirected}/elsewhere");
+    let redirecting =
+        serve(axum::Router::new().fallback(move || std::future::ready(axum::response::Redirect::temporary(&target))))
+            .await;
+    let guarded = serve(axum::Router::new().fallback(
+        move |headers: axum::http::HeaderMap, uri: axum::http::Uri, body: axum::body::Bytes| async move {
+            // base64("us@er:p:ss"): the URL's user info, percent-decoded.
+            let authorized =
+                headers.get("authorization").and_then(|v| v.to_str().ok()) == Some("Basic dXNAZXI6cDpzcw==");
+            assert_eq!(uri.path(), "/rpc", "the request line carries the path only");
+            if !authorized {
+                return axum::http::StatusCode::UNAUTHORIZED.into_response();
+            }
+            answer("0xauthorized")(body).await.into_response()
+        },
+    ))
+    .await;
+
+    let call = get_balance(5).to_string();
+    let (only_redirect, _dir) = state(vec![redirecting.clone()]).await;
+    let (status, body) = send(
+        app(only_redirect),
+        rpc("chainId=eip155:31337&projectId=test", call.clone()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(
+        redirected_hits.load(Ordering::SeqCst),
+        0,
+        "the redirect was not followed"
+    );
+
+    let with_user = guarded.replace("http://", "http://us%40er:p%3Ass@") + "/rpc";
+    let (fallback, _dir2) = state(vec![redirecting, guarded.clone() + "/rpc", with_user]).await;
+    let (status, body) = send(app(fallback), rpc("chainId=eip155:31337&projectId=test", call)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"jsonrpc": "2.0", "id": 5, "result": "0xauthorized"}));
+    assert_eq!(redirected_hits.load(Ordering::SeqCst), 0);
+}
