@@ -3,6 +3,8 @@
 //! to its own subscribers. The mailbox (Postgres) stays the source of truth:
 //! after losing Redis a node has every connection re-read it, so a message
 //! missed on the channel is still delivered.
+// Its items are `pub` for the fuzz targets, which see it only with feature `fuzzing`.
+#![cfg_attr(not(feature = "fuzzing"), allow(unreachable_pub))]
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -15,7 +15,11 @@
 pub mod auth;
 mod connection;
 pub mod delivery;
+// Reached from outside only by the fuzz targets (feature `fuzzing`).
+#[cfg(feature = "fuzzing")]
 pub mod fanout;
+#[cfg(not(feature = "fuzzing"))]
+pub(crate) mod fanout;
 pub mod mailbox;
 pub mod metrics;
 pub mod protocol;

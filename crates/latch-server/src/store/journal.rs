@@ -13,6 +13,8 @@
 //! A row is kept until every message it names, stored or acked, has expired.
 //! A publisher still hears `true` only once the row holding its message is
 //! committed, so a restart of `latch` loses nothing.
+// Its items are `pub` for the fuzz targets, which see it only with feature `fuzzing`.
+#![cfg_attr(not(feature = "fuzzing"), allow(unreachable_pub))]
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -85,7 +87,7 @@ pub struct MessageRef<'a> {
 
 impl MessageRef<'_> {
     /// The message, stored under `id`.
-    pub fn to_message(&self, id: i64) -> RelayMessage {
+    pub fn to_message(self, id: i64) -> RelayMessage {
         RelayMessage {
             id,
             topic: self.topic.into(),

@@ -2,7 +2,11 @@
 //! Postgres (when scaled out) are interchangeable; chosen once from the URL scheme.
 
 pub mod embedded;
+// Reached from outside only by the fuzz targets (feature `fuzzing`).
+#[cfg(feature = "fuzzing")]
 pub mod journal;
+#[cfg(not(feature = "fuzzing"))]
+pub(crate) mod journal;
 mod migrations;
 mod postgres;
 mod sql;
