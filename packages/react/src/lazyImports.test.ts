@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 
 const root = import.meta.dirname;
 const sources = (readdirSync(root, { recursive: true }) as string[])
-  .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.startsWith('test'))
+  .filter((file) => /\.tsx?$/.test(file) && !/\.test(-d)?\.tsx?$/.test(file) && !file.startsWith('test'))
   .map((file) => ({ file: relative(root, join(root, file)), text: readFileSync(join(root, file), 'utf8') }));
 
 it('reads the package sources', () => {
