@@ -422,6 +422,10 @@ impl Gateway {
                     tracing::warn!(chain = %chain.id, %upstream, %error, "upstream reply cut short");
                     continue;
                 }
+                Err(error @ UpstreamError::TooLarge) => {
+                    tracing::warn!(chain = %chain.id, %upstream, %error, "upstream reply too large");
+                    continue;
+                }
                 Err(error) => {
                     tracing::warn!(chain = %chain.id, %upstream, %error, "upstream unreachable");
                     continue;

@@ -14,7 +14,7 @@ use std::fmt;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use http_body_util::{BodyExt, Full};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 use hyper::{Method, Request, StatusCode, Uri};
 use hyper_rustls::HttpsConnector;
@@ -46,7 +46,15 @@ pub(crate) enum UpstreamError {
     /// No whole answer within the configured time.
     #[error("no answer within {0} ms")]
     TimedOut(u128),
+    /// The answer's body ran past [`MAX_REPLY_BYTES`].
+    #[error("reply larger than {MAX_REPLY_BYTES} bytes")]
+    TooLarge,
 }
+
+/// The most of an upstream's answer read into memory. A JSON-RPC reply this large (a wide
+/// `eth_getLogs`) is far past what a browser asks for; beyond it the upstream is treated as
+/// failing rather than letting one answer hold the server's memory.
+pub(crate) const MAX_REPLY_BYTES: usize = 32 * 1024 * 1024;
 
 /// An upstream URL parsed once at start: the `Uri` sent to (user info taken
 /// out) and the Basic authorization it stood for.
@@ -160,11 +168,13 @@ impl UpstreamClient {
             if !response.status().is_success() {
                 return Err(UpstreamError::Refused(response.status()));
             }
-            let body = response
-                .into_body()
+            let body = Limited::new(response.into_body(), MAX_REPLY_BYTES)
                 .collect()
                 .await
-                .map_err(|e| UpstreamError::CutShort(chain_of(&e)))?;
+                .map_err(|e| match e.downcast::<LengthLimitError>() {
+                    Ok(_) => UpstreamError::TooLarge,
+                    Err(e) => UpstreamError::CutShort(chain_of(&*e)),
+                })?;
             Ok(body.to_bytes())
         };
         tokio::time::timeout(self.timeout, call)

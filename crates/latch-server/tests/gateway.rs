@@ -492,3 +492,36 @@ async fn upstream_redirects_are_not_followed_and_user_info_authorizes() {
     assert_eq!(body, json!({"jsonrpc": "2.0", "id": 5, "result": "0xauthorized"}));
     assert_eq!(redirected_hits.load(Ordering::SeqCst), 0);
 }
+
+/// An upstream whose answer runs past the reply bound (32 MiB) is a failing upstream: the call
+/// moves to the next one instead of reading it all into memory.
+#[tokio::test]
+async fn an_oversized_upstream_reply_falls_through_to_the_next_upstream() {
+    let huge = serve(axum::Router::new().fallback(|| async {
+        // Streamed, never held whole: 33 chunks of 1 MiB of a JSON string's inside.
+        let chunk = axum::body::Bytes::from(vec![b'a'; 1024 * 1024]);
+        let stream = futures_util::stream::iter(
+            std::iter::once(axum::body::Bytes::from_static(
+                b"{\"jsonrpc\":\"2.0\",\"id\":6,\"result\":\"",
+            ))
+            .chain(std::iter::repeat_n(chunk, 33))
+            .chain(std::iter::once(axum::body::Bytes::from_static(b"\"}")))
+            .map(Ok::<_, std::convert::Infallible>),
+        );
+        axum::body::Body::from_stream(stream)
+    }))
+    .await;
+    let sane = serve(axum::Router::new().fallback(|body: axum::body::Bytes| async move {
+        let call: Value = serde_json::from_slice(&body).unwrap();
+        axum::Json(json!({"jsonrpc": "2.0", "id": call["id"], "result": "0x1"}))
+    }))
+    .await;
+    let call = get_balance(6).to_string();
+    let (only_huge, _dir) = state(vec![huge.clone()]).await;
+    let (status, body) = send(app(only_huge), rpc("chainId=eip155:31337&projectId=test", call.clone())).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    let (both, _dir2) = state(vec![huge, sane]).await;
+    let (status, body) = send(app(both), rpc("chainId=eip155:31337&projectId=test", call)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"jsonrpc": "2.0", "id": 6, "result": "0x1"}));
+}
