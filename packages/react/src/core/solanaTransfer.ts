@@ -1,3 +1,4 @@
+import { toBase64 } from './base64.js';
 import type { Gateway } from './gateway.js';
 import type { Network, StandardWallet, StandardWalletAccount } from './types.js';
 import { declinedByUser } from './walletErrors.js';
@@ -139,11 +140,4 @@ function readBlockhash(result: unknown): string {
   const blockhash = (result as { value?: { blockhash?: unknown } } | null)?.value?.blockhash;
   if (typeof blockhash !== 'string') throw new Error('getLatestBlockhash returned no blockhash');
   return blockhash;
-}
-
-/** `sendTransaction`'s `base64` encoding of the signed wire bytes. */
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }

@@ -30,6 +30,23 @@ export function providerError(error: unknown): Error {
   return Object.assign(error instanceof Error ? error : new Error(String(error)), { code: -32603 });
 }
 
+/**
+ * One RPC_REQUEST to the frame (EVM or Solana), its outcome told to `hooks`; a refusal comes back
+ * as the EIP-1193 error `providerError` makes.
+ */
+export async function frameRequest<T>(client: FrameClient, hooks: ProviderHooks, payload: Record<string, unknown>): Promise<T> {
+  try {
+    const result = await client.request<T>('RPC_REQUEST', payload);
+    hooks.settled?.(true);
+    return result;
+  } catch (error) {
+    const failed = providerError(error);
+    if ((failed as { code?: number }).code === 4200) hooks.refused?.();
+    hooks.settled?.(false);
+    throw failed;
+  }
+}
+
 export function createEmbeddedProvider(
   client: FrameClient,
   address: string,
@@ -56,18 +73,8 @@ export function createEmbeddedProvider(
           emit('chainChanged', eip155ChainIdHex(currentChain));
           return null;
         }
-        default: {
-          try {
-            const result = await client.request('RPC_REQUEST', { method, params: params ?? [] });
-            hooks.settled?.(true);
-            return result;
-          } catch (error) {
-            const failed = providerError(error);
-            if ((failed as { code?: number }).code === 4200) hooks.refused?.();
-            hooks.settled?.(false);
-            throw failed;
-          }
-        }
+        default:
+          return frameRequest(client, hooks, { method, params: params ?? [] });
       }
     },
     on(event, listener) {

@@ -3,23 +3,15 @@
 // feature is one RPC_REQUEST to the frame in the WalletConnect Solana shape; the frame shows its
 // approval panel and latch-core (through the frame) checks and signs. Only encodings here: base58
 // and base64 of the bytes the Wallet Standard hands over.
+import { fromBase64, toBase64 } from '../base64.js';
 import type { StandardWallet, StandardWalletAccount } from '../types.js';
 import { loadWasmExtra } from '../wasmExtra.js';
 import type { FrameClient } from './frameClient.js';
-import { providerError, type ProviderHooks } from './provider.js';
+import { frameRequest, type ProviderHooks } from './provider.js';
 
 const SIGN_FEATURES = ['solana:signMessage', 'solana:signTransaction', 'solana:signAndSendTransaction'];
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function fromBase64(text: unknown): Uint8Array {
-  if (typeof text !== 'string') throw new Error('The wallet returned no transaction');
-  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-}
+const transactionOf = (text: unknown) => fromBase64(text, 'The wallet returned no transaction');
 
 /**
  * `address` (base58) with its `publicKey`, on `chains` (the host's Solana networks). `chainOf` is
@@ -38,18 +30,8 @@ export function createEmbeddedSolanaWallet(
       chains,
       features: SIGN_FEATURES,
     };
-    const rpc = async <T>(method: string, params: Record<string, unknown>, chainId?: string): Promise<T> => {
-      try {
-        const result = await client.request<T>('RPC_REQUEST', { method, params, ...(chainId && { chainId }) });
-        hooks.settled?.(true);
-        return result;
-      } catch (error) {
-        const failed = providerError(error);
-        if ((failed as { code?: number }).code === 4200) hooks.refused?.();
-        hooks.settled?.(false);
-        throw failed;
-      }
-    };
+    const rpc = <T>(method: string, params: Record<string, unknown>, chainId?: string): Promise<T> =>
+      frameRequest<T>(client, hooks, { method, params, ...(chainId && { chainId }) });
     const signature = (answer: { signature?: unknown }) => {
       if (typeof answer.signature !== 'string') throw new Error('The wallet returned no signature');
       return solanaBase58Decode(answer.signature);
@@ -81,7 +63,7 @@ export function createEmbeddedSolanaWallet(
           signTransaction: (...inputs: { transaction: Uint8Array; chain?: string }[]) =>
             inOrder(inputs, async ({ transaction, chain }) => {
               const answer = await rpc<{ transaction?: unknown }>('solana_signTransaction', { transaction: toBase64(transaction) }, chain);
-              return { signedTransaction: fromBase64(answer.transaction) };
+              return { signedTransaction: transactionOf(answer.transaction) };
             }),
         },
         'solana:signAndSendTransaction': {
