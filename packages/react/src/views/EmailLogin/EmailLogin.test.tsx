@@ -2,29 +2,13 @@
 // a real MessageChannel answering as apps/vault does (e2e/tests/embedded.spec.ts runs the real one).
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FrameHost } from '../../core/embedded/frameClient.js';
 import { createTestLatch } from '../../test/fixtures.js';
+import { standInFrame } from '../../test/frame.js';
 import { clickOpen, renderWithLatch } from '../../test/render.js';
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
-function frame(answers: Record<string, (payload: Record<string, unknown>) => { ok: boolean; payload: unknown }>) {
-  const requests: string[] = [];
-  const host = (): FrameHost => ({
-    postHandshake(_message, _origin, port) {
-      port.onmessage = (event: MessageEvent<{ id: string; type: string; payload: Record<string, unknown> }>) => {
-        const { id, type, payload } = event.data;
-        requests.push(type);
-        const answer = answers[type]?.(payload) ?? { ok: false, payload: {} };
-        port.postMessage({ id, type: `${type}_${answer.ok ? 'SUCCESS' : 'ERROR'}`, payload: answer.payload });
-      };
-      port.postMessage({ type: 'READY' });
-    },
-    onLoad: (listener) => setTimeout(listener, 0),
-    remove: () => undefined,
-  });
-  return { host, requests };
-}
+const frame = standInFrame;
 
 describe('e-mail login', () => {
   it('shows no e-mail field without an embedded wallet', async () => {

@@ -3,8 +3,8 @@
 // checked with the second); e2e/tests/embedded-update-email.spec.ts runs the real ones.
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { FrameHost } from '../../core/embedded/frameClient.js';
 import { createTestLatch } from '../../test/fixtures.js';
+import { standInFrame, type FrameAnswer } from '../../test/frame.js';
 import { clickOpen, renderWithLatch } from '../../test/render.js';
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -12,13 +12,12 @@ const TAKEN = 'taken@b.co';
 
 /** A frame with one user, `a@b.co`, whose update codes are 111111 (current) and 222222 (new). */
 function frame() {
-  const requests: string[] = [];
   let email = 'a@b.co';
   let pending: string | undefined;
   let primary: string | null = null;
   const user = () => ({ email, userId: 'u', userName: null, accounts: [{ address: ADDRESS, type: 'eoa', namespace: 'eip155' }] });
   const refuse = (message: string, reason: string, field: string) => ({ ok: false, payload: { message, reason, field } });
-  const answers: Record<string, (payload: Record<string, unknown>) => { ok: boolean; payload: unknown }> = {
+  const answers: Record<string, FrameAnswer> = {
     CONNECT_EMAIL: () => ({ ok: true, payload: { action: 'VERIFY_OTP' } }),
     CONNECT_OTP: () => ({ ok: true, payload: user() }),
     UPDATE_EMAIL: ({ email: next }) => {
@@ -40,20 +39,7 @@ function frame() {
       return { ok: true, payload: user() };
     },
   };
-  const host = (): FrameHost => ({
-    postHandshake(_message, _origin, port) {
-      port.onmessage = (event: MessageEvent<{ id: string; type: string; payload: Record<string, unknown> }>) => {
-        const { id, type, payload } = event.data;
-        requests.push(type);
-        const answer = answers[type]?.(payload) ?? { ok: false, payload: {} };
-        port.postMessage({ id, type: `${type}_${answer.ok ? 'SUCCESS' : 'ERROR'}`, payload: answer.payload });
-      };
-      port.postMessage({ type: 'READY' });
-    },
-    onLoad: (listener) => setTimeout(listener, 0),
-    remove: () => undefined,
-  });
-  return { host, requests };
+  return standInFrame(answers);
 }
 
 async function logIn() {
