@@ -1,6 +1,6 @@
 import { BrowserProvider, JsonRpcSigner } from 'ethers';
 import { providers as ethers5Providers } from 'ethers5';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { getLatchBrowserProvider, getLatchSigner, LatchNotConnectedError, watchLatchSigner } from './index.js';
 import { getLatchWeb3Provider, watchLatchWeb3Provider } from './v5.js';
 import { ADDRESS_A, ADDRESS_B, fakeLatch } from '../../adapters-test/fakeLatch.mjs';
@@ -33,14 +33,18 @@ describe('ethers v6', () => {
     const stop = watchLatchSigner(latch, (current) =>
       seen.push(current && `${current.signer.address}@${current.chainId}`),
     );
+    // Each change is awaited by what it delivers, not by a fixed delay: under load a signer can take
+    // longer than any delay, and a later change would then overtake it (its generation wins).
+    const delivered = (count: number) => vi.waitFor(() => expect(seen).toHaveLength(count), { timeout: 5_000 });
+    await delivered(1);
     connectWallet(ADDRESS_A, 31337);
-    await settle();
+    await delivered(2);
     account.setState({ address: ADDRESS_B });
-    await settle();
+    await delivered(3);
     account.setState({ caipNetworkId: 'eip155:31338' });
-    await settle();
+    await delivered(4);
     latch.disconnect();
-    await settle();
+    await delivered(5);
     stop();
     connectWallet(ADDRESS_A, 31337);
     await settle();
@@ -61,11 +65,12 @@ describe('ethers v5', () => {
       void next?.getNetwork().then(({ chainId }) => chains.push(chainId));
       if (!next) chains.push(undefined);
     });
-    await settle();
+    const delivered = (count: number) => vi.waitFor(() => expect(chains).toHaveLength(count), { timeout: 5_000 });
+    await delivered(1);
     account.setState({ caipNetworkId: 'eip155:31338' });
-    await settle();
+    await delivered(2);
     latch.disconnect();
-    await settle();
+    await delivered(3);
     stop();
     expect(chains).toEqual([31337, 31338, undefined]);
   });
