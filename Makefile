@@ -49,10 +49,22 @@ demo: setup build
 	scripts/demo
 
 # The wasm modules and the server build side by side (separate target folders): each has long
-# single-threaded stretches (LTO, links, vite) that the other fills.
+# single-threaded stretches (LTO, links, vite) that the other fills. The server is built once, by the
+# workspace's test build (build-tests), which also leaves the target/debug/latch that the e2e and relay
+# suites run: `cargo build -p latch-server` resolves fewer features than the workspace's tests do
+# (cargo unifies features only over what one build compiles: members, dev-dependencies) and so would
+# compile 66 crates, sqlx, rustls and axum among them, a second time.
 test: setup
-	$(MAKE) -j2 build
-	$(MAKE) lint size-gate test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay
+	$(MAKE) -j2 build-web build-catalogue build-tests
+	$(MAKE) SERVER_BUILD=build-tests lint size-gate test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay
+
+# What builds target/debug/latch for the suites that run it: build-server, or build-tests in `make test`.
+SERVER_BUILD ?= build-server
+
+# Every workspace test binary, and target/debug/latch with the tests' features.
+.PHONY: build-tests
+build-tests:
+	cargo $(NEXTEST) --workspace --no-run
 
 # Every wasm module and chunk of the demo's production build against size-budget.json (bench/size-gate.mjs).
 .PHONY: size-gate
@@ -109,7 +121,7 @@ test-catalogue:
 	npm test -w @latch/catalogue-seed
 
 # The official WalletConnect clients (2.21.8) as dapp and wallet through a real `latch serve`'s relay.
-test-relay: build-server
+test-relay: $(SERVER_BUILD)
 	scripts/with-postgres npm test -w @latch/relay-conformance
 
 # The stack runs on free loopback ports with its files in .devnet/e2e-run-<pid>/ (ARCHITECTURE.md,
