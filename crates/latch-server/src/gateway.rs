@@ -33,7 +33,7 @@ use crate::upstream::{Endpoint, UpstreamClient, UpstreamError};
 const RETRYABLE_RPC_CODES: [i64; 2] = [-32005, -32603];
 /// JSON-RPC "method not found": what a refused method inside a batch (or on the
 /// WebSocket) is answered with, as a node without the method would.
-pub const METHOD_NOT_ALLOWED_CODE: i64 = -32601;
+pub(crate) const METHOD_NOT_ALLOWED_CODE: i64 = -32601;
 /// Longest method name echoed back in a refusal; the rest is cut.
 const ECHOED_METHOD_CHARS: usize = 64;
 
@@ -548,7 +548,7 @@ impl<'a> Call<'a> {
 }
 
 /// A JSON-RPC error answer for the call with raw `id`.
-pub fn rpc_error(id: &str, code: i64, message: &str) -> String {
+pub(crate) fn rpc_error(id: &str, code: i64, message: &str) -> String {
     let message = Value::from(message);
     format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":{message}}}}}"#)
 }

@@ -15,7 +15,7 @@ pub(crate) mod cors;
 pub(crate) mod dashboard;
 pub mod embedded;
 pub(crate) mod error;
-pub mod gateway;
+pub(crate) mod gateway;
 pub mod images;
 pub mod indexer;
 pub(crate) mod metrics;
