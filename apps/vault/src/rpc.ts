@@ -8,7 +8,7 @@ import { showApproval, type Summary } from './approve';
 import { type CallsToSign, getCallsStatus, sendCalls } from './calls';
 import { withWallet } from './keys';
 import { isSolanaMethod, signSolana } from './solana';
-import { loadApprovals, loadKeys } from './wasm';
+import { loadKeys } from './wasm';
 
 export { RpcError };
 export const NOT_ALLOWED = 'Requested RPC call is not allowed';
@@ -124,10 +124,8 @@ export async function rpcRequest(session: RpcSession, method: string, params: un
 }
 
 async function approved(context: RpcContext, ticket: Ticket, method: string, params: unknown): Promise<unknown> {
-  // Summaries come with the approvals module, first needed here; the keys (in a restored session
-  // first needed here too) download meanwhile, while the user reads the panel.
-  void loadKeys().catch(() => undefined);
-  const { approvalSummary, prepareTransaction } = await loadApprovals();
+  // Summaries and signing come with the keys module (in a restored session, first needed here).
+  const { approvalSummary, prepareTransaction } = await loadKeys();
   let approval: Approval;
   try {
     approval = approvalSummary(method, JSON.stringify(params), context.account) as Approval;

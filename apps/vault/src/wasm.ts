@@ -1,6 +1,6 @@
 // The frame's wasm (@latch/wasm-vault, BENCHMARKS.md "The wallet frame"): the `checks` module
-// comes with the page (validate.ts, rpc.ts import it); `keys` (shares, signing), `approvals` (the
-// approval summaries) and `recovery` are fetched the first time they are needed, one load shared by every caller. The frame must
+// comes with the page (validate.ts, rpc.ts import it); `keys` (signing, approval summaries) and
+// `recovery` are fetched the first time they are needed, one load shared by every caller. The frame must
 // never fetch them earlier (e2e/tests/embedded.spec.ts watches its requests).
 type Module = { init: () => Promise<void> };
 
@@ -22,8 +22,6 @@ export function lazy<T extends Module>(load: () => Promise<T>): () => Promise<T>
 
 /** Shares and the `Wallet` that signs: at login, or at the first approval of a restored session. */
 export const loadKeys = lazy(() => import('@latch/wasm-vault/keys'));
-/** Approval summaries, prepared transactions, EIP-5792 statuses: at the first approval. */
-export const loadApprovals = lazy(() => import('@latch/wasm-vault/approvals'));
 /** The recovery share's envelopes (Argon2id): only while a recovery password is set or entered. */
 export const loadRecovery = lazy(() => import('@latch/wasm-vault/recovery'));
 

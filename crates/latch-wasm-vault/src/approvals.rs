@@ -1,6 +1,6 @@
-//! Approval summaries and what is signed (feature `approvals`): needed only at a user's first
-//! approval, so they are a module of their own rather than part of the frame page or of the keys
-//! a login loads (BENCHMARKS.md "The wallet frame").
+//! Approval summaries and what is signed (feature `keys`): needed only once a user is logged in,
+//! so they come with the keys module rather than with the frame page (BENCHMARKS.md "The wallet
+//! frame").
 
 use crate::{json_argument, to_js};
 use wasm_bindgen::prelude::*;

@@ -3,17 +3,16 @@
 //! from the caller (`crypto.getRandomValues` in the frame). Errors are JS `Error`s named
 //! `VaultError` with a `code` (latch-vault's `Error::code`).
 //!
-//! The browser gets this crate as four wasm modules, so that the frame page downloads only what
+//! The browser gets this crate as three wasm modules, so that the frame page downloads only what
 //! it needs when it needs it (BENCHMARKS.md "The wallet frame"): feature `checks` (the host's
 //! messages checked, RPC methods classified: loaded with the page), `keys` (shares split and
-//! combined, the `Wallet` that signs: loaded at login or the first approval), `approvals` (the
-//! approval summaries, prepared transactions, EIP-5792 statuses: loaded at the first approval,
-//! so a login does not download them) and `recovery` (the recovery share's envelopes, Argon2id
-//! and AES-GCM: loaded only when a recovery password is set or entered). Each export is in
-//! exactly one of them, in the file of its group; native builds have all four.
+//! combined, the `Wallet` that signs, approval summaries: loaded at login or the first approval)
+//! and `recovery` (the recovery share's envelopes, Argon2id and AES-GCM: loaded only when a
+//! recovery password is set or entered). Each export is in exactly one of them, in the file of
+//! its group; native builds have all three.
 // A one-module build leaves the other modules' helpers unused.
 #![cfg_attr(
-    not(all(feature = "checks", feature = "keys", feature = "approvals", feature = "recovery")),
+    not(all(feature = "checks", feature = "keys", feature = "recovery")),
     allow(dead_code, unused_imports)
 )]
 
@@ -21,7 +20,7 @@ use js_sys::{Object, Reflect};
 use latch_vault::Share;
 use wasm_bindgen::prelude::*;
 
-#[cfg(feature = "approvals")]
+#[cfg(feature = "keys")]
 pub mod approvals;
 #[cfg(feature = "checks")]
 pub mod checks;

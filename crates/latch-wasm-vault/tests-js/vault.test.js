@@ -1,11 +1,10 @@
-// The built @latch/wasm-vault's four modules in plain Node: the frame's whole key story
+// The built @latch/wasm-vault's three modules in plain Node: the frame's whole key story
 // (split, rebuild, both envelopes, every signature) against the vectors
 // latch-vault's Rust tests use (ethers 6, @solana/web3.js, @noble/curves).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as checks from '@latch/wasm-vault';
 import * as keys from '@latch/wasm-vault/keys';
-import * as approvals from '@latch/wasm-vault/approvals';
 import * as recoveryModule from '@latch/wasm-vault/recovery';
 import { Wallet, deriveShare, shareIndex, splitSeed } from '@latch/wasm-vault/keys';
 import { envelopeInfo, openWithPasskey, openWithPassword, sealWithPasskey, sealWithPassword } from '@latch/wasm-vault/recovery';
@@ -41,20 +40,6 @@ describe('@latch/wasm-vault', () => {
       vectors.solanaSignTransaction.signed,
     );
     expect(wallet.exportPrivateKeys().evm).toBe(vectors.evm.privateKey);
-  });
-
-  it('signs what the approvals module says to sign, from another module', () => {
-    const account = wallet.evmAddress;
-    const { message, signature } = vectors.personalSign[0];
-    const approval = approvals.approvalSummary('personal_sign', JSON.stringify([message, account]), account);
-    expect(approval).toMatchObject({ method: 'personal_sign', summary: { kind: 'message' }, sign: message });
-    expect(wallet.personalSign(approval.sign)).toBe(signature);
-    expect(() => approvals.approvalSummary('eth_sign', '[]', account)).toThrow(
-      expect.objectContaining({ name: 'RequestError', message: 'Requested RPC call is not allowed' }),
-    );
-    // EIP-5792: 100 pending, 200 confirmed.
-    expect(approvals.callsStatus(2, [true, null], false)).toBe(100);
-    expect(approvals.callsStatus(2, [true, true], true)).toBe(200);
   });
 
   it('seals and opens the recovery share with a passkey PRF output, bound to the user', () => {
@@ -125,16 +110,15 @@ describe('parseFrameRequest (latch-core embedded::frame)', () => {
   });
 });
 
-describe('the four modules (scripts/build-wasm, src/lib.rs)', () => {
-  // The frame page loads `checks` alone: nothing of the other three may be in it, and no export
+describe('the three modules (scripts/build-wasm, src/lib.rs)', () => {
+  // The frame page loads `checks` alone: nothing of the other two may be in it, and no export
   // is built into two modules (each is in one file of src/, under one feature).
   const exported = (module) => Object.keys(module).filter((name) => !['default', 'init', 'initSync'].includes(name));
   it('has each export in exactly one module', () => {
     expect(exported(checks)).toEqual(expect.arrayContaining(['parseFrameRequest', 'classifyRpcMethod']));
-    expect(exported(keys)).toEqual(expect.arrayContaining(['Wallet', 'splitSeed', 'deriveShare']));
-    expect(exported(approvals)).toEqual(expect.arrayContaining(['approvalSummary', 'prepareTransaction', 'callsStatus']));
+    expect(exported(keys)).toEqual(expect.arrayContaining(['Wallet', 'splitSeed', 'deriveShare', 'approvalSummary', 'prepareTransaction']));
     expect(exported(recoveryModule)).toEqual(expect.arrayContaining(['sealWithPassword', 'openWithPassword', 'envelopeInfo']));
-    const all = [...exported(checks), ...exported(keys), ...exported(approvals), ...exported(recoveryModule)];
+    const all = [...exported(checks), ...exported(keys), ...exported(recoveryModule)];
     expect(all.length).toBe(new Set(all).size);
   });
 });
