@@ -42,6 +42,20 @@ describe('@latch/wasm-vault', () => {
     expect(wallet.exportPrivateKeys().evm).toBe(vectors.evm.privateKey);
   });
 
+  it('signs what its approval summary says to sign', () => {
+    const account = wallet.evmAddress;
+    const { message, signature } = vectors.personalSign[0];
+    const approval = keys.approvalSummary('personal_sign', JSON.stringify([message, account]), account);
+    expect(approval).toMatchObject({ method: 'personal_sign', summary: { kind: 'message' }, sign: message });
+    expect(wallet.personalSign(approval.sign)).toBe(signature);
+    expect(() => keys.approvalSummary('eth_sign', '[]', account)).toThrow(
+      expect.objectContaining({ name: 'RequestError', message: 'Requested RPC call is not allowed' }),
+    );
+    // EIP-5792: 100 pending, 200 confirmed.
+    expect(keys.callsStatus(2, [true, null], false)).toBe(100);
+    expect(keys.callsStatus(2, [true, true], true)).toBe(200);
+  });
+
   it('seals and opens the recovery share with a passkey PRF output, bound to the user', () => {
     const prf = new Uint8Array(32).fill(9);
     const salt = new Uint8Array(32).fill(3);
