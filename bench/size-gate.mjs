@@ -2,8 +2,8 @@
 // demo's production build grows more than 1 kB (gzip) beyond size-budget.json, when a chunk
 // appears or goes that the file does not list, or when the JS before the first open or the
 // Connect view passes its budget. The wallet frame (apps/vault) is gated the same way: each of its
-// chunks and wasm modules (named `vault/…`), and what it loads before the user is connected (issue
-// 28: ≤ 80 kB). `node bench/size-gate.mjs --update` writes today's sizes as the new baseline: commit
+// chunks and wasm modules (named `vault/…`), and what it loads before the user is connected and
+// once signed in (issue 28: ≤ 80 kB each). `node bench/size-gate.mjs --update` writes today's sizes as the new baseline: commit
 // it with the change that explains the growth.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -36,7 +36,8 @@ if (!modal || !coreWasm || !english) throw new Error('the demo build has no Moda
 const connect = new Set([...firstLoad, ...withoutReact(staticClosure(chunks, [modal.file, english.file])), coreWasm.file]);
 
 // The wallet frame: its page's JS and CSS and the `checks` module before the user is connected;
-// `keys` joins at login or the first approval, `recovery` when a password is set or entered.
+// `login` joins at login (issue 28's 80 kB holds for both), `keys` at the first approval,
+// `recovery` when a password is set or entered.
 const vaultChunks = await buildApp(join(root, 'apps/vault'), { write: false });
 const vaultMeasured = new Map();
 for (const chunk of vaultChunks.values()) {
@@ -59,7 +60,8 @@ if (!frameEntry) throw new Error('the frame build has no entry named frame');
 const framePage = staticClosure(vaultChunks, [frameEntry.file]);
 for (const file of [...framePage]) for (const css of vaultChunks.get(file).css) framePage.add(css);
 const frameBeforeConnect = new Set([...framePage, ...vaultModule('checks')]);
-const frameKeys = new Set([...frameBeforeConnect, ...vaultModule('keys')]);
+const frameLogin = new Set([...frameBeforeConnect, ...vaultModule('login')]);
+const frameKeys = new Set([...frameLogin, ...vaultModule('keys')]);
 const frameAll = new Set([...frameKeys, ...vaultModule('recovery')]);
 for (const [key, chunk] of vaultMeasured) measured.set(key, chunk);
 
@@ -67,6 +69,7 @@ const totals = {
   firstLoad: sum(chunks, firstLoad),
   connect: sum(chunks, connect),
   frameBeforeConnect: sum(vaultChunks, frameBeforeConnect),
+  frameLogin: sum(vaultChunks, frameLogin),
 };
 
 if (process.argv.includes('--update')) {
@@ -124,8 +127,9 @@ console.log(`Connect view, wasm included, without React: ${kB(totals.connect)} k
 console.log(
   `Wallet frame before connecting (page JS and CSS, checks module): ${kB(totals.frameBeforeConnect)} kB gzip (budget ${kB(budget.totals.frameBeforeConnect)} kB)`,
 );
+console.log(`Wallet frame signed in (+ the login module): ${kB(totals.frameLogin)} kB gzip (budget ${kB(budget.totals.frameLogin)} kB)`);
 // Not gated as totals (their parts are): shown for BENCHMARKS.md's rows.
-console.log(`Wallet frame with keys (+ at login or the first approval): ${kB(sum(vaultChunks, frameKeys))} kB gzip`);
+console.log(`Wallet frame with keys (+ at the first approval): ${kB(sum(vaultChunks, frameKeys))} kB gzip`);
 console.log(`Wallet frame with recovery too (+ when a password is set or entered): ${kB(sum(vaultChunks, frameAll))} kB gzip`);
 if (failures.length > 0) {
   console.error(`\nsize gate failed:\n  ${failures.join('\n  ')}`);

@@ -31,8 +31,9 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   const connected = await connecting;
   expect(connected.type).toBe('CONNECT_OTP_SUCCESS');
   expect(connected.payload).toMatchObject({ email, chainId: 'eip155:31337' });
-  // The sign-up made the keys (keys module) and sealed the recovery share (recovery module).
-  expect(new Set(modules)).toEqual(new Set(['checks', 'keys', 'recovery']));
+  // The sign-up split the seed and read the accounts (login module) and sealed the recovery share
+  // (recovery module); nothing was signed yet, so the signing module (keys) is not fetched.
+  expect(new Set(modules)).toEqual(new Set(['checks', 'login', 'recovery']));
   // The first login made the wallet in the frame: an EVM and a Solana account.
   const accounts = connected.payload.accounts as { address: string; namespace: string }[];
   expect(accounts.map((a) => a.namespace)).toEqual(['eip155', 'solana']);
@@ -56,6 +57,8 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   const pending = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: [hex, accounts[0]!.address] });
   const panel = page.frameLocator('iframe[title="wallet"]').getByTestId('approve-transaction');
   await expect(panel).toContainText('reject me');
+  // The first approval brings the summaries and the signing code.
+  expect(modules).toContain('keys');
   await panel.getByTestId('approve-reject').click();
   expect(await pending).toEqual({ type: 'RPC_REQUEST_ERROR', payload: { message: 'User rejected the request', code: 4001 } });
   expect((await page.evaluate(() => window.latchFrame.events)).slice(signUpEvents.length)).toEqual(
@@ -96,13 +99,16 @@ test('sign up by e-mail, restore after a reload without a new code, sign out', a
   expect(await ask(page, 'IS_CONNECTED')).toEqual({ type: 'IS_CONNECTED_SUCCESS', payload: { isConnected: true } });
   expect((await ask(page, 'GET_USER')).payload).toMatchObject({ email, accounts });
   // A restored session needs no key yet: neither module is fetched (cached or not).
+  expect(modules).not.toContain('login');
   expect(modules).not.toContain('keys');
   expect(modules).not.toContain('recovery');
-  // Its first approval loads the keys and signs; the recovery module is still not needed.
+  // Its first approval loads the keys and signs; the login and recovery modules are still not needed.
   const signing = ask(page, 'RPC_REQUEST', { method: 'personal_sign', params: [hex, accounts[0]!.address] });
   await panel.getByTestId('approve-confirm').click();
   const restoredSignature = (await signing).payload as unknown as Hex;
   expect(await verifyMessage({ address: accounts[0]!.address as Hex, message: 'reject me', signature: restoredSignature })).toBe(true);
+  expect(modules).toContain('keys');
+  expect(modules).not.toContain('login');
   expect(modules).not.toContain('recovery');
   expect(mailsTo(email)).toHaveLength(1);
 

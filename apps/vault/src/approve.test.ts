@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { showApproval, type Summary, type TransactionSummary } from './approve';
+import { loadPanelLocale } from './locales';
 
 const BOB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -20,6 +21,7 @@ const texts = (selector: string) => [...document.querySelectorAll(selector)].map
 describe('the approval panel', () => {
   it('shows a batch call by call, in the locale asked for, and resolves on confirm', async () => {
     const summary: Summary = { kind: 'calls', calls: [send, transfer] };
+    await loadPanelLocale('de');
     const open = showApproval(summary, 'https://shop.example', 'de');
     const panel = document.querySelector('[data-testid=approve-transaction]') as HTMLElement;
     expect(panel.lang).toBe('de');
@@ -44,6 +46,7 @@ describe('the approval panel', () => {
     expect(texts('button')).toEqual(['Reject', 'Sign']);
     panel.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     await expect(open.decision).resolves.toBe(false);
+    await loadPanelLocale('ja');
     const again = showApproval(send, 'https://shop.example', 'ja');
     expect(texts('h1')).toEqual(['トランザクションを承認']);
     again.cancel();
@@ -73,6 +76,7 @@ describe('the approval panel', () => {
     send.cancel();
     await expect(send.decision).resolves.toBe(false);
 
+    await loadPanelLocale('fr');
     const all = showApproval({ kind: 'solanaTransactions', send: false, transactions: [tx, { ...tx, lookupTables: 2 }] }, '', 'fr');
     expect(texts('h1')).toEqual(['Signer 2 transactions']);
     expect(texts('h2')).toEqual(['Transaction 1 sur 2', 'Transaction 2 sur 2']);

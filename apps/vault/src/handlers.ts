@@ -6,6 +6,7 @@ import { abortApproval, rpcRequest } from './rpc';
 import { isSolanaMethod } from './solana';
 import { abortRecovery } from './recovery';
 import { applyTheme } from './approve';
+import { loadPanelLocale } from './locales';
 import { deviceId, sessionToken, setSessionToken } from './storage';
 
 export interface User {
@@ -148,6 +149,9 @@ export const handlers: Record<string, Handler> = {
   },
   SYNC_DAPP_DATA: async (state, payload) => {
     state.dapp = payload;
+    // The panel's words in the host's locale, fetched before the answer so the next panel speaks
+    // it; a failed fetch leaves English (the panel must still show).
+    if (typeof payload.locale === 'string') await loadPanelLocale(payload.locale).catch(() => undefined);
     return {};
   },
   RPC_REQUEST: async (state, payload) => {

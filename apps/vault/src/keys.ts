@@ -2,12 +2,13 @@
 // keys"). A 2-of-3 split of one seed: the device share stays in this origin's storage, the auth
 // share on latch (released to a session only), the recovery share sealed under the user's
 // recovery password (Argon2id, AES-256-GCM) and kept by latch as an envelope it cannot open.
-// The wasm for shares and keys and the one for envelopes are loaded here, when first needed.
+// The wasm for shares and accounts (login), for signing (keys) and for envelopes (recovery) are
+// loaded here, when first needed: a login never loads the signing module.
 import { ApiError, call } from './api';
 import { format, panelMessages } from './locales';
 import { askRecoveryPassword } from './recovery';
 import { readItem, writeItem } from './storage';
-import { loadKeys, loadRecovery, type Wallet } from './wasm';
+import { loadKeys, loadLogin, loadRecovery, type Wallet } from './wasm';
 
 interface StoredWallet {
   authShare: string;
@@ -79,9 +80,15 @@ async function sealRecovery(context: KeyContext, recovery: string): Promise<void
   writeItem(recoveryKey(context.projectId, context.userId), null);
 }
 
-function checkAccounts(wallet: Wallet, stored: StoredWallet): void {
+/** The accounts two shares give (the login module's `walletAccounts`). */
+interface Accounts {
+  evm: string;
+  solana: string;
+}
+
+function checkAccounts(accounts: Accounts, stored: StoredWallet): void {
   const solana = stored.accounts.solana;
-  if (wallet.evmAddress !== stored.accounts.eip155 || (solana && wallet.solanaAddress !== solana)) {
+  if (accounts.evm !== stored.accounts.eip155 || (solana && accounts.solana !== solana)) {
     throw new Error('This device holds another wallet');
   }
 }
@@ -98,7 +105,7 @@ async function recover(context: KeyContext, stored: StoredWallet): Promise<strin
   // Fetched while the user types the password.
   const envelopes = loadRecovery();
   envelopes.catch(() => undefined);
-  const { deriveShare, Wallet } = await loadKeys();
+  const { deriveShare, walletAccounts } = await loadLogin();
   let wrong = 0;
   let address = '';
   await withPanel(context, () =>
@@ -115,13 +122,9 @@ async function recover(context: KeyContext, stored: StoredWallet): Promise<strin
         const t = panelMessages(context.locale);
         return left === 1 ? t.recoveryWrongLast : format(t.recoveryWrong, { left: String(left) });
       }
-      const wallet = Wallet.fromShares(stored.authShare, recovery);
-      try {
-        checkAccounts(wallet, stored);
-        address = wallet.evmAddress;
-      } finally {
-        wallet.free();
-      }
+      const accounts = walletAccounts(stored.authShare, recovery) as Accounts;
+      checkAccounts(accounts, stored);
+      address = accounts.evm;
       writeItem(deviceKey(context.projectId, context.userId), deriveShare(stored.authShare, recovery, 1));
       return null;
     }, context.locale),
@@ -137,18 +140,13 @@ async function recover(context: KeyContext, stored: StoredWallet): Promise<strin
  */
 export async function ensureWallet(context: KeyContext): Promise<string> {
   const { projectId, token, userId } = context;
-  const [{ splitSeed, Wallet }, stored] = await Promise.all([loadKeys(), storedWallet(projectId, token)]);
+  const [{ splitSeed, walletAccounts }, stored] = await Promise.all([loadLogin(), storedWallet(projectId, token)]);
   if (stored) {
     const device = readItem(deviceKey(projectId, userId));
     if (!device) return recover(context, stored);
-    const wallet = Wallet.fromShares(device, stored.authShare);
-    let address: string;
-    try {
-      checkAccounts(wallet, stored);
-      address = wallet.evmAddress;
-    } finally {
-      wallet.free();
-    }
+    const accounts = walletAccounts(device, stored.authShare) as Accounts;
+    checkAccounts(accounts, stored);
+    const address = accounts.evm;
     // Sealing was interrupted on this device: it is still required.
     const pending = readItem(recoveryKey(projectId, userId));
     if (pending) await sealRecovery(context, pending);
@@ -160,21 +158,15 @@ export async function ensureWallet(context: KeyContext): Promise<string> {
   seed.fill(0);
   coefficients.fill(0);
   if (!device || !auth || !recovery) throw new Error('An error occurred');
-  const wallet = Wallet.fromShares(device, auth);
-  let address: string;
-  try {
-    address = wallet.evmAddress;
-    writeItem(deviceKey(projectId, userId), device);
-    writeItem(recoveryKey(projectId, userId), recovery);
-    await call(projectId, 'PUT', 'wallet', {
-      token,
-      body: { authShare: auth, envelopes: [], accounts: { eip155: wallet.evmAddress, solana: wallet.solanaAddress } },
-    });
-  } finally {
-    wallet.free();
-  }
+  const accounts = walletAccounts(device, auth) as Accounts;
+  writeItem(deviceKey(projectId, userId), device);
+  writeItem(recoveryKey(projectId, userId), recovery);
+  await call(projectId, 'PUT', 'wallet', {
+    token,
+    body: { authShare: auth, envelopes: [], accounts: { eip155: accounts.evm, solana: accounts.solana } },
+  });
   await sealRecovery(context, recovery);
-  return address;
+  return accounts.evm;
 }
 
 /**

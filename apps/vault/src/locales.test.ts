@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { format, PANEL_MESSAGES, type PanelKey, panelMessages } from './locales';
+import { format, loadPanelLocale, PANEL_LOCALES, type PanelKey, type PanelMessages, panelMessages } from './locales';
+
+// Every table: English, and each chunk of panelLocales/.
+const PANEL_MESSAGES: Record<string, PanelMessages> = {
+  en: panelMessages('en'),
+  ...Object.fromEntries(
+    Object.entries(import.meta.glob<PanelMessages>('./panelLocales/*.ts', { import: 'default', eager: true })).map(([path, table]) => [
+      /([^/]+)\.ts$/.exec(path)![1]!,
+      table,
+    ]),
+  ),
+};
 
 // The modal's catalogues as text (read, not imported: the frame never bundles them).
 const modal = import.meta.glob<string>('../../../packages/react/src/locales/*.ts', {
@@ -28,15 +39,16 @@ describe('the approval panel in every locale', () => {
     const locales = modalLocales();
     expect(locales).toHaveLength(10);
     expect(Object.keys(PANEL_MESSAGES).sort()).toEqual([...locales].sort());
+    expect([...PANEL_LOCALES].sort()).toEqual([...locales].sort());
   });
 
   it('fills every key in every locale, with the same placeholders as English', () => {
-    const keys = Object.keys(PANEL_MESSAGES.en).sort() as PanelKey[];
+    const keys = Object.keys(PANEL_MESSAGES.en!).sort() as PanelKey[];
     for (const [locale, messages] of Object.entries(PANEL_MESSAGES)) {
       expect(Object.keys(messages).sort(), locale).toEqual(keys);
       for (const key of keys) {
         expect(messages[key].trim(), `${locale}.${key}`).not.toBe('');
-        expect(placeholders(messages[key]), `${locale}.${key}`).toEqual(placeholders(PANEL_MESSAGES.en[key]));
+        expect(placeholders(messages[key]), `${locale}.${key}`).toEqual(placeholders(PANEL_MESSAGES.en![key]));
       }
     }
   });
@@ -47,7 +59,10 @@ describe('the approval panel in every locale', () => {
     }
   });
 
-  it('picks the exact tag, then its language, else English', () => {
+  it('picks the exact tag, then its language, else English, once loaded', async () => {
+    // Not loaded yet: English.
+    expect(panelMessages('zh-CN').reject).toBe('Reject');
+    for (const locale of ['zh-CN', 'de-AT', 'pt-BR', 'xx', 'fr', null]) await loadPanelLocale(locale);
     expect(panelMessages('zh-CN').reject).toBe('拒绝');
     expect(panelMessages('de-AT').reject).toBe('Ablehnen');
     expect(panelMessages('pt-BR').sign).toBe('Assinar');

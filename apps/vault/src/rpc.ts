@@ -124,7 +124,7 @@ export async function rpcRequest(session: RpcSession, method: string, params: un
 }
 
 async function approved(context: RpcContext, ticket: Ticket, method: string, params: unknown): Promise<unknown> {
-  // Summaries and signing come with the keys module (in a restored session, first needed here).
+  // Summaries and signing come with the keys module, first needed here (a login loads only `login`).
   const { approvalSummary, prepareTransaction } = await loadKeys();
   let approval: Approval;
   try {

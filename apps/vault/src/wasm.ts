@@ -1,6 +1,6 @@
 // The frame's wasm (@latch/wasm-vault, BENCHMARKS.md "The wallet frame"): the `checks` module
-// comes with the page (validate.ts, rpc.ts import it); `keys` (signing, approval summaries) and
-// `recovery` are fetched the first time they are needed, one load shared by every caller. The frame must
+// comes with the page (validate.ts, rpc.ts import it); `login` (shares, the accounts they give),
+// `keys` (signing, approval summaries) and `recovery` are fetched the first time they are needed, one load shared by every caller. The frame must
 // never fetch them earlier (e2e/tests/embedded.spec.ts watches its requests).
 type Module = { init: () => Promise<void> };
 
@@ -20,7 +20,9 @@ export function lazy<T extends Module>(load: () => Promise<T>): () => Promise<T>
       }));
 }
 
-/** Shares and the `Wallet` that signs: at login, or at the first approval of a restored session. */
+/** Shares split and combined, the accounts two shares give: at login. */
+export const loadLogin = lazy(() => import('@latch/wasm-vault/login'));
+/** The `Wallet` that signs, approval summaries: at the first approval. */
 export const loadKeys = lazy(() => import('@latch/wasm-vault/keys'));
 /** The recovery share's envelopes (Argon2id): only while a recovery password is set or entered. */
 export const loadRecovery = lazy(() => import('@latch/wasm-vault/recovery'));

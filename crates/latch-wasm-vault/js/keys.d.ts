@@ -1,5 +1,5 @@
 export * from './keys/latch_wasm_vault_keys.js';
-/** Loads this WebAssembly module once (not the package's other two); await it before calling anything else. */
+/** Loads this WebAssembly module once (not the package's other three); await it before calling anything else. */
 export function init(): Promise<void>;
 /** What every export throws: an `Error` named `VaultError` with latch-vault's code. */
 export interface VaultError extends Error {

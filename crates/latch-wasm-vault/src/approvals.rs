@@ -1,5 +1,5 @@
-//! Approval summaries and what is signed (feature `keys`): needed only once a user is logged in,
-//! so they come with the keys module rather than with the frame page (BENCHMARKS.md "The wallet
+//! Approval summaries and what is signed (feature `keys`): needed only at the first approval,
+//! so they come with the keys module that signs, rather than with the frame page or the login (BENCHMARKS.md "The wallet
 //! frame").
 
 use crate::{json_argument, to_js};

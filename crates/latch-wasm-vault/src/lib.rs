@@ -3,16 +3,16 @@
 //! from the caller (`crypto.getRandomValues` in the frame). Errors are JS `Error`s named
 //! `VaultError` with a `code` (latch-vault's `Error::code`).
 //!
-//! The browser gets this crate as three wasm modules, so that the frame page downloads only what
+//! The browser gets this crate as four wasm modules, so that the frame page downloads only what
 //! it needs when it needs it (BENCHMARKS.md "The wallet frame"): feature `checks` (the host's
-//! messages checked, RPC methods classified: loaded with the page), `keys` (shares split and
-//! combined, the `Wallet` that signs, approval summaries: loaded at login or the first approval)
-//! and `recovery` (the recovery share's envelopes, Argon2id and AES-GCM: loaded only when a
-//! recovery password is set or entered). Each export is in exactly one of them, in the file of
-//! its group; native builds have all three.
+//! messages checked, RPC methods classified: loaded with the page), `login` (shares split and
+//! combined, the accounts two shares give: loaded at login), `keys` (the `Wallet` that signs,
+//! approval summaries: loaded at the first approval) and `recovery` (the recovery share's
+//! envelopes, Argon2id and AES-GCM: loaded only when a recovery password is set or entered).
+//! Each export is in exactly one of them, in the file of its group; native builds have all four.
 // A one-module build leaves the other modules' helpers unused.
 #![cfg_attr(
-    not(all(feature = "checks", feature = "keys", feature = "recovery")),
+    not(all(feature = "checks", feature = "login", feature = "keys", feature = "recovery")),
     allow(dead_code, unused_imports)
 )]
 
@@ -26,6 +26,8 @@ pub mod approvals;
 pub mod checks;
 #[cfg(feature = "keys")]
 pub mod keys;
+#[cfg(feature = "login")]
+pub mod login;
 #[cfg(feature = "recovery")]
 pub mod recovery;
 

@@ -1,12 +1,14 @@
-// The built @latch/wasm-vault's three modules in plain Node: the frame's whole key story
+// The built @latch/wasm-vault's four modules in plain Node: the frame's whole key story
 // (split, rebuild, both envelopes, every signature) against the vectors
 // latch-vault's Rust tests use (ethers 6, @solana/web3.js, @noble/curves).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as checks from '@latch/wasm-vault';
+import * as login from '@latch/wasm-vault/login';
 import * as keys from '@latch/wasm-vault/keys';
 import * as recoveryModule from '@latch/wasm-vault/recovery';
-import { Wallet, deriveShare, shareIndex, splitSeed } from '@latch/wasm-vault/keys';
+import { Wallet } from '@latch/wasm-vault/keys';
+import { deriveShare, shareIndex, splitSeed, walletAccounts } from '@latch/wasm-vault/login';
 import { envelopeInfo, openWithPasskey, openWithPassword, sealWithPasskey, sealWithPassword } from '@latch/wasm-vault/recovery';
 
 const vectors = JSON.parse(
@@ -27,6 +29,11 @@ describe('@latch/wasm-vault', () => {
     expect(wallet.solanaAddress).toBe(vectors.solana.address);
     const recovered = Wallet.fromShares(auth, recovery);
     expect(recovered.evmAddress).toBe(vectors.evm.address);
+    // The login module's accounts, from any two shares, are the signing module's.
+    for (const [a, b] of [[device, auth], [auth, recovery], [recovery, device]]) {
+      expect(walletAccounts(a, b)).toEqual({ evm: vectors.evm.address, solana: vectors.solana.address });
+    }
+    expect(() => walletAccounts(device, device)).toThrow(expect.objectContaining({ name: 'VaultError' }));
     expect(deriveShare(auth, recovery, 1)).toBe(device);
     recovered.free();
   });
@@ -40,6 +47,20 @@ describe('@latch/wasm-vault', () => {
       vectors.solanaSignTransaction.signed,
     );
     expect(wallet.exportPrivateKeys().evm).toBe(vectors.evm.privateKey);
+  });
+
+  it('signs what its approval summary says to sign', () => {
+    const account = wallet.evmAddress;
+    const { message, signature } = vectors.personalSign[0];
+    const approval = keys.approvalSummary('personal_sign', JSON.stringify([message, account]), account);
+    expect(approval).toMatchObject({ method: 'personal_sign', summary: { kind: 'message' }, sign: message });
+    expect(wallet.personalSign(approval.sign)).toBe(signature);
+    expect(() => keys.approvalSummary('eth_sign', '[]', account)).toThrow(
+      expect.objectContaining({ name: 'RequestError', message: 'Requested RPC call is not allowed' }),
+    );
+    // EIP-5792: 100 pending, 200 confirmed.
+    expect(keys.callsStatus(2, [true, null], false)).toBe(100);
+    expect(keys.callsStatus(2, [true, true], true)).toBe(200);
   });
 
   it('seals and opens the recovery share with a passkey PRF output, bound to the user', () => {
@@ -110,15 +131,16 @@ describe('parseFrameRequest (latch-core embedded::frame)', () => {
   });
 });
 
-describe('the three modules (scripts/build-wasm, src/lib.rs)', () => {
-  // The frame page loads `checks` alone: nothing of the other two may be in it, and no export
+describe('the four modules (scripts/build-wasm, src/lib.rs)', () => {
+  // The frame page loads `checks` alone: nothing of the other three may be in it, and no export
   // is built into two modules (each is in one file of src/, under one feature).
   const exported = (module) => Object.keys(module).filter((name) => !['default', 'init', 'initSync'].includes(name));
   it('has each export in exactly one module', () => {
     expect(exported(checks)).toEqual(expect.arrayContaining(['parseFrameRequest', 'classifyRpcMethod']));
-    expect(exported(keys)).toEqual(expect.arrayContaining(['Wallet', 'splitSeed', 'deriveShare', 'approvalSummary', 'prepareTransaction']));
+    expect(exported(login)).toEqual(expect.arrayContaining(['splitSeed', 'deriveShare', 'shareIndex', 'walletAccounts']));
+    expect(exported(keys)).toEqual(expect.arrayContaining(['Wallet', 'approvalSummary', 'prepareTransaction', 'callsStatus']));
     expect(exported(recoveryModule)).toEqual(expect.arrayContaining(['sealWithPassword', 'openWithPassword', 'envelopeInfo']));
-    const all = [...exported(checks), ...exported(keys), ...exported(recoveryModule)];
+    const all = [...exported(checks), ...exported(login), ...exported(keys), ...exported(recoveryModule)];
     expect(all.length).toBe(new Set(all).size);
   });
 });
