@@ -62,16 +62,34 @@ export function Modal({ embedded = false, standby = false }: { embedded?: boolea
     rootRef.current?.toggleAttribute('inert', standby);
   }, [standby]);
 
-  // Behaviour 1.8: the entrance runs from the commit that shows the modal. Left to itself, a new
-  // composited animation starts when the compositor has first painted it (≈ 50 ms later with
-  // software raster), and the modal would settle that much after its 150 ms. Not the timeline's
-  // time: inside a task it is the last frame's, before the click. A frame drawn with an earlier
-  // time shows the first keyframe (the animations fill backwards).
+  // The click or key press that shows a standby, noted as it starts (capture): the entrance is timed from it.
+  const shownBy = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!standby) return;
+    // Only for the task that handles it: an opening later (after the images' wait, from a timer) starts then.
+    const note = (event: Event) => {
+      shownBy.current = event.timeStamp;
+      setTimeout(() => (shownBy.current = undefined));
+    };
+    const options = { capture: true, passive: true };
+    window.addEventListener('click', note, options);
+    window.addEventListener('keydown', note, options);
+    return () => {
+      window.removeEventListener('click', note, options);
+      window.removeEventListener('keydown', note, options);
+    };
+  }, [standby]);
+
+  // Behaviour 1.8: the entrance runs from the input that shows the modal (else from the commit
+  // that does). Left to itself, a new composited animation starts when the compositor has first
+  // painted it (≈ 50 ms later with software raster), and the modal would settle that much after
+  // its 150 ms. Not the timeline's time: inside a task it is the last frame's, before the click.
+  // A frame drawn with an earlier time shows the first keyframe (the animations fill backwards).
   useLayoutEffect(() => {
     const root = rootRef.current;
     if (standby || !root || typeof root.getAnimations !== 'function') return;
-    const now = performance.now();
-    for (const animation of root.getAnimations({ subtree: true })) if (animation.startTime === null) animation.startTime = now;
+    const start = shownBy.current ?? performance.now();
+    for (const animation of root.getAnimations({ subtree: true })) if (animation.startTime === null) animation.startTime = start;
   }, [standby]);
 
   // Escape while focus is outside the dialog (a view change or a disabled button dropped it to the
