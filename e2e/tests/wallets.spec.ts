@@ -73,19 +73,20 @@ test('Connect lists the installed wallet, then featured and recommended wallets 
 test('the modal opens with its wallets listed and their images already loaded (behaviour 1.4: prefetch before opening)', async ({ page }) => {
   await installTestWallet(page, { privateKey: readDevnet().accounts[1]!.privateKey, rpcUrl: E2E_RPC_URL });
   await page.goto('/');
-  // Read the dialog the moment it enters the page, before anything else can load.
+  // Read the dialog the moment it is shown (it enters the page then, or, rendered ahead while the
+  // page was idle, turns from standby to open), before anything else can load.
   const atOpening = page.evaluate(
     () =>
       new Promise<{ rows: number; loaded: number }>((resolve) => {
         new MutationObserver((_, observer) => {
-          const dialog = document.querySelector('[data-testid="latch-modal"]');
+          const dialog = document.querySelector('[data-testid="latch-modal"][data-state="open"]');
           if (!dialog) return;
           observer.disconnect();
           const images = Array.from(
             dialog.querySelectorAll<HTMLImageElement>('li[data-group="featured"] img, li[data-group="recommended"] img'),
           );
           resolve({ rows: images.length, loaded: images.filter((img) => img.complete && img.naturalWidth > 0).length });
-        }).observe(document.body, { childList: true, subtree: true });
+        }).observe(document.body, { childList: true, subtree: true, attributes: true });
       }),
   );
   await page.getByTestId('connect-button').click();

@@ -10,6 +10,8 @@ function fakeWindow(config: () => Promise<Response>) {
   );
   const target = {
     fetch,
+    addEventListener: () => {},
+    removeEventListener: () => {},
     crypto: { randomUUID: () => 'uuid-1' },
     location: { href: 'https://dapp.example/page', hostname: 'dapp.example' },
   } as unknown as Window;
@@ -62,6 +64,22 @@ describe('startAnalytics', () => {
     events.emit({ type: 'MODAL_CLOSE', data: { connected: false } });
     await flush();
     expect(window.sent()).toHaveLength(0);
+  });
+
+  it('sends in a task after the one that raised the event, or at once when the page is hidden', async () => {
+    const events = createEventBus();
+    const window = fakeWindow(async () => Response.json({ isAnalyticsEnabled: true }));
+    const listeners = new Map<string, () => void>();
+    Object.assign(window.target, { addEventListener: (type: string, listener: () => void) => listeners.set(type, listener) });
+    startAnalytics({ target: window.target, events, projectId: 'demo', serverUrl: 'https://latch.example' });
+    await flush();
+    events.emit({ type: 'MODAL_OPEN', data: { connected: false } });
+    expect(window.sent()).toHaveLength(0);
+    await flush();
+    expect(window.sent()).toHaveLength(1);
+    events.emit({ type: 'MODAL_CLOSE', data: { connected: false } });
+    listeners.get('pagehide')!();
+    expect(window.sent()).toHaveLength(2);
   });
 
   it('stops sending when stopped', async () => {

@@ -20,13 +20,13 @@ export function startAnalytics({ target, events, projectId, serverUrl }: Analyti
   let waiting: LatchEvent[] = [];
   let stopped = false;
 
-  function send(event: LatchEvent) {
+  function send(event: LatchEvent, timestamp = Date.now()) {
     const isError = event.type.endsWith('_ERROR');
     const body = {
       eventId: target.crypto.randomUUID(),
       url: target.location.href,
       domain: target.location.hostname,
-      timestamp: Date.now(),
+      timestamp,
       props: {
         type: isError ? 'error' : 'track',
         event: event.type,
@@ -46,9 +46,24 @@ export function startAnalytics({ target, events, projectId, serverUrl }: Analyti
       .catch(() => undefined);
   }
 
+  // Sent in a task of their own, not in the one that raised them: a click that opens the modal
+  // shows it without waiting for the request (about a millisecond of main thread); at once
+  // when the page is being hidden, so nothing is lost.
+  let outbox: [LatchEvent, number][] = [];
+  const flush = () => {
+    const batch = outbox;
+    outbox = [];
+    for (const [event, timestamp] of batch) send(event, timestamp);
+  };
+  const queue = (event: LatchEvent) => {
+    outbox.push([event, Date.now()]);
+    if (outbox.length === 1) setTimeout(flush, 0);
+  };
+  target.addEventListener('pagehide', flush);
+
   const unsubscribe = events.subscribe((event) => {
     if (enabled === undefined) waiting.push(event);
-    else if (enabled) send(event);
+    else if (enabled) queue(event);
   });
 
   target
@@ -59,12 +74,13 @@ export function startAnalytics({ target, events, projectId, serverUrl }: Analyti
     .then((on) => {
       if (stopped) return;
       enabled = on;
-      if (on) waiting.forEach(send);
+      if (on) waiting.forEach((event) => send(event));
       waiting = [];
     });
 
   return () => {
     stopped = true;
     unsubscribe();
+    target.removeEventListener('pagehide', flush);
   };
 }

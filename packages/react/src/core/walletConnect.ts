@@ -230,7 +230,9 @@ export function createWalletConnect({
   return {
     store,
     preload() {
-      void loadOnce().catch(() => undefined);
+      // In a task of its own: a row pointed at as the modal appears under the pointer would
+      // otherwise start the download (about a millisecond) inside the frame that shows it.
+      setTimeout(() => void loadOnce().catch(() => undefined), 0);
     },
     start(wallet) {
       store.setState({ wallet });

@@ -3,7 +3,7 @@ import type { WalletListState } from '../core/walletList.js';
 import { connectEntries, entryInNamespace, installedByRdns, type ConnectEntry } from '../core/walletOrder.js';
 import type { Connector } from '../core/types.js';
 import { useLatchInstance } from '../context.js';
-import { useStore } from './useStore.js';
+import { useStore, useStoreValue } from './useStore.js';
 
 /** The wallet catalogue's state: featured, recommended, recent, the paged list and search. */
 export function useWalletList(): WalletListState {
@@ -19,7 +19,7 @@ export function useConnectEntries(): ConnectEntry[] {
   const { connectors } = useStore(latch.connection);
   const { coreReady, recent, featured, custom, recommended, restricted } = useWalletList();
   const walletConnect = latch.walletConnect !== undefined;
-  const { namespace } = useStore(latch.modal.store);
+  const namespace = useStoreValue(latch.modal.store, (state) => state.namespace);
   return useMemo(
     () =>
       coreReady

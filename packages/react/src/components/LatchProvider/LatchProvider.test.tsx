@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { catalogueServer, testCatalogue } from '../../test/catalogue.js';
@@ -55,34 +55,54 @@ describe('LatchProvider', () => {
     expect(document.querySelectorAll('style[data-latch-modal-styles]')).toHaveLength(1);
   });
 
-  it('while the page is idle, gets what the Connect view opens with and renders it once, unseen', async () => {
+  it('while the page is idle, gets what the Connect view opens with and renders it unseen; the first opening shows that tree', async () => {
     const server = catalogueServer(testCatalogue());
     stubGateway(undefined, { wallets: server.respond });
     const latch = createTestLatch();
     const load = vi.spyOn(latch.walletList, 'load');
-    // Where each copy of the modal was added: its container, hidden or not.
-    const added: boolean[] = [];
-    const observer = new MutationObserver((records) => {
-      for (const record of records)
-        for (const node of record.addedNodes)
-          if (node instanceof HTMLElement && node.querySelector('[data-testid="latch-modal"]'))
-            added.push((record.target as HTMLElement).hidden);
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    const button = document.body.appendChild(document.createElement('button'));
-    button.focus();
-    render(<LatchProvider latch={latch} />);
-    await vi.waitFor(() => expect(added).toHaveLength(1), { timeout: 3000 });
-    observer.disconnect();
+    render(
+      <LatchProvider latch={latch}>
+        <ConnectButton />
+      </LatchProvider>,
+    );
+    const opener = screen.getByTestId('connect-button');
+    opener.focus();
+    await vi.waitFor(() => expect(document.querySelector('[data-testid="latch-modal"]')).not.toBeNull(), { timeout: 3000 });
     expect(load).toHaveBeenCalled();
     expect(server.requests.length).toBeGreaterThan(0);
     expect(latch.walletList.store.getState().status).toBe('ready');
-    // Rendered hidden and removed in the same task: nothing left, focus where it was, still closed.
-    expect(added).toEqual([true]);
-    expect(document.querySelector('[data-testid="latch-modal"]')).toBeNull();
-    expect(document.activeElement).toBe(button);
+    // Unseen and out of reach: inert, hidden from assistive technology, focus where it was, still closed.
+    const standby = document.querySelector<HTMLElement>('[data-testid="latch-modal"]')!;
+    const root = standby.closest<HTMLElement>('.latch-root')!;
+    expect(root.dataset.standby).toBe('true');
+    expect(root.hasAttribute('inert')).toBe(true);
+    expect(root.getAttribute('aria-hidden')).toBe('true');
+    expect(standby.dataset.state).toBe('standby');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
     expect(latch.modal.store.getState().open).toBe(false);
-    button.remove();
+
+    // The opening shows the same elements, now reachable, and takes focus inside.
+    fireEvent.click(opener);
+    const dialog = await screen.findByRole('dialog', { name: 'Connect a wallet' });
+    expect(dialog).toBe(standby);
+    expect(dialog.dataset.state).toBe('open');
+    expect(root.hasAttribute('inert')).toBe(false);
+    expect(root.hasAttribute('aria-hidden')).toBe(false);
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    // Closed, it is gone (the standby is for the first opening only) and focus is back on the button.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(document.querySelector('[data-testid="latch-modal"]')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('ends the standby when the visitor connects (the modal then opens on Account)', async () => {
+    stubGateway(undefined, { wallets: catalogueServer(testCatalogue()).respond });
+    const latch = createTestLatch();
+    render(<LatchProvider latch={latch} />);
+    await vi.waitFor(() => expect(document.querySelector('[data-testid="latch-modal"]')).not.toBeNull(), { timeout: 3000 });
+    act(() => latch.connection.setState({ status: 'connected' }));
+    expect(document.querySelector('[data-testid="latch-modal"]')).toBeNull();
   });
 
   it('while the page is idle, a connected visitor gets no wallet lists (the modal opens on Account)', async () => {

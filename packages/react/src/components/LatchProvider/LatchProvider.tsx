@@ -6,7 +6,7 @@ import { whenIdle } from '../../core/idle.js';
 import { useStore } from '../../hooks/useStore.js';
 import { latchStyles } from '../../styles.js';
 import { Toast } from '../Toast/Toast.js';
-import { loadedModal, loadedRehearsal, loadModal } from './lazyModal.js';
+import { loadedModal, loadModal } from './lazyModal.js';
 
 export interface LatchProviderProps {
   latch: Latch;
@@ -28,20 +28,26 @@ function useIsClient(): boolean {
  * Fetches the modal's chunk when the browser is idle after the first render, so it is not in the
  * JavaScript a page needs to show, yet is usually there by the first click; and, for a visitor
  * not connected, what the Connect view opens with (the wallet lists and their first images, spec
- * behaviour 1.3), so the first click waits on nothing. A connected visitor's modal opens on Account instead.
+ * behaviour 1.3). Once all is there, `standBy(true)` while the page is still idle: the provider
+ * renders the modal unseen (its standby), so the first click only shows it (issue 30). The first
+ * opening takes the standby over, and a connection ends it (a connected visitor opens on Account).
  */
-function preloadModalWhenIdle(target: Window, latch: Latch): () => void {
-  let cancelRehearsal = () => {};
+function preloadModalWhenIdle(target: Window, latch: Latch, standBy: (on: boolean) => void): () => void {
+  let cancelStandby = () => {};
+  const disconnected = () => latch.connection.getState().status === 'disconnected';
   const cancelPreload = whenIdle(target, () => {
-    const disconnected = () => latch.connection.getState().status === 'disconnected';
     const lists = disconnected() ? latch.walletList.load() : undefined;
     // The opening tries again after a failure.
     Promise.all([loadModal(), latch.localeReady(), lists]).then(
       () => {
-        // Once all is there, the Connect view is rendered once while the page is still idle.
-        cancelRehearsal = whenIdle(target, () => {
-          const rehearse = loadedRehearsal();
-          if (rehearse && disconnected() && !latch.modal.store.getState().open) rehearse(latch, target.document);
+        cancelStandby = whenIdle(target, () => {
+          if (latch.embedded || !disconnected() || latch.modal.store.getState().open) return;
+          standBy(true);
+          const off = () => {
+            if (latch.modal.store.getState().open || !disconnected()) standBy(false);
+          };
+          const unsubscribe = [latch.modal.store.subscribe(off), latch.connection.subscribe(off)];
+          cancelStandby = () => unsubscribe.forEach((stop) => stop());
         });
       },
       () => {},
@@ -49,12 +55,12 @@ function preloadModalWhenIdle(target: Window, latch: Latch): () => void {
   });
   return () => {
     cancelPreload();
-    cancelRehearsal();
+    cancelStandby();
   };
 }
 
 /** The modal, rendered as soon as its chunk is loaded (at once when it already is). */
-export function LazyModal({ latch, embedded = false }: { latch: Latch; embedded?: boolean }) {
+export function LazyModal({ latch, embedded = false, standby = false }: { latch: Latch; embedded?: boolean; standby?: boolean }) {
   // The modal shows with its strings: the chosen locale's whole catalogue comes with it.
   const [Modal, setModal] = useState(() => (latch.locale.getState().complete ? loadedModal() : undefined));
   useEffect(() => {
@@ -72,7 +78,7 @@ export function LazyModal({ latch, embedded = false }: { latch: Latch; embedded?
       live = false;
     };
   }, [Modal, latch]);
-  return Modal ? <Modal embedded={embedded} /> : null;
+  return Modal ? <Modal embedded={embedded} standby={standby} /> : null;
 }
 
 /**
@@ -89,19 +95,19 @@ export function LatchEmbedded() {
 export function LatchProvider({ latch, children }: LatchProviderProps) {
   const { open } = useStore(latch.modal.store);
   const isClient = useIsClient();
+  // The modal rendered unseen before its first opening (preloadModalWhenIdle); the opening shows
+  // this same tree, so the click commits a few attributes instead of the whole Connect view.
+  const [standby, setStandby] = useState(false);
 
   useEffect(() => latch.mount(window), [latch]);
-  useEffect(() => preloadModalWhenIdle(window, latch), [latch]);
+  useEffect(() => preloadModalWhenIdle(window, latch, setStandby), [latch]);
 
+  const modal = <LazyModal latch={latch} standby={!open} />;
   return (
     <LatchContext.Provider value={latch}>
       <style data-latch-styles="">{latchStyles}</style>
       {children}
-      {open && isClient && !latch.embedded
-        ? latch.appendToBody
-          ? createPortal(<LazyModal latch={latch} />, document.body)
-          : <LazyModal latch={latch} />
-        : null}
+      {(open || standby) && isClient && !latch.embedded ? (latch.appendToBody ? createPortal(modal, document.body) : modal) : null}
       {isClient ? createPortal(<Toast />, document.body) : null}
     </LatchContext.Provider>
   );

@@ -17,11 +17,28 @@ export const modalStyles = `
   z-index: auto;
   display: block;
 }
+/* The standby (LatchProvider): laid out and painted while the page is idle, unseen and out of
+   reach (inert, aria-hidden, no pointer), so showing it changes composited properties only; the
+   layers it is shown with exist before, so nothing is painted again. Its entrance starts when it
+   is shown. */
+.latch-root[data-standby] {
+  opacity: 0;
+  pointer-events: none;
+}
+.latch-root[data-standby],
+.latch-root[data-standby] .latch-modal {
+  will-change: opacity, transform;
+}
+.latch-root[data-standby] .latch-backdrop,
+.latch-root[data-standby] .latch-modal,
+.latch-root[data-standby] .latch-header-title {
+  animation: none;
+}
 .latch-backdrop {
   position: absolute;
   inset: 0;
   background: var(--latch-color-backdrop);
-  animation: latch-fade-in var(--latch-duration) ease;
+  animation: latch-fade-in var(--latch-duration) ease backwards;
 }
 .latch-modal {
   position: relative;
@@ -36,11 +53,12 @@ export const modalStyles = `
   box-shadow: 0 calc(var(--latch-font-size-master) * 1.6) calc(var(--latch-font-size-master) * 4.8) var(--latch-color-backdrop);
   font-size: calc(var(--latch-font-size-master) * 1.4);
   /* One fade, from half and quicker than the movement: the wallets are legible in the first
-     frame the modal is painted (the browser holds a new animation at its start for a few frames
-     before running it), while the modal still settles over the 150 ms of behaviour 1.8. */
+     frame the modal is painted, while the modal still settles over the 150 ms of behaviour 1.8.
+     Both run from the commit that shows the modal (Modal.tsx); until a frame reaches that time,
+     it shows their first keyframes (backwards). */
   animation:
-    latch-modal-in var(--latch-duration) ease-out,
-    latch-modal-fade calc(var(--latch-duration) * 0.4) ease-out;
+    latch-modal-in var(--latch-duration) ease-out backwards,
+    latch-modal-fade calc(var(--latch-duration) * 0.4) ease-out backwards;
 }
 .latch-modal-body {
   /* Behaviour 1.8: the height follows the view (set in px by useAnimatedHeight). Clipped only while

@@ -12,7 +12,7 @@ export const modalHeaderStyles = `
   font-size: calc(var(--latch-font-size-master) * 1.6);
   font-weight: 600;
   /* Behaviour 1.8: header text changes in 120 ms, four fifths of the 150 ms transition. */
-  animation: latch-fade-in calc(var(--latch-duration) * 0.8) ease;
+  animation: latch-fade-in calc(var(--latch-duration) * 0.8) ease backwards;
 }
 .latch-icon-button {
   display: inline-flex;

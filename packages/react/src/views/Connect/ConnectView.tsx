@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { WalletButton } from '../../components/WalletButton/WalletButton.js';
 import { useLatchInstance } from '../../context.js';
-import { useStore } from '../../hooks/useStore.js';
+import { useStore, useStoreValue } from '../../hooks/useStore.js';
 import { useConnectEntries, useWalletList } from '../../hooks/useWalletList.js';
 import type { ConnectEntry } from '../../core/walletOrder.js';
 
@@ -22,7 +22,7 @@ export function ConnectView() {
   // Rows that pair start fetching the WalletConnect engine when pointed at or focused, before the click.
   const preloadWalletConnect = () => latch.walletConnect?.preload();
   const { error } = useStore(latch.connection);
-  const { namespace } = useStore(latch.modal.store);
+  const namespace = useStoreValue(latch.modal.store, (state) => state.namespace);
   const { count } = useWalletList();
   const entries = useConnectEntries();
   const anyInstalled = entries.some((entry) => entry.type === 'connector');
