@@ -22,7 +22,9 @@ mod devnet;
 mod sections;
 
 pub use self::chains::{ChainConfig, EnsConfig, PriceConfig, StaticPriceConfig, TokenConfig};
-pub use self::sections::{BodyLimits, RelayConfig, RpcWsConfig, SiwxConfig, RELAY_MAX_TTL_CEILING_SECS};
+pub use self::sections::{
+    BodyLimits, RelayConfig, RpcWsConfig, SiwxConfig, RELAY_MAX_JOURNAL_SHARDS, RELAY_MAX_TTL_CEILING_SECS,
+};
 
 /// Every setting of `latch`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -356,6 +358,14 @@ impl Config {
             return Err(ConfigError::Invalid(
                 "relay: max_topics_per_connection, max_connections_per_ip, max_messages_per_topic and max_messages_per_publisher must be positive".into(),
             ));
+        }
+        if relay
+            .journal_shards
+            .is_some_and(|n| !(1..=RELAY_MAX_JOURNAL_SHARDS).contains(&n))
+        {
+            return Err(ConfigError::Invalid(format!(
+                "relay: journal_shards must be 1 to {RELAY_MAX_JOURNAL_SHARDS}"
+            )));
         }
         for url in &relay.audiences {
             if !["ws://", "wss://", "http://", "https://"]
