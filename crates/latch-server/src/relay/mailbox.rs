@@ -202,7 +202,7 @@ async fn write(store: &dyn RelayMailbox, outlets: &Outlets, reserved: &Reserved,
     let (messages, answers) = within_quotas(store, outlets.quotas, reserved, publishes).await;
     let mut admitted: HashMap<String, u64> = HashMap::new();
     for message in &messages {
-        *admitted.entry(message.publisher.clone()).or_default() += 1;
+        count_one(&mut admitted, &message.publisher);
     }
     // Once stored or not, the store's count says what it holds: the
     // reservations go back before publishers hear, so a publisher's next
@@ -289,11 +289,21 @@ async fn within_quotas(
         }
         *topic = topic.saturating_add(1);
         *publisher = publisher.saturating_add(1);
-        *reserved.entry(message.publisher.clone()).or_default() += 1;
+        count_one(&mut reserved, &message.publisher);
         messages.push(message);
         answers.push(answer);
     }
     (messages, answers)
+}
+
+/// Adds one to `publisher`'s count (copying the name only the first time).
+fn count_one(counts: &mut HashMap<String, u64>, publisher: &str) {
+    match counts.get_mut(publisher) {
+        Some(count) => *count += 1,
+        None => {
+            counts.insert(publisher.to_owned(), 1);
+        }
+    }
 }
 
 /// Answers the publishers of stored `messages` and hands the new ones on.
