@@ -637,6 +637,28 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
+    fn relay_journal_shards_come_from_the_file_or_env_within_bounds() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("latch.toml", "[relay]\njournal_shards = 3\n")?;
+            let config = Config::load(Path::new("latch.toml"), Config::env()).unwrap();
+            assert_eq!(config.relay.journal_shards(), 3);
+            jail.set_env("LATCH_RELAY", "{journal_shards=5}");
+            let config = Config::load(Path::new("latch.toml"), Config::env()).unwrap();
+            assert_eq!(config.relay.journal_shards(), 5);
+            Ok(())
+        });
+        let unset = RelayConfig::default().journal_shards();
+        assert!((1..=8).contains(&unset), "one per core, at most 8: {unset}");
+        for shards in [0, RELAY_MAX_JOURNAL_SHARDS + 1] {
+            let mut config = Config::default();
+            config.relay.journal_shards = Some(shards);
+            let error = config.validated().unwrap_err().to_string();
+            assert!(error.contains("journal_shards must be 1 to 64"), "{error}");
+        }
+    }
+
+    #[test]
     fn dev_adds_the_devnet_and_rules_hold() {
         let dev = Config {
             dev: true,
