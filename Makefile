@@ -176,6 +176,11 @@ bench-onramp:
 bench-relay:
 	scripts/bench-relay
 
+.PHONY: bench-relay-cpu
+# CPU per relayed message with THREADS tokio workers and SHARDS mailbox shards (issue 30: must not grow with threads).
+bench-relay-cpu:
+	scripts/bench-relay --cpu
+
 .PHONY: bench-chain-data
 bench-chain-data:
 	scripts/bench-chain-data

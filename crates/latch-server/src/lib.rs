@@ -172,7 +172,7 @@ impl AppState {
 
     /// Opens the store and builds the gateway for `config`.
     pub async fn new(config: Config) -> anyhow::Result<Self> {
-        let store = store::open(&config.database_url()).await?;
+        let store = store::open_with(&config.database_url(), config.relay.journal_shards()).await?;
         let gateway = Arc::new(Gateway::new(&config)?);
         let projects = ProjectDirectory::new(store.clone());
         let catalogue = CatalogueCache::new(store.clone());

@@ -22,7 +22,9 @@ mod devnet;
 mod sections;
 
 pub use self::chains::{ChainConfig, EnsConfig, PriceConfig, StaticPriceConfig, TokenConfig};
-pub use self::sections::{BodyLimits, RelayConfig, RpcWsConfig, SiwxConfig, RELAY_MAX_TTL_CEILING_SECS};
+pub use self::sections::{
+    BodyLimits, RelayConfig, RpcWsConfig, SiwxConfig, RELAY_MAX_JOURNAL_SHARDS, RELAY_MAX_TTL_CEILING_SECS,
+};
 
 /// Every setting of `latch`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -357,6 +359,14 @@ impl Config {
                 "relay: max_topics_per_connection, max_connections_per_ip, max_messages_per_topic and max_messages_per_publisher must be positive".into(),
             ));
         }
+        if relay
+            .journal_shards
+            .is_some_and(|n| !(1..=RELAY_MAX_JOURNAL_SHARDS).contains(&n))
+        {
+            return Err(ConfigError::Invalid(format!(
+                "relay: journal_shards must be 1 to {RELAY_MAX_JOURNAL_SHARDS}"
+            )));
+        }
         for url in &relay.audiences {
             if !["ws://", "wss://", "http://", "https://"]
                 .iter()
@@ -624,6 +634,28 @@ mod tests {
             assert!(!format!("{config:?}").contains("secret-path"));
             Ok(())
         });
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type.
+    fn relay_journal_shards_come_from_the_file_or_env_within_bounds() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("latch.toml", "[relay]\njournal_shards = 3\n")?;
+            let config = Config::load(Path::new("latch.toml"), Config::env()).unwrap();
+            assert_eq!(config.relay.journal_shards(), 3);
+            jail.set_env("LATCH_RELAY", "{journal_shards=5}");
+            let config = Config::load(Path::new("latch.toml"), Config::env()).unwrap();
+            assert_eq!(config.relay.journal_shards(), 5);
+            Ok(())
+        });
+        let unset = RelayConfig::default().journal_shards();
+        assert!((1..=8).contains(&unset), "one per core, at most 8: {unset}");
+        for shards in [0, RELAY_MAX_JOURNAL_SHARDS + 1] {
+            let mut config = Config::default();
+            config.relay.journal_shards = Some(shards);
+            let error = config.validated().unwrap_err().to_string();
+            assert!(error.contains("journal_shards must be 1 to 64"), "{error}");
+        }
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub struct RelayConfig {
     pub max_messages_per_topic: u64,
     /// Unexpired messages one publisher (client id) may have in the mailbox, all topics together.
     pub max_messages_per_publisher: u64,
+    /// Shards of the SQLite mailbox, each a file with its own writer (1–64;
+    /// `store::relay_shards`). Unset: the available cores, at most 8.
+    pub journal_shards: Option<usize>,
 }
 
 /// The longest TTL any relay accepts: what the official clients send at most.
@@ -47,7 +50,20 @@ impl RelayConfig {
     pub fn requires_project(&self, dev: bool) -> bool {
         self.require_project.unwrap_or(!dev)
     }
+
+    /// Shards of the SQLite mailbox: `journal_shards`, else one per core up to 8
+    /// (past that, measured gains need more cores than a relay usually gets).
+    pub fn journal_shards(&self) -> usize {
+        self.journal_shards.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(1, std::num::NonZeroUsize::get)
+                .min(8)
+        })
+    }
 }
+
+/// Most shards `relay.journal_shards` may name.
+pub const RELAY_MAX_JOURNAL_SHARDS: usize = 64;
 
 impl Default for RelayConfig {
     fn default() -> Self {
@@ -71,6 +87,7 @@ impl Default for RelayConfig {
             // A session's requests within their TTL; beyond is a topic used as storage.
             max_messages_per_topic: 1_000,
             max_messages_per_publisher: 5_000,
+            journal_shards: None,
         }
     }
 }

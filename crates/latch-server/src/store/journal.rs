@@ -32,9 +32,15 @@ type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
 
 /// Bits of a message id that number it within its row; the bits above are the
-/// row's id. Row ids come from `AUTOINCREMENT`, so message ids increase in
-/// storage order and are never reused.
+/// row's id, and from [`SHARD_SHIFT`] up the shard's number (0 for the journal
+/// in the main database file, so ids written before shards existed are
+/// unchanged). Row ids come from `AUTOINCREMENT`, so message ids increase in
+/// storage order within a shard (hence within a topic) and are never reused.
 const ROW_BITS: u32 = 20;
+/// Where a message id's shard number starts: 2^36 rows per shard, 128 shards.
+pub(crate) const SHARD_SHIFT: u32 = 56;
+/// Most shards a mailbox can have: their numbers fit the id's top bits.
+pub(crate) const MAX_SHARDS: usize = 1 << (63 - SHARD_SHIFT);
 /// Most messages one row holds.
 const ROW_MESSAGES: usize = 1 << ROW_BITS;
 /// The format [`encode`] writes.
@@ -454,6 +460,11 @@ pub(super) struct Journal {
     /// Most messages one row takes ([`ROW_MESSAGES`]; fewer in tests, to reach
     /// the rows-per-write path without a million messages).
     row_messages: usize,
+    /// This journal's shard number, in place in a message id (`shard << SHARD_SHIFT`).
+    shard_bits: i64,
+    /// Whether this database may hold the mailbox of versions before the
+    /// journal (`relay_messages`, `relay_acks`): the main file, shard 0.
+    legacy_tables: bool,
     loaded: tokio::sync::OnceCell<Loaded>,
 }
 
@@ -466,13 +477,16 @@ struct Loaded {
 }
 
 impl Journal {
-    /// The journal in `writer`'s database; its rows are read on first use, so
-    /// commands that never touch the relay do not pay for it.
-    pub(super) fn new(writer: SqlitePool, reader: SqlitePool) -> Self {
+    /// Shard `shard`'s journal in `writer`'s database; its rows are read on
+    /// first use, so commands that never touch the relay do not pay for it.
+    pub(super) fn new(writer: SqlitePool, reader: SqlitePool, shard: usize) -> Self {
+        assert!(shard < MAX_SHARDS);
         Self {
             writer,
             reader,
             row_messages: ROW_MESSAGES,
+            shard_bits: (shard as i64) << SHARD_SHIFT,
+            legacy_tables: shard == 0,
             loaded: tokio::sync::OnceCell::new(),
         }
     }
@@ -484,10 +498,15 @@ impl Journal {
         Self { row_messages, ..self }
     }
 
-    /// The relay writer's connection (the checkpointer's tests pause it).
-    #[cfg(test)]
+    /// The relay writer's connection (the checkpointer takes it to restart the WAL).
     pub(super) fn writer(&self) -> &SqlitePool {
         &self.writer
+    }
+
+    /// Reads the rows if not done yet; the topics held, each once.
+    pub(super) async fn topics(&self) -> StoreResult<Vec<Arc<str>>> {
+        let loaded = self.loaded().await?;
+        Ok(lock(&loaded.index).topics.keys().cloned().collect())
     }
 
     async fn loaded(&self) -> StoreResult<&Loaded> {
@@ -495,7 +514,9 @@ impl Journal {
             .get_or_try_init(|| async {
                 Ok(Loaded {
                     writing: tokio::sync::Mutex::new(()),
-                    index: std::sync::Mutex::new(load(&self.writer, self.row_messages).await?),
+                    index: std::sync::Mutex::new(
+                        load(&self.writer, self.row_messages, self.shard_bits, self.legacy_tables).await?,
+                    ),
                 })
             })
             .await
@@ -555,14 +576,14 @@ impl Journal {
         };
         let mut index = lock(&loaded.index);
         for (place, message) in fresh.iter().enumerate() {
-            index.insert(id_at(&rows, place, per_row), message);
+            index.insert(id_at(self.shard_bits, &rows, place, per_row), message);
         }
         for ack in &new_acks {
             index.ack(ack);
         }
         Ok(places
             .into_iter()
-            .map(|place| place.map(|p| id_at(&rows, p, per_row)))
+            .map(|place| place.map(|p| id_at(self.shard_bits, &rows, p, per_row)))
             .collect())
     }
 
@@ -593,7 +614,7 @@ impl Journal {
             messages.extend(
                 decoded
                     .into_iter()
-                    .map(|(position, message)| message.to_message(message_id(row, position))),
+                    .map(|(position, message)| message.to_message(message_id(self.shard_bits, row, position))),
             );
         }
         Ok(messages)
@@ -641,20 +662,23 @@ impl Journal {
     }
 }
 
-/// The id of the `position`-th message of row `row`.
-fn message_id(row: i64, position: usize) -> i64 {
-    (row << ROW_BITS) | position as i64
+/// The id of the `position`-th message of row `row` of the shard `shard_bits` names.
+fn message_id(shard_bits: i64, row: i64, position: usize) -> i64 {
+    shard_bits | (row << ROW_BITS) | position as i64
 }
 
 /// The id of the `place`-th of messages that [`append`] stored in `rows`,
 /// `per_row` to a row.
-fn id_at(rows: &[i64], place: usize, per_row: usize) -> i64 {
-    message_id(rows[place / per_row], place % per_row)
+fn id_at(shard_bits: i64, rows: &[i64], place: usize, per_row: usize) -> i64 {
+    message_id(shard_bits, rows[place / per_row], place % per_row)
 }
 
-/// The row and position a [`message_id`] names.
+/// The row and position a [`message_id`] names (within its shard).
 fn row_and_position(id: i64) -> (i64, usize) {
-    (id >> ROW_BITS, (id & (ROW_MESSAGES as i64 - 1)) as usize)
+    (
+        (id & ((1 << SHARD_SHIFT) - 1)) >> ROW_BITS,
+        (id & (ROW_MESSAGES as i64 - 1)) as usize,
+    )
 }
 
 fn corrupt(row: i64, error: &JournalError) -> StoreError {
@@ -701,9 +725,41 @@ async fn append(
     }
 }
 
-/// Reads every row into an index; first moves the mailbox of earlier versions
-/// (a row per message in `relay_messages` and `relay_acks`) into the journal.
-async fn load(writer: &SqlitePool, per_row: usize) -> StoreResult<Index> {
+/// Reads every row into an index; first, with `legacy_tables`, moves the
+/// mailbox of earlier versions (a row per message in `relay_messages` and
+/// `relay_acks`) into the journal.
+async fn load(writer: &SqlitePool, per_row: usize, shard_bits: i64, legacy_tables: bool) -> StoreResult<Index> {
+    if legacy_tables {
+        adopt_legacy_tables(writer, per_row, shard_bits).await?;
+    }
+    let started = std::time::Instant::now();
+    let mut index = Index::default();
+    let mut read = 0u64;
+    let mut rows = sqlx::query("SELECT id, body FROM relay_journal ORDER BY id").fetch(writer);
+    while let Some(row) = rows.try_next().await? {
+        let id: i64 = row.try_get("id")?;
+        let body: Vec<u8> = row.try_get("body")?;
+        let decoded = decode(&body).map_err(|error| corrupt(id, &error))?;
+        for (position, message) in decoded.messages.iter().enumerate() {
+            index.insert(message_id(shard_bits, id, position), message);
+        }
+        for ack in &decoded.acks {
+            index.ack(ack);
+        }
+        read += 1;
+    }
+    tracing::info!(
+        rows = read,
+        messages = index.messages.len(),
+        ms = started.elapsed().as_millis() as u64,
+        "relay journal read"
+    );
+    Ok(index)
+}
+
+/// Moves the mailbox of versions before the journal (a row per message in
+/// `relay_messages` and `relay_acks`) into the journal.
+async fn adopt_legacy_tables(writer: &SqlitePool, per_row: usize, shard_bits: i64) -> StoreResult<()> {
     let mut tx = writer.begin().await?;
     let old = sqlx::query(
         "SELECT id, topic, hash, message, tag, publisher, published_at, expires_at FROM relay_messages ORDER BY id",
@@ -721,7 +777,7 @@ async fn load(writer: &SqlitePool, per_row: usize) -> StoreResult<Index> {
         let new_id: HashMap<i64, (i64, i64)> = messages
             .iter()
             .enumerate()
-            .map(|(place, m)| (m.id, (id_at(&rows, place, per_row), m.expires_at)))
+            .map(|(place, m)| (m.id, (id_at(shard_bits, &rows, place, per_row), m.expires_at)))
             .collect();
         // Acks of messages no longer there are left behind.
         let mut acks = Vec::new();
@@ -746,30 +802,7 @@ async fn load(writer: &SqlitePool, per_row: usize) -> StoreResult<Index> {
         sqlx::query("DELETE FROM relay_messages").execute(&mut *tx).await?;
     }
     tx.commit().await?;
-
-    let started = std::time::Instant::now();
-    let mut index = Index::default();
-    let mut read = 0u64;
-    let mut rows = sqlx::query("SELECT id, body FROM relay_journal ORDER BY id").fetch(writer);
-    while let Some(row) = rows.try_next().await? {
-        let id: i64 = row.try_get("id")?;
-        let body: Vec<u8> = row.try_get("body")?;
-        let decoded = decode(&body).map_err(|error| corrupt(id, &error))?;
-        for (position, message) in decoded.messages.iter().enumerate() {
-            index.insert(message_id(id, position), message);
-        }
-        for ack in &decoded.acks {
-            index.ack(ack);
-        }
-        read += 1;
-    }
-    tracing::info!(
-        rows = read,
-        messages = index.messages.len(),
-        ms = started.elapsed().as_millis() as u64,
-        "relay journal read"
-    );
-    Ok(index)
+    Ok(())
 }
 
 #[cfg(test)]

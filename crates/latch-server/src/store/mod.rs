@@ -9,6 +9,7 @@ pub mod journal;
 pub(crate) mod journal;
 mod migrations;
 mod postgres;
+mod relay_shards;
 mod sql;
 mod sqlite;
 
@@ -19,6 +20,7 @@ use async_trait::async_trait;
 use serde::Serialize;
 
 pub use postgres::PostgresStore;
+pub use relay_shards::RelayShards;
 pub use sqlite::SqliteStore;
 
 /// Why storage failed.
@@ -460,13 +462,25 @@ pub trait RelayMailbox: Send + Sync {
         publishers: &[String],
         now_ms: i64,
     ) -> StoreResult<(Vec<u64>, Vec<u64>)>;
+    /// Which part of the mailbox stores what, for the relay to run a writer
+    /// per part: a topic's messages and their acks always go to one part, and
+    /// parts share no lock. One part unless the backend is sharded (SQLite).
+    async fn relay_shards(&self) -> StoreResult<Arc<RelayShards>> {
+        Ok(Arc::new(RelayShards::one()))
+    }
 }
 
 /// Opens (creating and migrating if needed) the database `url` names:
 /// `sqlite://…` or `postgres://…` / `postgresql://…`.
 pub async fn open(url: &str) -> StoreResult<Arc<dyn Store>> {
+    open_with(url, 1).await
+}
+
+/// [`open`], with a SQLite relay mailbox in `relay_shards` shards (see
+/// [`RelayShards`]; Postgres has one).
+pub async fn open_with(url: &str, relay_shards: usize) -> StoreResult<Arc<dyn Store>> {
     if url.starts_with("sqlite:") {
-        Ok(Arc::new(SqliteStore::open(url).await?))
+        Ok(Arc::new(SqliteStore::open_sharded(url, relay_shards).await?))
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         Ok(Arc::new(PostgresStore::open(url).await?))
     } else {

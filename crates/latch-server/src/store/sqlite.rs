@@ -5,7 +5,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::Row;
 
 use super::embedded::impl_embedded_store;
-use super::journal::Journal;
+use super::relay_shards::{JournalShards, RelayShards};
 use super::sql::impl_sql_store;
 use super::{
     AnalyticsEvent, AnalyticsStore, CatalogueStore, IndexStore, NameRecord, NameStore, Project, ProjectStore,
@@ -26,11 +26,11 @@ const WAL_LIMIT_PAGES: i64 = 65_536;
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    /// The relay mailbox, on a connection of its own for the relay's group
-    /// commits. SQLite drops a connection's page cache whenever another
-    /// connection wrote since its last transaction, so commits rotating over the
-    /// pool re-read every page they touch; one writer keeps its pages cached.
-    journal: std::sync::Arc<Journal>,
+    /// The relay mailbox, its shards each on a connection of its own for the
+    /// relay's group commits. SQLite drops a connection's page cache whenever
+    /// another connection wrote since its last transaction, so commits rotating
+    /// over the pool re-read every page they touch; one writer keeps its pages cached.
+    journal: std::sync::Arc<JournalShards>,
     _checkpoints: std::sync::Arc<Checkpoints>,
 }
 
@@ -44,13 +44,25 @@ impl Drop for Checkpoints {
     }
 }
 
-fn checkpoints(pool: SqlitePool, relay_writer: SqlitePool) -> Checkpoints {
+/// Checkpoints each file of the store: the main one (shard 0 of the relay
+/// mailbox) and the other shards'. They share [`WAL_LIMIT_PAGES`], so the
+/// WALs together stay near it whatever the shard count.
+fn checkpoints(journal: &JournalShards) -> Checkpoints {
+    // Each file's (pool, relay writer).
+    let files: Vec<(SqlitePool, SqlitePool)> = journal
+        .shards()
+        .iter()
+        .map(|shard| (shard.pool.clone(), shard.journal.writer().clone()))
+        .collect();
     Checkpoints(tokio::spawn(async move {
+        let limit = (WAL_LIMIT_PAGES / files.len() as i64).max(1);
         let mut every = tokio::time::interval(CHECKPOINT_EVERY);
         loop {
             every.tick().await;
-            if let Err(error) = checkpoint(&pool, &relay_writer, WAL_LIMIT_PAGES).await {
-                tracing::warn!(%error, "sqlite: checkpoint failed");
+            for (pool, writer) in &files {
+                if let Err(error) = checkpoint(pool, writer, limit).await {
+                    tracing::warn!(%error, "sqlite: checkpoint failed");
+                }
             }
         }
     }))
@@ -92,8 +104,15 @@ async fn checkpoint(pool: &SqlitePool, relay_writer: &SqlitePool, limit_pages: i
 }
 
 impl SqliteStore {
-    /// Opens `sqlite://path` (created with its parent folder if missing) and migrates it.
+    /// Opens `sqlite://path` (created with its parent folder if missing) and
+    /// migrates it, with one relay mailbox shard (and any found beside it).
     pub async fn open(url: &str) -> StoreResult<Self> {
+        Self::open_sharded(url, 1).await
+    }
+
+    /// [`Self::open`] with the relay mailbox in `relay_shards` shards
+    /// (`store::relay_shards`), or as many as there are files of, if more.
+    pub async fn open_sharded(url: &str, relay_shards: usize) -> StoreResult<Self> {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -125,11 +144,12 @@ impl SqliteStore {
             // A local file needs no liveness check: sqlx's ping before each
             // acquire was one more round trip to SQLite's thread per commit.
             .test_before_acquire(false)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
+        let journal = JournalShards::open(&options, relay_writer, pool.clone(), relay_shards).await?;
         Ok(Self {
-            _checkpoints: std::sync::Arc::new(checkpoints(pool.clone(), relay_writer.clone())),
-            journal: std::sync::Arc::new(Journal::new(relay_writer, pool.clone())),
+            _checkpoints: std::sync::Arc::new(checkpoints(&journal)),
+            journal: std::sync::Arc::new(journal),
             pool,
         })
     }
@@ -180,6 +200,10 @@ impl RelayMailbox for SqliteStore {
         _now_ms: i64,
     ) -> StoreResult<(Vec<u64>, Vec<u64>)> {
         self.journal.counts(topics, publishers).await
+    }
+
+    async fn relay_shards(&self) -> StoreResult<std::sync::Arc<RelayShards>> {
+        self.journal.router().await
     }
 }
 
