@@ -8,7 +8,7 @@ NEXTEST := $(shell command -v cargo-nextest >/dev/null && echo "nextest run" || 
 test-security: setup
 	scripts/with-postgres --require-use cargo $(NEXTEST) -p latch-server --test security
 
-.PHONY: help setup build build-wasm build-web build-server build-catalogue demo test lint test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay clean
+.PHONY: help setup build build-wasm build-web build-server build-catalogue demo test test-besides-e2e lint test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay clean
 
 help:
 	@echo "make demo   set up, build, and serve the demo at http://127.0.0.1:8787/"
@@ -54,9 +54,14 @@ demo: setup build
 # suites run: `cargo build -p latch-server` resolves fewer features than the workspace's tests do
 # (cargo unifies features only over what one build compiles: members, dev-dependencies) and so would
 # compile 66 crates, sqlx, rustls and axum among them, a second time.
+# The browser suite waits on pages and blocks much of the time, so it runs beside the others (its
+# stack takes free ports; -Otarget keeps each suite's output together).
 test: setup
 	$(MAKE) -j2 build-web build-catalogue build-tests
-	$(MAKE) SERVER_BUILD=build-tests lint size-gate test-rust test-wasm test-web test-devnet test-solana test-catalogue test-e2e test-relay
+	$(MAKE) -j2 -Otarget SERVER_BUILD=build-tests test-e2e test-besides-e2e
+
+test-besides-e2e:
+	$(MAKE) -j1 lint size-gate test-rust test-wasm test-web test-devnet test-solana test-catalogue test-relay
 
 # What builds target/debug/latch for the suites that run it: build-server, or build-tests in `make test`.
 SERVER_BUILD ?= build-server
