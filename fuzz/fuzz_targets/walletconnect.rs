@@ -1,6 +1,6 @@
 //! The dapp client's inputs: QR codes' text, pairing URIs (pasted or scanned),
-//! envelopes from the relay, JSON text (the engine's own reader,
-//! `latch_walletconnect::json::Value`), the data of a wallet's session events,
+//! envelopes from the relay, JSON text (the reader the engine and the wallet
+//! frame share, `latch_core::json::Value`), the data of a wallet's session events,
 //! and the records read from JSON by hand (sessions, connect params, relay
 //! messages). None may panic; what parses formats back to something that
 //! parses to the same value. JSON is checked against serde_json both ways: the
@@ -10,8 +10,8 @@
 //! we read and write back byte for byte.
 #![no_main]
 
+use latch_core::json::{FromValue, ToValue, Value};
 use latch_walletconnect::crypto::{self, Envelope, SymKey};
-use latch_walletconnect::json::{FromValue, ToValue, Value};
 use latch_walletconnect::provider::{addresses_of_event, chain_id_for_events, chain_of_event};
 use latch_walletconnect::relay::RelayMessage;
 use latch_walletconnect::sign::{ConnectParams, Session};

@@ -2,14 +2,15 @@
 //! Written here rather than taken from alloy-dyn-abi: that crate's resolver,
 //! type parser and derived serde code cost the embedded-wallet frame's wasm
 //! 45 kB gzip of an 80 kB budget (ARCHITECTURE.md, "Embedded-wallet keys");
-//! this reads serde_json's `Value`, which the frame links anyway. Tests
+//! this reads latch-core's own JSON [`Value`] (`crate::json`), as the rest of
+//! the frame's code does (serde_json is not in the frame's modules). Tests
 //! check it against EIP-712's example and against alloy-dyn-abi.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use alloy_primitives::{keccak256, Address, B256, U256};
-use serde_json::{Map, Value};
 
+use crate::json::{Object, Value};
 use crate::{Error, Result};
 
 /// Deepest nesting of structs and arrays read: a hostile request cannot
@@ -37,7 +38,7 @@ type Types = BTreeMap<String, Vec<Member>>;
 pub struct TypedData {
     types: Types,
     primary_type: String,
-    domain: Map<String, Value>,
+    domain: Object,
     message: Value,
 }
 
@@ -54,7 +55,7 @@ const DOMAIN_FIELDS: [(&str, &str); 5] = [
 impl TypedData {
     /// Reads `eth_signTypedData_v4`'s JSON (an object, or the same as a string).
     pub fn parse(json: &str) -> Result<TypedData> {
-        let value: Value = serde_json::from_str(json).map_err(|e| invalid(e.to_string()))?;
+        let value = Value::parse(json).map_err(|e| invalid(e.to_string()))?;
         TypedData::from_value(value)
     }
 
@@ -71,10 +72,10 @@ impl TypedData {
         };
         let domain = match object.remove("domain") {
             Some(Value::Object(domain)) => domain,
-            None => Map::new(),
+            None => Object::new(),
             Some(_) => return Err(invalid("domain is an object")),
         };
-        let message = object.remove("message").unwrap_or(Value::Object(Map::new()));
+        let message = object.remove("message").unwrap_or(Value::Object(Object::new()));
         let mut types = Types::new();
         for (name, members) in raw_types {
             check_struct_name(&name)?;
@@ -127,7 +128,7 @@ impl TypedData {
     }
 
     /// The domain's members, as given (what the approval view shows).
-    pub fn domain(&self) -> &Map<String, Value> {
+    pub fn domain(&self) -> &Object {
         &self.domain
     }
 

@@ -12,7 +12,7 @@
 
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Nonce};
-use serde_json::{Map, Value};
+use latch_core::json::{Object, Value};
 use sha2::Sha256;
 use zeroize::Zeroizing;
 
@@ -270,7 +270,7 @@ impl Envelope {
             EnvelopeKind::Passkey { credential_id } => {
                 // Escaped: the fields are public, so an id that never went
                 // through the checks must not break the JSON. By hand, since
-                // serde_json's writer costs the frame's module 3 kB gzip.
+                // the frame's modules have no general JSON writer to spare.
                 let mut id = String::with_capacity(credential_id.len() + 2);
                 id.push('"');
                 for c in credential_id.chars() {
@@ -299,7 +299,7 @@ impl Envelope {
         if text.len() > MAX_ENVELOPE_LEN {
             return Err(Error::InvalidEnvelope("longer than 2048 bytes"));
         }
-        let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(text) else {
+        let Ok(Value::Object(fields)) = Value::parse(text) else {
             return Err(Error::InvalidEnvelope("not the envelope JSON"));
         };
         const KNOWN: [&str; 9] = [
@@ -379,7 +379,7 @@ fn check_recovery(share: &Share) -> Result<(), Error> {
     Ok(())
 }
 
-fn text_field<'a>(fields: &'a Map<String, Value>, name: &'static str) -> Result<&'a str, Error> {
+fn text_field<'a>(fields: &'a Object, name: &'static str) -> Result<&'a str, Error> {
     fields
         .get(name)
         .and_then(Value::as_str)

@@ -6,7 +6,7 @@
 use alloy_primitives::{eip191_hash_message, Address, B256, U256};
 use k256::ecdsa::SigningKey;
 use latch_core::evm_tx::{Eip1559Tx, LegacyTx};
-use serde_json::{Map, Value};
+use latch_core::json::{Object, Value};
 
 use crate::Error;
 
@@ -71,12 +71,12 @@ fn tx_error(reason: impl Into<String>) -> Error {
 }
 
 /// A field, `null` read as absent.
-fn get<'a>(fields: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+fn get<'a>(fields: &'a Object, name: &str) -> Option<&'a Value> {
     fields.get(name).filter(|value| !value.is_null())
 }
 
 /// A JSON-RPC quantity: `0x` and hex digits (a JSON integer is taken too).
-fn quantity(fields: &Map<String, Value>, name: &'static str) -> Result<Option<U256>, Error> {
+fn quantity(fields: &Object, name: &'static str) -> Result<Option<U256>, Error> {
     match get(fields, name) {
         None => Ok(None),
         Some(Value::Number(n)) => n
@@ -95,7 +95,7 @@ fn quantity(fields: &Map<String, Value>, name: &'static str) -> Result<Option<U2
     }
 }
 
-fn required(fields: &Map<String, Value>, name: &'static str) -> Result<U256, Error> {
+fn required(fields: &Object, name: &'static str) -> Result<U256, Error> {
     quantity(fields, name)?.ok_or_else(|| tx_error(format!("{name} is required")))
 }
 
@@ -109,7 +109,7 @@ fn address_field(value: &Value, name: &str) -> Result<Address, Error> {
         .map_err(|_| tx_error(format!("{name} is not an address")))
 }
 
-fn data(fields: &Map<String, Value>, name: &str) -> Result<Option<Vec<u8>>, Error> {
+fn data(fields: &Object, name: &str) -> Result<Option<Vec<u8>>, Error> {
     get(fields, name)
         .map(|value| {
             text(value, name)?
@@ -164,7 +164,7 @@ impl Transaction {
     /// creation), type 2 both fee caps; a missing `type` is read from which
     /// fees are given.
     pub fn parse(json: &str, account: Address) -> Result<Transaction, Error> {
-        let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(json) else {
+        let Ok(Value::Object(fields)) = Value::parse(json) else {
             return Err(tx_error("a transaction is a JSON object"));
         };
         if let Some(from) = get(&fields, "from") {

@@ -250,7 +250,11 @@ impl Wallet {
     /// on its params as latch-core `embedded::solana` reads them (the approval's `sign`): the
     /// answer in the method's WalletConnect shape, for `solana_signAndSendTransaction` with the
     /// gateway's `sendTransaction` params (latch-core `embedded::solana::answer`).
-    pub fn solana_sign_request(&self, method: &str, params: &serde_json::Value) -> Result<serde_json::Value, Error> {
+    pub fn solana_sign_request(
+        &self,
+        method: &str,
+        params: &latch_core::json::Value,
+    ) -> Result<latch_core::json::Value, Error> {
         solana::sign_request(&self.solana, method, params)
     }
 

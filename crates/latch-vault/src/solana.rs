@@ -38,7 +38,11 @@ pub fn sign_transaction(key: &SigningKey, wire: &[u8]) -> Result<Vec<u8>, Error>
 
 /// A Solana sign method's params, read by latch-core for this key's account, signed: each
 /// transaction in this account's slot, or the message. The answer is latch-core's shape.
-pub fn sign_request(key: &SigningKey, method: &str, params: &serde_json::Value) -> Result<serde_json::Value, Error> {
+pub fn sign_request(
+    key: &SigningKey,
+    method: &str,
+    params: &latch_core::json::Value,
+) -> Result<latch_core::json::Value, Error> {
     let public = key.verifying_key().to_bytes();
     let request =
         parse_request(method, params, &public).map_err(|error| Error::InvalidSolanaRequest(error.to_string()))?;

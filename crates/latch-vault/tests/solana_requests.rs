@@ -2,9 +2,10 @@
 //! WalletConnect params, the key signs, and every signature verifies under the account's key.
 
 use ed25519_dalek::{Signature, Verifier, VerifyingKey};
+use latch_core::json;
+use latch_core::json::Value;
 use latch_core::solana_transfer::{build_transfer, parse_transaction, SolanaTransferRequest};
 use latch_vault::{Seed, Wallet};
-use serde_json::{json, Value};
 
 fn wallet() -> Wallet {
     Wallet::from_seed(&Seed::new([3; 32])).unwrap()

@@ -23,8 +23,6 @@
 pub mod crypto;
 mod error;
 pub mod io;
-pub mod json;
-pub mod map;
 #[cfg(feature = "native")]
 pub mod native;
 pub mod provider;
@@ -37,14 +35,7 @@ pub mod uri;
 pub mod web;
 
 pub use error::{Error, Result};
-
-/// Reads JSON `text` as `T`, through a [`json::Value`] and the type's
-/// hand-written reader ([`json::FromValue`]).
-pub fn from_json<T: json::FromValue>(text: &str) -> std::result::Result<T, String> {
-    T::from_value(&json::Value::parse(text).map_err(|e| e.to_string())?)
-}
-
-/// `value` as JSON text, through its hand-written writer ([`json::ToValue`]).
-pub fn to_json<T: json::ToValue + ?Sized>(value: &T) -> String {
-    value.to_value().to_string()
-}
+// The JSON reader and map live in latch-core (one in the workspace; the wallet frame reads
+// JSON through them too); the engine's paths (`crate::json`, `crate::map`) stay as they were.
+pub use latch_core::json::{from_json, to_json};
+pub use latch_core::{json, json_record, map, read_fields};

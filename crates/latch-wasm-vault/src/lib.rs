@@ -17,6 +17,7 @@
 )]
 
 use js_sys::{Object, Reflect};
+use latch_core::json::Value;
 use latch_vault::Share;
 use wasm_bindgen::prelude::*;
 
@@ -61,14 +62,14 @@ fn set(object: &Object, key: &str, value: &JsValue) {
     let _ = Reflect::set(object, &key.into(), value);
 }
 
-/// A JSON value as the JS value `JSON.parse` would give (serde_json's writer would cost the
-/// module a few kB; the values here are small).
-fn to_js(value: &serde_json::Value) -> JsValue {
-    use serde_json::Value;
+/// A JSON value as the JS value `JSON.parse` would give (a JSON writer would cost the module a
+/// few kB; the values here are small).
+fn to_js(value: &Value) -> JsValue {
     match value {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
-        Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(f64::NAN)),
+        // The number's text, read by JS (as `JSON.parse` would): no float code in the module.
+        Value::Number(n) => JsValue::from_f64(js_sys::Number::parse_float(n.as_str())),
         Value::String(s) => JsValue::from_str(s),
         Value::Array(items) => items.iter().map(to_js).collect::<js_sys::Array>().into(),
         Value::Object(map) => {
@@ -82,6 +83,6 @@ fn to_js(value: &serde_json::Value) -> JsValue {
 }
 
 /// A JSON argument, refused as `<what> must be JSON`.
-fn json_argument(text: &str, what: &str) -> Result<serde_json::Value, JsValue> {
-    serde_json::from_str(text).map_err(|_| argument(&format!("{what} must be JSON")))
+fn json_argument(text: &str, what: &str) -> Result<Value, JsValue> {
+    Value::parse(text).map_err(|_| argument(&format!("{what} must be JSON")))
 }

@@ -7,8 +7,9 @@
 //! [`prepare_transaction`] fills an `eth_sendTransaction` object with the nonce, gas and
 //! EIP-1559 fees the frame read from the gateway, for latch-vault's `sign_transaction`.
 
+use crate::json;
+use crate::json::{Object, Value};
 use alloy_primitives::{hex, Address, U256};
-use serde_json::{json, Map, Value};
 
 use crate::address::parse_evm_address;
 use crate::eip712::TypedData;
@@ -189,9 +190,7 @@ pub fn summarize(method: &str, params: &Value, account: &str) -> Result<Approval
                 .ok_or_else(|| invalid("params", "the account is required"))?;
             same_account(address, account)?;
             let typed = match params.get(1) {
-                Some(Value::String(text)) => {
-                    serde_json::from_str(text).map_err(|e| invalid("typed data", e.to_string()))?
-                }
+                Some(Value::String(text)) => Value::parse(text).map_err(|e| invalid("typed data", e.to_string()))?,
                 Some(object @ Value::Object(_)) => object.clone(),
                 _ => return Err(invalid("params", "the typed data is required")),
             };
@@ -282,7 +281,7 @@ fn printable(text: &str) -> bool {
     !text.is_empty() && text.chars().all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
 }
 
-fn fields(object: &Map<String, Value>) -> Vec<Field> {
+fn fields(object: &Object) -> Vec<Field> {
     object
         .iter()
         .map(|(name, value)| Field {
@@ -295,8 +294,8 @@ fn fields(object: &Map<String, Value>) -> Vec<Field> {
         .collect()
 }
 
-/// Compact JSON text of a nested value, for display only (serde_json's writer would cost the
-/// frame's module kilobytes; this needs no escaping beyond quotes and backslashes to be read).
+/// Compact JSON text of a nested value, for display only (escaping only quotes and backslashes,
+/// and numbers as integers, as it was shown when serde_json read the typed data).
 fn compact(value: &Value) -> String {
     match value {
         Value::Null => "null".to_owned(),
@@ -319,7 +318,7 @@ fn compact(value: &Value) -> String {
     }
 }
 
-fn hex_bytes(fields: &Map<String, Value>) -> Result<Vec<u8>> {
+fn hex_bytes(fields: &Object) -> Result<Vec<u8>> {
     let read = |key: &str| -> Result<Option<Vec<u8>>> {
         match fields.get(key) {
             None | Some(Value::Null) => Ok(None),
@@ -338,7 +337,7 @@ fn hex_bytes(fields: &Map<String, Value>) -> Result<Vec<u8>> {
 }
 
 /// A JSON-RPC quantity (`0x` hex) or a JSON number.
-pub(super) fn quantity(fields: &Map<String, Value>, key: &'static str) -> Result<Option<U256>> {
+pub(super) fn quantity(fields: &Object, key: &'static str) -> Result<Option<U256>> {
     let bad = || invalid("transaction", format!("{key} is a 0x quantity"));
     match fields.get(key) {
         None | Some(Value::Null) => Ok(None),
@@ -389,7 +388,7 @@ pub(super) fn quantity_hex(value: U256) -> String {
     format!("{value:#x}")
 }
 
-pub(super) fn transaction(tx: &Map<String, Value>, account: Address) -> Result<(Summary, Value)> {
+pub(super) fn transaction(tx: &Object, account: Address) -> Result<(Summary, Value)> {
     if let Some(from) = tx.get("from").filter(|v| !v.is_null()) {
         same_account(from, account).map_err(|_| invalid("transaction", "from is not this account"))?;
     }
@@ -409,7 +408,7 @@ pub(super) fn transaction(tx: &Map<String, Value>, account: Address) -> Result<(
         data: data_hex.clone(),
         transfer,
     };
-    let mut call = Map::new();
+    let mut call = Object::new();
     call.insert("from".into(), account.to_checksum(None).into());
     if let Some(to) = to {
         call.insert("to".into(), to.to_checksum(None).into());
@@ -479,7 +478,7 @@ pub fn prepare_transaction(call: &Value, chain: &ChainState) -> Result<Value> {
         }
     }
     let read = |text: &str, what: &'static str| -> Result<U256> {
-        let mut map = Map::new();
+        let mut map = Object::new();
         map.insert(what.into(), Value::String(text.to_owned()));
         quantity(&map, what)?.ok_or_else(|| invalid("transaction", format!("{what} is required")))
     };

@@ -4,7 +4,7 @@
 //! signs is what [`super::approval::summarize`] makes of an `eth_sendTransaction`, so a batch is
 //! checked exactly as a single transaction is.
 
-use serde_json::{Map, Value};
+use crate::json::{Object, Value};
 
 use super::approval::{invalid, quantity, quantity_hex, same_account, transaction, Summary};
 use crate::Result;
@@ -53,7 +53,7 @@ fn capabilities(value: Option<&Value>) -> Result<()> {
 /// `sign`: `{calls: [call…], id, chainId}`, each call an `eth_sendTransaction` object that
 /// [`super::approval::prepare_transaction`] completes, carrying the batch's `chainId` when it
 /// names one (so a batch for another chain is refused there).
-pub(super) fn summarize_calls(batch: &Map<String, Value>, account: Address) -> Result<(Summary, Value)> {
+pub(super) fn summarize_calls(batch: &Object, account: Address) -> Result<(Summary, Value)> {
     if let Some(from) = batch.get("from").filter(|v| !v.is_null()) {
         same_account(from, account).map_err(|_| invalid("calls", "from is not this account"))?;
     }
@@ -90,7 +90,7 @@ pub(super) fn summarize_calls(batch: &Map<String, Value>, account: Address) -> R
             }
         }
         // Only what EIP-5792 lets a call say: its target, value and data.
-        let mut tx = Map::new();
+        let mut tx = Object::new();
         for key in ["to", "value", "data"] {
             if let Some(value) = call.get(key).filter(|v| !v.is_null()) {
                 tx.insert(key.into(), value.clone());
@@ -105,7 +105,7 @@ pub(super) fn summarize_calls(batch: &Map<String, Value>, account: Address) -> R
         summaries.push(summary);
         signs.push(Value::Object(sign));
     }
-    let mut sign = Map::new();
+    let mut sign = Object::new();
     sign.insert("calls".into(), Value::Array(signs));
     sign.insert("id".into(), id);
     sign.insert(
@@ -139,7 +139,7 @@ pub fn calls_status(total: usize, receipts: &[Option<bool>], finished: bool) -> 
 mod tests {
     use super::super::approval::summarize;
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     const ACCOUNT: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
     const BOB: &str = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -197,8 +197,9 @@ mod tests {
     fn what_an_eoa_cannot_do_is_refused_clearly() {
         let batch = |extra: Value| {
             let mut batch = json!({"version": "2.0.0", "calls": [{"to": BOB}]});
+            let fields = batch.as_object_mut().unwrap();
             for (key, value) in extra.as_object().unwrap() {
-                batch[key] = value.clone();
+                fields.insert(key.clone(), value.clone());
             }
             json!([batch])
         };

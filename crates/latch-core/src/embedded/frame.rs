@@ -9,8 +9,7 @@
 //! lower-cased, a numeric chain id as CAIP-2, payload keys the type does not
 //! read dropped (so nothing unchecked reaches the frame's code).
 
-use serde::Serialize;
-use serde_json::{Map, Value};
+use crate::json::{Object, Value};
 
 use super::{invalid, required, validate_email, validate_otp, SchemaError, SchemaResult};
 
@@ -71,15 +70,22 @@ pub const REQUEST_TYPES: [&str; 18] = [
 pub const MAX_METHOD_BYTES: usize = 64;
 
 /// A checked request.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FrameRequest {
     /// The caller's id, echoed in the answer.
     pub id: String,
     /// One of [`REQUEST_TYPES`].
-    #[serde(rename = "type")]
     pub kind: &'static str,
     /// The payload, normalized (an object, possibly empty).
     pub payload: Value,
+}
+
+impl FrameRequest {
+    /// `{id, type, payload}`, as the frame's façade hands it to JS; [`parse_request`] reads it
+    /// back as the same request.
+    pub fn to_json(&self) -> Value {
+        crate::json!({"id": self.id, "type": self.kind, "payload": self.payload})
+    }
 }
 
 /// [`parse_request`] on JSON text (what the wasm façade hands over).
@@ -87,7 +93,7 @@ pub fn parse_request_json(text: &str) -> SchemaResult<FrameRequest> {
     if text.len() > MAX_REQUEST_BYTES {
         return Err(invalid("payload"));
     }
-    let message: Value = serde_json::from_str(text).map_err(|_| invalid("payload"))?;
+    let message = Value::parse(text).map_err(|_| invalid("payload"))?;
     parse_request(&message)
 }
 
@@ -107,13 +113,13 @@ pub fn parse_request(message: &Value) -> SchemaResult<FrameRequest> {
         .copied()
         .find(|t| *t == kind)
         .ok_or_else(|| invalid("type"))?;
-    let empty = Map::new();
+    let empty = Object::new();
     let payload = match message.get("payload") {
         None | Some(Value::Null) => &empty,
         Some(Value::Object(payload)) => payload,
         Some(_) => return Err(invalid("payload")),
     };
-    let mut out = Map::new();
+    let mut out = Object::new();
     match kind {
         "CONNECT_EMAIL" | "UPDATE_EMAIL" => {
             let email = validate_email(text_field(payload, "email")?)?;
@@ -217,7 +223,7 @@ pub fn is_update_email_action(action: &str) -> bool {
 }
 
 /// A required non-empty string field.
-fn text_field<'a>(object: &'a Map<String, Value>, field: &'static str) -> SchemaResult<&'a str> {
+fn text_field<'a>(object: &'a Object, field: &'static str) -> SchemaResult<&'a str> {
     match object.get(field) {
         None | Some(Value::Null) => Err(required(field)),
         Some(Value::String(text)) if text.is_empty() => Err(required(field)),
@@ -227,7 +233,7 @@ fn text_field<'a>(object: &'a Map<String, Value>, field: &'static str) -> Schema
 }
 
 /// An optional string field of at most [`MAX_TEXT_BYTES`].
-fn optional_text<'a>(object: &'a Map<String, Value>, field: &'static str) -> SchemaResult<Option<&'a str>> {
+fn optional_text<'a>(object: &'a Object, field: &'static str) -> SchemaResult<Option<&'a str>> {
     match object.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) if text.len() <= MAX_TEXT_BYTES => Ok(Some(text)),
@@ -318,8 +324,8 @@ pub fn refusal_message(error: &SchemaError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use proptest::prelude::*;
-    use serde_json::json;
 
     fn parse(message: Value) -> SchemaResult<FrameRequest> {
         parse_request(&message)
@@ -336,7 +342,7 @@ mod tests {
             parse(json!({"id": "a1", "type": "CONNECT_EMAIL", "payload": {"email": " Bob@Example.COM ", "extra": 1}}))
                 .unwrap();
         assert_eq!(
-            serde_json::to_value(&request).unwrap(),
+            request.to_json(),
             json!({"id": "a1", "type": "CONNECT_EMAIL", "payload": {"email": "Bob@example.com"}})
         );
         assert_eq!(
@@ -440,7 +446,7 @@ mod tests {
         for bad in [
             json!(0),
             json!(-1),
-            json!(1.5),
+            Value::parse("1.5").unwrap(),
             json!("eip155:"),
             json!("eip155:0x1"),
             json!("cosmos:hub"),
@@ -582,7 +588,7 @@ mod tests {
             let message = json!({"id": id, "type": kind, "payload": payload});
             if let Ok(request) = parse(message) {
                 // A normalized request is accepted again as it is.
-                let again = parse(serde_json::to_value(&request).unwrap()).unwrap();
+                let again = parse(request.to_json()).unwrap();
                 prop_assert_eq!(again, request);
             }
         }

@@ -14,7 +14,8 @@
 //! transaction's fee payer, blockhash and instructions, System transfers and SPL token transfers
 //! decoded), and [`parse_request`] into what the key signs. [`answer`] shapes the signed result.
 
-use serde_json::{json, Map, Value};
+use crate::json;
+use crate::json::{Object, Value};
 
 use super::approval::{invalid, message_text, Approval, Summary};
 use crate::address::parse_solana_address;
@@ -96,8 +97,8 @@ impl SendOptions {
     }
 
     /// The options as JSON (only those given).
-    pub fn to_json(&self) -> Map<String, Value> {
-        let mut out = Map::new();
+    pub fn to_json(&self) -> Object {
+        let mut out = Object::new();
         if let Some(skip) = self.skip_preflight {
             out.insert("skipPreflight".into(), skip.into());
         }
@@ -284,7 +285,7 @@ pub fn summarize_transaction(wire: &[u8], account: &[u8; 32]) -> Result<Transact
 }
 
 /// The params object: WalletConnect sends an object; a one-item list holding it is read too.
-fn params_object<'a>(method: &str, params: &'a Value) -> Result<&'a Map<String, Value>> {
+fn params_object<'a>(method: &str, params: &'a Value) -> Result<&'a Object> {
     match params {
         Value::Object(object) => Ok(object),
         Value::Array(items) if items.len() == 1 => match &items[0] {
@@ -374,7 +375,7 @@ impl SignRequest {
         match self {
             SignRequest::Message(bytes) => json!({"message": base58(bytes)}),
             SignRequest::Transactions { method, wires, send } => {
-                let mut out = Map::new();
+                let mut out = Object::new();
                 if *method == "solana_signAllTransactions" {
                     let all = wires.iter().map(|w| Value::String(crate::base64::encode(w))).collect();
                     out.insert("transactions".into(), Value::Array(all));

@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = wallet.sign_transaction(text);
         let _ = wallet.personal_sign(text);
         // The Solana sign methods' params, as JSON the host page sent.
-        if let Ok(params) = serde_json::from_str::<serde_json::Value>(text) {
+        if let Ok(params) = latch_core::json::Value::parse(text) {
             for method in latch_core::embedded::solana::SOLANA_METHODS {
                 let _ = wallet.solana_sign_request(method, &params);
             }

@@ -1,5 +1,5 @@
+use crate::json;
 use proptest::prelude::*;
-use serde_json::json;
 
 use super::*;
 use crate::solana_transfer::{build_transfer, SolanaTransferRequest};

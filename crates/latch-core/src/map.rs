@@ -292,19 +292,19 @@ mod tests {
         #[test]
         fn json_as_a_btree_map(entries in prop::collection::btree_map("[a-z:0-9]{0,12}", any::<u64>(), 0..20)) {
             let ours: Map<String, u64> = entries.clone().into_iter().collect();
-            let text = crate::to_json(&ours);
+            let text = crate::json::to_json(&ours);
             prop_assert_eq!(&text, &serde_json::to_string(&entries).unwrap());
-            prop_assert_eq!(crate::from_json::<Map<String, u64>>(&text).unwrap(), ours);
+            prop_assert_eq!(crate::json::from_json::<Map<String, u64>>(&text).unwrap(), ours);
         }
     }
 
     #[test]
     fn a_repeated_key_keeps_the_last_value() {
-        let map: Map<String, u64> = crate::from_json(r#"{"b":1,"a":2,"b":3}"#).unwrap();
+        let map: Map<String, u64> = crate::json::from_json(r#"{"b":1,"a":2,"b":3}"#).unwrap();
         assert_eq!(
             map.iter().collect::<Vec<_>>(),
             [(&"a".to_owned(), &2), (&"b".to_owned(), &3)]
         );
-        assert!(crate::from_json::<Map<String, u64>>("[1]").is_err());
+        assert!(crate::json::from_json::<Map<String, u64>>("[1]").is_err());
     }
 }

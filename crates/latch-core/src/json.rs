@@ -1,11 +1,14 @@
-//! JSON for the engine: [`Value`] with a reader and a writer of its own,
-//! typed reads ([`FromValue`]) and writes ([`ToValue`]) written by hand, and
-//! the [`json!`](crate::json!) macro.
+//! JSON for the code that must stay small in the browser: [`Value`] with a reader and a writer
+//! of its own, typed reads ([`FromValue`]) and writes ([`ToValue`]) written by hand, and the
+//! [`json!`](crate::json!) macro. The WalletConnect engine (latch-walletconnect) and the
+//! embedded wallet's frame (`embedded`, `eip712`, latch-vault, latch-wasm-vault) read and write
+//! JSON through it; the server and other native code keep serde_json.
 //!
 //! A derived `Deserialize` compiles a field visitor, a map visitor and a
 //! sequence visitor into every type, and serde_json's `Value`, its generic
 //! serializer and its float code came on top; for the engine's records and
-//! frames that was the largest share of the browser module (BENCHMARKS.md).
+//! frames that was the largest share of the browser module, and in the wallet
+//! frame's modules serde_json was 17–31 kB of code each (BENCHMARKS.md).
 //! Records say their JSON keys once ([`json_record!`](crate::json_record)),
 //! which gives both directions ([`read_fields!`](crate::read_fields) for
 //! those only read). Errors name the field, as serde's do.
@@ -15,6 +18,16 @@ mod value;
 pub use value::{Number, Object, ParseError, Value, MAX_DEPTH};
 
 use crate::map::Map;
+
+/// `text` read as a `T` ([`FromValue`]); `Err` says what is wrong.
+pub fn from_json<T: FromValue>(text: &str) -> Result<T, String> {
+    T::from_value(&Value::parse(text).map_err(|e| e.to_string())?)
+}
+
+/// `value` as JSON text, through its hand-written writer ([`ToValue`]).
+pub fn to_json<T: ToValue + ?Sized>(value: &T) -> String {
+    value.to_value().to_string()
+}
 
 /// A type read from JSON by hand.
 pub trait FromValue: Sized {
@@ -195,7 +208,14 @@ macro_rules! integers_to_value {
         }
     )*};
 }
-integers_to_value!(u64 => u64, u32 => u64, i64 => i64, i32 => i64);
+integers_to_value!(u64 => u64, u32 => u64, u16 => u64, u8 => u64, i64 => i64, i32 => i64);
+
+impl ToValue for usize {
+    fn to_value(&self) -> Value {
+        // usize is at most 64 bits on every target Latch builds for.
+        Value::from(*self as u64)
+    }
+}
 
 impl<T: ToValue + ?Sized> ToValue for &T {
     fn to_value(&self) -> Value {

@@ -1,11 +1,11 @@
 //! [`Value`]: a JSON value, its reader ([`Value::parse`]) and its writer
 //! (`Display`), written for size.
 //!
-//! serde and serde_json were the largest part of the browser module after the
-//! engine's own code (BENCHMARKS.md, issue 5): every derived `Serialize`, the
-//! generic `Value` serializer, float parsing and printing. The engine only
-//! moves JSON-RPC frames and a few records, so a value type of its own is
-//! enough. Numbers keep the text they were read as (checked against the JSON
+//! serde and serde_json were the largest part of the WalletConnect module after
+//! the engine's own code (BENCHMARKS.md, issue 5), and of the wallet frame's
+//! modules (issue 28): every derived `Serialize`, the generic `Value`
+//! serializer, float parsing and printing. Both only move JSON-RPC frames,
+//! requests and a few records, so a value type of its own is enough. Numbers keep the text they were read as (checked against the JSON
 //! grammar): the engine reads integers out of them and passes everything else
 //! through unchanged, so no float code is needed and no precision is lost.
 //! Objects are [`Map`]s, in key order, written as serde_json wrote its
@@ -147,6 +147,19 @@ impl Value {
         matches!(self, Value::Null)
     }
 
+    /// Whether it is a string.
+    pub fn is_string(&self) -> bool {
+        matches!(self, Value::String(_))
+    }
+
+    /// The fields, to change, when it is an object.
+    pub fn as_object_mut(&mut self) -> Option<&mut Object> {
+        match self {
+            Value::Object(fields) => Some(fields),
+            _ => None,
+        }
+    }
+
     /// Field `key`, when it is an object that has it.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.as_object()?.get(key)
@@ -172,6 +185,12 @@ impl std::ops::Index<usize> for Value {
 impl PartialEq<str> for Value {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == Some(other)
+    }
+}
+
+impl PartialEq<String> for Value {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == Some(other.as_str())
     }
 }
 
@@ -256,6 +275,36 @@ impl From<u64> for Value {
 impl From<i64> for Value {
     fn from(n: i64) -> Self {
         Value::Number(Number(n.to_string()))
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::String(s)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::String(s.to_owned())
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    fn from(items: Vec<Value>) -> Self {
+        Value::Array(items)
+    }
+}
+
+impl From<Object> for Value {
+    fn from(fields: Object) -> Self {
+        Value::Object(fields)
     }
 }
 
