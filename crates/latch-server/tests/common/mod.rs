@@ -433,24 +433,7 @@ pub async fn erc6492_sign(anvil: &Anvil, account: &CounterfactualAccount, signer
 
 /// `unix_ms` as an RFC 3339 UTC date-time (`2026-01-01T00:00:00.000Z`), for sign-in messages made now.
 pub fn rfc3339(unix_ms: i64) -> String {
-    let (days, ms) = (unix_ms.div_euclid(86_400_000), unix_ms.rem_euclid(86_400_000));
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        ms / 3_600_000,
-        ms / 60_000 % 60,
-        ms / 1000 % 60,
-        ms % 1000
-    )
+    latch_core::siwx::unix_ms_rfc3339(unix_ms)
 }
 
 /// The Solana mainnet chain, served (with a dead upstream) so Solana sign-ins are for a served chain.
