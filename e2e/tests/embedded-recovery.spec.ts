@@ -7,7 +7,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { verifyMessage, type Hex } from 'viem';
 import { axeViolationsInFrame } from '../fixtures/axe.js';
 import { ask, openFrame } from '../fixtures/frame.js';
-import { codeFor, mailsTo } from '../fixtures/mail.js';
+import { codeFor, logInWithMailedCode, mailsTo } from '../fixtures/mail.js';
 import { enterRecoveryPassword, RECOVERY_PASSWORD, setRecoveryPassword } from '../fixtures/recovery.js';
 import { E2E_SERVER_URL, E2E_VAULT_URL } from '../fixtures/stack.js';
 
@@ -45,11 +45,7 @@ test('a new device recovers the same address with the recovery password, after a
 
   // The first device: sign-up in the modal; the frame asks for the recovery password itself.
   await page.goto('/');
-  await page.getByTestId('connect-button').click();
-  await page.getByTestId('email-input').fill(email);
-  await page.getByTestId('email-submit').click();
-  await page.getByTestId('otp-input').fill(await codeFor(email, 0));
-  await page.getByTestId('otp-submit').click();
+  await logInWithMailedCode(page, email, 0);
   const firstWallet = page.frameLocator('iframe[title="Latch wallet"]');
   // Too short and mismatched passwords are refused in the panel before anything is sealed.
   const setPanel = firstWallet.getByTestId('recovery-panel');

@@ -9,20 +9,9 @@ import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { codeFor } from '../fixtures/mail.js';
 import { setRecoveryPassword } from '../fixtures/recovery.js';
 import { ask, openFrame } from '../fixtures/frame.js';
+import { lamportsOf as lamports, solanaRpc as rpc } from '../fixtures/solana-devnet.js';
 import { readSolanaDevnet } from '../fixtures/stack.js';
 
-async function rpc<T>(method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(readSolanaDevnet().rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result: T; error?: unknown };
-  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
-const lamports = async (address: string) => BigInt((await rpc<{ value: number }>('getBalance', [address])).value);
 
 /** An ed25519 public key (32 raw bytes) as node's KeyObject. */
 const ed25519Key = (raw: Uint8Array) =>

@@ -3,18 +3,14 @@
 // new address logs in to the same wallet and the old one is a stranger (a new sign-up).
 import { expect, type Page, test } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
-import { codeFor, mailsTo } from '../fixtures/mail.js';
+import { codeFor, logInWithMailedCode, mailsTo } from '../fixtures/mail.js';
 import { setRecoveryPassword } from '../fixtures/recovery.js';
 
 const wallet = (page: Page) => page.frameLocator('iframe[title="Latch wallet"]');
 
 /** Logs in through the modal's e-mail field with mail number `index` to `email`; the Account view is shown. */
 async function logIn(page: Page, email: string, index: number, signUp: boolean) {
-  await page.getByTestId('connect-button').click();
-  await page.getByTestId('email-input').fill(email);
-  await page.getByTestId('email-submit').click();
-  await page.getByTestId('otp-input').fill(await codeFor(email, index));
-  await page.getByTestId('otp-submit').click();
+  await logInWithMailedCode(page, email, index);
   if (signUp) await setRecoveryPassword(wallet(page));
   await expect(page.getByTestId('account-email')).toHaveText(email);
   return page.getByTestId('account-address').getAttribute('title');
@@ -77,11 +73,7 @@ test('update e-mail: both codes from the sink, the account shows it, the new add
   await signOut(page);
 
   // The old address maps to no one now: it signs up a new user with a wallet of its own.
-  await page.getByTestId('connect-button').click();
-  await page.getByTestId('email-input').fill(oldEmail);
-  await page.getByTestId('email-submit').click();
-  await page.getByTestId('otp-input').fill(await codeFor(oldEmail, 2));
-  await page.getByTestId('otp-submit').click();
+  await logInWithMailedCode(page, oldEmail, 2);
   await expect(wallet(page).getByTestId('recovery-panel')).toContainText('Set a recovery password', { timeout: 15_000 });
   await setRecoveryPassword(wallet(page));
   await expect(page.getByTestId('account-email')).toHaveText(oldEmail);

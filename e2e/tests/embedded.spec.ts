@@ -7,7 +7,7 @@ import { encodeFunctionData, erc20Abi, parseEther, verifyMessage, type Hex } fro
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { axeViolations } from '../fixtures/axe.js';
 import { anvil, usdcAddress } from '../fixtures/devnet.js';
-import { codeFor, mailsTo } from '../fixtures/mail.js';
+import { codeFor, logInWithMailedCode, mailsTo } from '../fixtures/mail.js';
 import { setRecoveryPassword } from '../fixtures/recovery.js';
 import { ask, openFrame, watchFrameModules } from '../fixtures/frame.js';
 import { E2E_VAULT_URL } from '../fixtures/stack.js';
@@ -307,11 +307,7 @@ test('social login: the popup through the local OpenID Connect provider, then co
 /** Signs up through the modal; resolves to the new address, the modal closed. */
 async function signUpInModal(page: Page, email: string): Promise<Hex> {
   await page.goto('/');
-  await page.getByTestId('connect-button').click();
-  await page.getByTestId('email-input').fill(email);
-  await page.getByTestId('email-submit').click();
-  await page.getByTestId('otp-input').fill(await codeFor(email, 0));
-  await page.getByTestId('otp-submit').click();
+  await logInWithMailedCode(page, email, 0);
   await setRecoveryPassword(page.frameLocator('iframe[title="Latch wallet"]'));
   await expect(page.getByTestId('account-email')).toHaveText(email);
   const address = (await page.getByTestId('account-address').getAttribute('title')) as Hex;

@@ -7,11 +7,10 @@ import { parseEther, verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { axeViolations } from '../fixtures/axe.js';
 import { anvil, freshAccount } from '../fixtures/devnet.js';
-import { E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
+import { E2E_RELAY_URL, E2E_RPC_URL } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 import { OfficialWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 
-const RELAY_URL = `${E2E_SERVER_URL.replace('http', 'ws')}/relay`;
 const PATH = '/ethers-example/';
 const MESSAGE = 'Hello from ethers';
 const HASH = /^0x[0-9a-f]{64}$/;
@@ -65,7 +64,7 @@ test.describe('WalletConnect', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
   let wallet: OfficialWallet;
   test.beforeEach(async () => {
-    wallet = await OfficialWallet.start(RELAY_URL, E2E_RPC_URL);
+    wallet = await OfficialWallet.start(E2E_RELAY_URL, E2E_RPC_URL);
   });
   test.afterEach(async () => {
     await wallet.stop();
@@ -73,13 +72,7 @@ test.describe('WalletConnect', () => {
 
   test('ethers v6 and v5 sign and send through a WalletConnect session', async ({ page }) => {
     await page.goto(PATH);
-    await page.getByTestId('connect-button').click();
-    await page.getByTestId('wallet-selector-walletconnect').click();
-    await page.getByTestId('wc-copy').click();
-    const uri = await page.evaluate(() => navigator.clipboard.readText());
-    await wallet.run(`pair ${uri}`);
-    await wallet.expect('approved');
-    await expect(page.getByTestId('account-address')).toHaveAttribute('title', WALLET_ADDRESS);
+    await wallet.pairWith(page);
     await page.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByTestId('ethers-address')).toHaveText(WALLET_ADDRESS);
 

@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { type Hex } from 'viem';
 import { axeViolations } from '../fixtures/axe.js';
 import { freshAccount } from '../fixtures/devnet.js';
-import { E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
+import { E2E_RELAY_URL, E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
 import { OfficialWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 
@@ -120,17 +120,11 @@ test.describe('over WalletConnect', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
   test('registers a name with the official WalletConnect wallet signing', async ({ page }) => {
-    const wallet = await OfficialWallet.start(`${E2E_SERVER_URL.replace('http', 'ws')}/relay`, E2E_RPC_URL);
+    const wallet = await OfficialWallet.start(E2E_RELAY_URL, E2E_RPC_URL);
     try {
       const label = freshLabel('wc');
       await page.goto('/');
-      await page.getByTestId('connect-button').click();
-      await page.getByTestId('wallet-selector-walletconnect').click();
-      await page.getByTestId('wc-copy').click();
-      const uri = await page.evaluate(() => navigator.clipboard.readText());
-      await wallet.run(`pair ${uri}`);
-      await wallet.expect('approved');
-      await expect(page.getByTestId('account-address')).toHaveAttribute('title', WALLET_ADDRESS);
+      await wallet.pairWith(page);
       await openRegister(page);
       await register(page, label);
       await page.getByTestId('register-name-done').click();

@@ -5,17 +5,15 @@
 import { expect, test } from '@playwright/test';
 import { createPublicClient, http, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { E2E_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
-import { OfficialWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
-
-const RELAY_URL = `${E2E_SERVER_URL.replace('http', 'ws')}/relay`;
+import { E2E_RELAY_URL, E2E_RPC_URL } from '../fixtures/stack.js';
+import { approveInDevWallet, copyPairingLink, OfficialWallet, openDevWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 const devnet = createPublicClient({ transport: http(E2E_RPC_URL) });
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 let wallet: OfficialWallet;
 test.beforeEach(async () => {
-  wallet = await OfficialWallet.start(RELAY_URL, E2E_RPC_URL);
+  wallet = await OfficialWallet.start(E2E_RELAY_URL, E2E_RPC_URL);
 });
 test.afterEach(async () => {
   await wallet.stop();
@@ -24,13 +22,7 @@ test.afterEach(async () => {
 test('sends ETH from the Send view through a WalletConnect wallet', async ({ page }) => {
   const receiver = privateKeyToAccount(generatePrivateKey()).address;
   await page.goto('/');
-  await page.getByTestId('connect-button').click();
-  await page.getByTestId('wallet-selector-walletconnect').click();
-  await page.getByTestId('wc-copy').click();
-  const uri = await page.evaluate(() => navigator.clipboard.readText());
-  await wallet.run(`pair ${uri}`);
-  await wallet.expect('approved');
-  await expect(page.getByTestId('account-address')).toHaveAttribute('title', WALLET_ADDRESS);
+  await wallet.pairWith(page);
 
   await page.getByRole('button', { name: 'Close' }).click();
   await page.getByTestId('demo-open-send').click();
@@ -53,22 +45,10 @@ test('sends ETH from the Send view through the dev wallet in a second tab', asyn
   const receiver = privateKeyToAccount(generatePrivateKey()).address;
   // The dev wallet holds anvil's public test keys; account 6 is one no other test spends from.
   const sender = '0x976EA74026E726554dB657fA54763abd0C3a0aa9';
-  const devWallet = await context.newPage();
-  await devWallet.goto(`${E2E_SERVER_URL}/devwallet/`);
-  await expect(devWallet.getByRole('button', { name: 'Switch chain' })).toBeEnabled();
-  await devWallet.getByLabel('Account', { exact: true }).selectOption('6');
+  const devWallet = await openDevWallet(context, '6');
 
   await page.goto('/');
-  await page.getByTestId('connect-button').click();
-  await page.getByTestId('wallet-selector-walletconnect').click();
-  await page.getByTestId('wc-copy').click();
-  const uri = await page.evaluate(() => navigator.clipboard.readText());
-  await devWallet.getByLabel('WalletConnect URI').fill(uri);
-  await devWallet.getByRole('button', { name: 'Pair' }).click();
-  await devWallet
-    .getByRole('article', { name: 'Connection request from Latch demo' })
-    .getByRole('button', { name: 'Approve' })
-    .click();
+  await approveInDevWallet(devWallet, await copyPairingLink(page));
   await expect(page.getByTestId('account-address')).toHaveAttribute('title', sender);
 
   await page.getByTestId('account-action-send').click();

@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
 import { axeViolations } from '../fixtures/axe.js';
 import { installSolanaTestWallet, SOLANA_TEST_WALLET_NAME, SOLANA_TEST_WALLET_SELECTOR } from '../fixtures/solana-wallet.js';
+import { lamportsOf, solanaRpc } from '../fixtures/solana-devnet.js';
 import { readSolanaDevnet } from '../fixtures/stack.js';
 
 const PATH = '/solana-example/';
@@ -16,16 +17,7 @@ const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{86,88}$/;
 // RFC 8410 SPKI prefix of a raw 32-byte ed25519 public key.
 const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
 
-/** A JSON-RPC call to the Solana devnet node itself (the oracle, not the page's path). */
-async function devnet<T>(method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(readSolanaDevnet().rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return ((await response.json()) as { result: T }).result;
-}
-const devnetBalance = async (address: string) => (await devnet<{ value: number }>('getBalance', [address])).value;
+const devnetBalance = async (address: string) => Number(await lamportsOf(address));
 
 /** The names of the Wallet Standard wallets registered in the page, as an app discovering them sees them. */
 function standardWalletNames(page: Page): Promise<string[]> {
@@ -80,7 +72,7 @@ test('a web3.js app connects, signs and sends SOL through the Latch adapter, and
   await expect(page.getByTestId('solana-send')).toHaveText(BASE58_SIGNATURE);
   await expect.poll(() => devnetBalance(receiver)).toBe(LAMPORTS_PER_SOL / 4);
   // The signature the adapter returned is the chain's transaction: the sender paid amount and fee.
-  const sent = await devnet<{ meta: { fee: number; err: unknown } } | null>('getTransaction', [
+  const sent = await solanaRpc<{ meta: { fee: number; err: unknown } } | null>('getTransaction', [
     await page.getByTestId('solana-send').textContent(),
     { encoding: 'json', commitment: 'confirmed' },
   ]);

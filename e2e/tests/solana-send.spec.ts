@@ -17,23 +17,12 @@ import {
   SOLANA_TEST_WALLET_SELECTOR,
   type SolanaTestWalletOptions,
 } from '../fixtures/solana-wallet.js';
+import { lamportsOf as lamports, solanaRpc as rpc } from '../fixtures/solana-devnet.js';
 import { E2E_SERVER_URL, readSolanaDevnet, type SolanaDevnet } from '../fixtures/stack.js';
 
 type Fixture = SolanaDevnet & { genesisHash: string; usdc: { mint: string; decimals: number } };
 const solana = () => readSolanaDevnet() as Fixture;
 
-async function rpc<T>(method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(solana().rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result: T; error?: unknown };
-  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
-const lamports = async (address: string) => BigInt((await rpc<{ value: number }>('getBalance', [address])).value);
 
 /** A token account's balance in base units; 0 when the account does not exist. */
 async function tokenUnits(account: string): Promise<bigint> {

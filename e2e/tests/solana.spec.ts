@@ -10,19 +10,14 @@ import {
   SOLANA_TEST_WALLET_NAME,
   SOLANA_TEST_WALLET_SELECTOR,
 } from '../fixtures/solana-wallet.js';
+import { lamportsOf } from '../fixtures/solana-devnet.js';
 import { E2E_SERVER_URL, readSolanaDevnet } from '../fixtures/stack.js';
 
 const solana = () => readSolanaDevnet();
 
 /** The oracle for the displayed balance, read from the devnet directly: lamports floored to 3 decimals. */
 async function expectedBalance(address: string) {
-  const response = await fetch(solana().rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: [address] }),
-  });
-  const { result } = (await response.json()) as { result: { value: number } };
-  const lamports = BigInt(result.value);
+  const lamports = await lamportsOf(address);
   const milli = (lamports % 1_000_000_000n) / 1_000_000n;
   return `${lamports / 1_000_000_000n}.${String(milli).padStart(3, '0')} SOL`;
 }

@@ -5,7 +5,8 @@
 import { expect, test } from '@playwright/test';
 import { parseEther, type Hex } from 'viem';
 import { anvil, usdcAddress, usdcOf } from '../fixtures/devnet.js';
-import { E2E_SERVER_URL, readDevnet } from '../fixtures/stack.js';
+import { readDevnet } from '../fixtures/stack.js';
+import { approveInDevWallet, copyPairingLink, openDevWallet } from '../fixtures/wc-wallet.js';
 
 const contracts = readDevnet().contracts as Record<string, unknown>;
 const weth = contracts.weth as Hex;
@@ -27,19 +28,10 @@ test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 test('swaps ETH for USDC from the Swap view through the dev wallet in a second tab', async ({ page, context }) => {
   // The dev wallet holds anvil's public test keys; account 8 is one no other test spends from.
   const trader: Hex = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f';
-  const devWallet = await context.newPage();
-  await devWallet.goto(`${E2E_SERVER_URL}/devwallet/`);
-  await expect(devWallet.getByRole('button', { name: 'Switch chain' })).toBeEnabled();
-  await devWallet.getByLabel('Account', { exact: true }).selectOption('8');
+  const devWallet = await openDevWallet(context, '8');
 
   await page.goto('/');
-  await page.getByTestId('connect-button').click();
-  await page.getByTestId('wallet-selector-walletconnect').click();
-  await page.getByTestId('wc-copy').click();
-  const uri = await page.evaluate(() => navigator.clipboard.readText());
-  await devWallet.getByLabel('WalletConnect URI').fill(uri);
-  await devWallet.getByRole('button', { name: 'Pair' }).click();
-  await devWallet.getByRole('article', { name: 'Connection request from Latch demo' }).getByRole('button', { name: 'Approve' }).click();
+  await approveInDevWallet(devWallet, await copyPairingLink(page));
   await expect(page.getByTestId('account-address')).toHaveAttribute('title', trader);
 
   const before = await usdcOf(trader);

@@ -5,10 +5,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
 import { sessionCookie, verifyOnServer } from '../fixtures/siwx.js';
-import { E2E_SERVER_URL } from '../fixtures/stack.js';
-import { OfficialWallet } from '../fixtures/wc-wallet.js';
-
-const RELAY_URL = `${E2E_SERVER_URL.replace('http', 'ws')}/relay`;
+import { E2E_RELAY_URL } from '../fixtures/stack.js';
+import { approveInDevWallet, OfficialWallet, openDevWallet } from '../fixtures/wc-wallet.js';
 /** The devnet account the official wallet client holds (anvil's account 1). */
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -16,7 +14,7 @@ test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 let wallet: OfficialWallet;
 test.beforeEach(async () => {
-  wallet = await OfficialWallet.start(RELAY_URL);
+  wallet = await OfficialWallet.start(E2E_RELAY_URL);
 });
 test.afterEach(async () => {
   await wallet.stop();
@@ -141,18 +139,10 @@ test('the demo pairs with the dev wallet in a second tab, follows its chain and 
   page,
   context,
 }) => {
-  const devWallet = await context.newPage();
-  await devWallet.goto(`${E2E_SERVER_URL}/devwallet/`);
-  await expect(devWallet.getByRole('button', { name: 'Switch chain' })).toBeEnabled();
+  const devWallet = await openDevWallet(context);
 
   await page.goto('/');
-  const uri = await copiedLink(page);
-  await devWallet.getByLabel('WalletConnect URI').fill(uri);
-  await devWallet.getByRole('button', { name: 'Pair' }).click();
-  await devWallet
-    .getByRole('article', { name: 'Connection request from Latch demo' })
-    .getByRole('button', { name: 'Approve' })
-    .click();
+  await approveInDevWallet(devWallet, await copiedLink(page));
   await expect(page.getByTestId('state-caip-address')).toHaveText(`eip155:31337:${ADDRESS}`);
   await expect(page.getByTestId('state-balance')).not.toHaveText('—');
 

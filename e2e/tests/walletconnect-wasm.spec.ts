@@ -4,8 +4,8 @@
 // (@walletconnect/sign-client 2.21.8) in Node.
 import { expect, type Page } from '@playwright/test';
 import { verifyMessage } from 'viem';
-import { E2E_RPC_URL, E2E_SECOND_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
-import { createWasmClient as createClient, openWasmPage, RELAY_URL, test } from '../fixtures/wasm-dapp.js';
+import { E2E_RELAY_URL as RELAY_URL, E2E_RPC_URL, E2E_SECOND_RPC_URL, E2E_SERVER_URL } from '../fixtures/stack.js';
+import { createWasmClient as createClient, openWasmPage, test } from '../fixtures/wasm-dapp.js';
 import { OfficialWallet, WALLET_ACCOUNT, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 
 const ADDRESS = WALLET_ADDRESS;

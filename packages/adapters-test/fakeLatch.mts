@@ -1,21 +1,5 @@
 import type { Eip1193Provider, Latch, Network } from '@latch/react';
-
-/** A store as Latch's: shallow merge, listeners told after a change. */
-function store<T extends object>(initial: T) {
-  let state = initial;
-  const listeners = new Set<() => void>();
-  return {
-    getState: () => state,
-    setState(partial: Partial<T>) {
-      state = { ...state, ...partial };
-      listeners.forEach((listener) => listener());
-    },
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
+import { store } from './store.mjs';
 
 const network = (id: number): Network => ({
   id,

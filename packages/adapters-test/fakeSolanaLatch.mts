@@ -1,23 +1,7 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import type { Latch, Network, StandardWallet, StandardWalletAccount } from '@latch/react';
 import { Keypair, Transaction, VersionedTransaction } from '@solana/web3.js';
-
-/** A store as Latch's: shallow merge, listeners told after a change. */
-function store<T extends object>(initial: T) {
-  let state = initial;
-  const listeners = new Set<() => void>();
-  return {
-    getState: () => state,
-    setState(partial: Partial<T>) {
-      state = { ...state, ...partial };
-      listeners.forEach((listener) => listener());
-    },
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
+import { store } from './store.mjs';
 
 export const SOLANA_CHAIN = 'solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh';
 const solanaNetwork: Network = {

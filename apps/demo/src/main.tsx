@@ -8,39 +8,11 @@ import {
   useLatchNetwork,
   useLatchSIWX,
   type Locale,
-  type Network,
 } from '@latch/react';
 import { lazy, StrictMode, Suspense, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
-
-/** A chain of the local devnet `make demo` runs (anvil with ether as its coin). */
-function devnetChain(id: number, name: string, port: number): Network {
-  return {
-    id,
-    caipNetworkId: `eip155:${id}`,
-    chainNamespace: 'eip155',
-    name,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [`http://127.0.0.1:${port}`] } },
-  };
-}
-
-/** The devnet with the fixture world, and its bare second chain (`scripts/devnet --second-port`) to switch to. */
-const latchDevnet = devnetChain(31337, 'Latch Devnet', 8545);
-const latchDevnetB = devnetChain(31338, 'Latch Devnet B', 8546);
-
-/**
- * The local Solana devnet `make demo` runs (`scripts/solana-devnet`): its genesis hash is fixed,
- * so its CAIP-2 id is too. Solana wallets (Wallet Standard) connect on it.
- */
-const solanaDevnet: Network = {
-  id: '62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh',
-  caipNetworkId: 'solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh',
-  chainNamespace: 'solana',
-  name: 'Latch Solana Devnet',
-  nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
-};
+import { latchDevnet, latchDevnetB, solanaDevnet } from '../../shared/devnets.js';
+import '../../shared/page.css';
 
 const query = new URLSearchParams(window.location.search);
 /** `?signIn=optional|required` turns on sign-in with the wallet against this Latch server. */

@@ -4,28 +4,17 @@ import type { Latch } from '@latch/react';
 import { isAddress, parseEther, type JsonRpcSigner } from 'ethers';
 import { providers, utils } from 'ethers5';
 import { useEffect, useState } from 'react';
+import { useActionResults } from '../../shared/results.js';
 
-type Result = { value?: string; error?: string };
-const failure = (error: unknown): Result => ({ error: (error as { shortMessage?: string }).shortMessage ?? String(error) });
+const describe = (error: unknown) => (error as { shortMessage?: string }).shortMessage ?? String(error);
 
 /** What an ethers app does: a signer, `signMessage`, `sendTransaction`; v6 and v5 side by side. */
 export function EthersPanel({ latch }: { latch: Latch }) {
   const [current, setCurrent] = useState<{ signer: JsonRpcSigner; chainId: number }>();
   const [receiver, setReceiver] = useState('');
-  const [results, setResults] = useState<Record<string, Result>>({});
+  const { run, show } = useActionResults('ethers', describe);
   useEffect(() => watchLatchSigner(latch, setCurrent), [latch]);
-
-  const run = (key: string, action: () => Promise<string>) => {
-    setResults((all) => ({ ...all, [key]: {} }));
-    action().then(
-      (value) => setResults((all) => ({ ...all, [key]: { value } })),
-      (error: unknown) => setResults((all) => ({ ...all, [key]: failure(error) })),
-    );
-  };
   const v5Signer = () => getLatchWeb3Provider(latch, providers.Web3Provider).getSigner();
-  const show = (key: string) => (
-    <output data-testid={`ethers-${key}`}>{results[key]?.value ?? results[key]?.error ?? ''}</output>
-  );
 
   if (!current) return <p data-testid="ethers-status">Not connected</p>;
   const valid = isAddress(receiver);

@@ -1,9 +1,9 @@
 import type { LatchSolanaWalletAdapter } from '@latch/solana';
 import { Connection, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { useEffect, useMemo, useState } from 'react';
+import { useActionResults } from '../../shared/results.js';
 
-type Result = { value?: string; error?: string };
-const failure = (error: unknown): Result => ({ error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 function validKey(text: string): PublicKey | undefined {
@@ -19,7 +19,7 @@ export function SolanaPanel({ adapter, rpcUrl }: { adapter: LatchSolanaWalletAda
   const connection = useMemo(() => new Connection(rpcUrl, 'confirmed'), [rpcUrl]);
   const [publicKey, setPublicKey] = useState(adapter.publicKey);
   const [receiver, setReceiver] = useState('');
-  const [results, setResults] = useState<Record<string, Result>>({});
+  const { run, show } = useActionResults('solana', describe);
   useEffect(() => {
     const onConnect = (key: PublicKey) => setPublicKey(key);
     const onDisconnect = () => setPublicKey(null);
@@ -31,15 +31,6 @@ export function SolanaPanel({ adapter, rpcUrl }: { adapter: LatchSolanaWalletAda
       adapter.off('disconnect', onDisconnect);
     };
   }, [adapter]);
-
-  const run = (key: string, action: () => Promise<string>) => {
-    setResults((all) => ({ ...all, [key]: {} }));
-    action().then(
-      (value) => setResults((all) => ({ ...all, [key]: { value } })),
-      (error: unknown) => setResults((all) => ({ ...all, [key]: failure(error) })),
-    );
-  };
-  const show = (key: string) => <output data-testid={`solana-${key}`}>{results[key]?.value ?? results[key]?.error ?? ''}</output>;
 
   if (!publicKey) {
     return (

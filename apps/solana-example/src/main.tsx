@@ -1,22 +1,11 @@
-import { ConnectButton, createLatch, LatchProvider, type Network } from '@latch/react';
+import { ConnectButton, createLatch, LatchProvider } from '@latch/react';
 import { latchSolanaAdapter } from '@latch/solana';
 import { registerLatchStandardWallet } from '@latch/solana/standard';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { solanaDevnet } from '../../shared/devnets.js';
+import '../../shared/page.css';
 import { SolanaPanel } from './SolanaPanel.js';
-
-/**
- * The local Solana devnet `make demo` runs (`scripts/solana-devnet`): its genesis hash is fixed,
- * so its CAIP-2 id is too. Latch's gateway reaches it by that id.
- */
-const solanaDevnet: Network = {
-  id: '62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh',
-  caipNetworkId: 'solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh',
-  chainNamespace: 'solana',
-  name: 'Latch Solana Devnet',
-  nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
-};
 
 const query = new URLSearchParams(window.location.search);
 const projectId = query.get('projectId') ?? 'demo';

@@ -1,28 +1,18 @@
-import { ConnectButton, createLatch, LatchProvider, type Network } from '@latch/react';
+import { ConnectButton, createLatch, LatchProvider } from '@latch/react';
 import { latchConnector, latchTransports, latchWagmiChains } from '@latch/wagmi';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createConfig, WagmiProvider } from 'wagmi';
+import { latchDevnet, latchDevnetB } from '../../shared/devnets.js';
+import '../../shared/page.css';
 import { WagmiPanel } from './WagmiPanel.js';
-
-/** A chain of the local devnet `make demo` runs (anvil); Latch's gateway reaches it by chain id. */
-function devnetChain(id: number, name: string, port: number): Network {
-  return {
-    id,
-    caipNetworkId: `eip155:${id}`,
-    chainNamespace: 'eip155',
-    name,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [`http://127.0.0.1:${port}`] } },
-  };
-}
 
 const query = new URLSearchParams(window.location.search);
 
 const latch = createLatch({
   projectId: query.get('projectId') ?? 'demo',
-  networks: [devnetChain(31337, 'Latch Devnet', 8545), devnetChain(31338, 'Latch Devnet B', 8546)],
+  networks: [latchDevnet, latchDevnetB],
   // Unset when the Latch server serves this page; set it for `vite` against a separate server.
   serverUrl: import.meta.env.VITE_LATCH_SERVER_URL,
 });

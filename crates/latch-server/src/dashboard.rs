@@ -122,18 +122,11 @@ fn authorize(state: &AppState, ip: IpAddr, headers: &HeaderMap) -> ApiResult<()>
     Err(ApiError::Unauthorized)
 }
 
-/// `YYYY-MM-DD` of a unix-millisecond instant (UTC), by the civil-from-days algorithm.
+/// `YYYY-MM-DD` of a unix-millisecond instant (UTC): the date part of its RFC 3339 form.
 fn utc_day(ms: i64) -> String {
-    let days = ms.div_euclid(DAY_MS) + 719_468;
-    let era = days.div_euclid(146_097);
-    let doe = days.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    let mut day = latch_core::siwx::unix_ms_rfc3339(ms);
+    day.truncate("YYYY-MM-DD".len());
+    day
 }
 
 /// Counts `events` (of one project) into a summary over the days `since_ms..=now_ms`.

@@ -270,8 +270,8 @@ mod tests {
     use super::*;
     use crate::store::{SqliteStore, Store};
 
-    #[tokio::test]
-    async fn directory_answers_from_its_cache_within_the_ttl() {
+    /// A store on a fresh SQLite file holding the project `id`.
+    async fn store_with_project(id: &str) -> (Arc<dyn Store>, Project, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let store: Arc<dyn Store> = Arc::new(
             SqliteStore::open(&format!("sqlite://{}", dir.path().join("db").display()))
@@ -279,12 +279,18 @@ mod tests {
                 .unwrap(),
         );
         let project = Project {
-            id: "p".into(),
+            id: id.into(),
             allowed_origins: vec![],
             created_at: 0,
             analytics_enabled: true,
         };
         store.put_project(&project).await.unwrap();
+        (store, project, dir)
+    }
+
+    #[tokio::test]
+    async fn directory_answers_from_its_cache_within_the_ttl() {
+        let (store, project, _dir) = store_with_project("p").await;
         let directory = ProjectDirectory::new(store.clone());
         assert_eq!(directory.get("p").await.unwrap(), Some(Arc::new(project.clone())));
         assert_eq!(directory.get("ghost").await.unwrap(), None);
@@ -307,19 +313,7 @@ mod tests {
 
     #[tokio::test]
     async fn made_up_ids_never_evict_known_projects() {
-        let dir = tempfile::tempdir().unwrap();
-        let store: Arc<dyn Store> = Arc::new(
-            SqliteStore::open(&format!("sqlite://{}", dir.path().join("db").display()))
-                .await
-                .unwrap(),
-        );
-        let project = Project {
-            id: "real".into(),
-            allowed_origins: vec![],
-            created_at: 0,
-            analytics_enabled: true,
-        };
-        store.put_project(&project).await.unwrap();
+        let (store, project, _dir) = store_with_project("real").await;
         // 14,096 lookups can outlast the 5 s TTL on a loaded machine: an hour here.
         let directory = ProjectDirectory::with_ttl(store.clone(), Duration::from_secs(3600));
         assert!(directory.get("real").await.unwrap().is_some());

@@ -7,7 +7,7 @@ mod common;
 use alloy_sol_types::{sol, SolCall};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{get, state, state_with, Anvil, Devnet};
+use common::{get, state, Anvil, Devnet};
 use http_body_util::BodyExt;
 use latch_server::app;
 use serde_json::{json, Value};
@@ -16,10 +16,6 @@ use tower::ServiceExt;
 sol! {
     function transfer(address to, uint256 amount) returns (bool);
     function setName(string name) returns (bytes32);
-}
-
-fn account(fixture: &Value, index: usize) -> String {
-    fixture["accounts"][index]["address"].as_str().unwrap().to_owned()
 }
 
 fn by_symbol<'a>(balances: &'a Value, symbol: &str) -> Option<&'a Value> {
@@ -33,18 +29,14 @@ fn by_symbol<'a>(balances: &'a Value, symbol: &str) -> Option<&'a Value> {
 #[tokio::test]
 async fn balances_and_prices_of_the_fixture_accounts() {
     let devnet = Devnet::start().await;
-    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-        config.devnet_file = Some(devnet.file.clone())
-    })
-    .await;
-    let fixture = &devnet.fixture;
+    let (state, _data) = devnet.state().await;
     let router = app(state);
-    let usdc = fixture["contracts"]["usdc"]["address"].as_str().unwrap();
-    let ltk = fixture["contracts"]["ltk"]["address"].as_str().unwrap();
+    let usdc = devnet.contract(&["usdc", "address"]);
+    let ltk = devnet.contract(&["ltk", "address"]);
     let balance = |who: String| format!("/v1/account/{who}/balance?currency=usd&chainId=eip155:31337&projectId=test");
 
     // #1 was funded with exactly 10000 ETH, 10000 USDC and 10000 LTK.
-    let (status, one) = get(&router, &balance(account(fixture, 1))).await;
+    let (status, one) = get(&router, &balance(devnet.account(1))).await;
     assert_eq!(status, StatusCode::OK, "{one}");
     let eth = by_symbol(&one, "ETH").unwrap();
     assert_eq!(eth["quantity"], json!({"decimals": "18", "numeric": "10000"}));
@@ -68,7 +60,7 @@ async fn balances_and_prices_of_the_fixture_accounts() {
     assert_eq!(ltk_balance["chainId"], "eip155:31337");
 
     // #0 deployed everything: its ETH is whatever anvil says, to the wei.
-    let deployer = account(fixture, 0);
+    let deployer = devnet.account(0);
     let wei = devnet.rpc("eth_getBalance", json!([deployer, "latest"])).await;
     let (_, zero) = get(&router, &balance(deployer.clone())).await;
     let expected = latch_core::format::format_units(wei.as_str().unwrap(), 18).unwrap();
@@ -79,19 +71,19 @@ async fn balances_and_prices_of_the_fixture_accounts() {
     assert_eq!(by_symbol(&zero, "USDC").unwrap()["quantity"]["numeric"], "1000000");
 
     // #9 holds no tokens: only the native entry.
-    let (_, nine) = get(&router, &balance(account(fixture, 9))).await;
+    let (_, nine) = get(&router, &balance(devnet.account(9))).await;
     assert_eq!(nine["balances"].as_array().unwrap().len(), 1);
 
     // A transfer shows after forceUpdate; without it the 30 s cache answers.
     let amount = alloy_primitives::U256::from(2_500_000u64); // 2.5 USDC
-    let to: alloy_primitives::Address = account(fixture, 9).parse().unwrap();
+    let to: alloy_primitives::Address = devnet.account(9).parse().unwrap();
     let data = format!("0x{}", hex::encode(transferCall { to, amount }.abi_encode()));
     devnet
-        .send(json!({"from": account(fixture, 1), "to": usdc, "data": data}))
+        .send(json!({"from": devnet.account(1), "to": usdc, "data": data}))
         .await;
-    let (_, cached) = get(&router, &balance(account(fixture, 1))).await;
+    let (_, cached) = get(&router, &balance(devnet.account(1))).await;
     assert_eq!(by_symbol(&cached, "USDC").unwrap()["quantity"]["numeric"], "10000");
-    let forced = format!("{}&forceUpdate=eip155:31337:{usdc}", balance(account(fixture, 1)));
+    let forced = format!("{}&forceUpdate=eip155:31337:{usdc}", balance(devnet.account(1)));
     let (_, fresh) = get(&router, &forced).await;
     assert_eq!(by_symbol(&fresh, "USDC").unwrap()["quantity"]["numeric"], "9997.5");
 
@@ -143,25 +135,22 @@ async fn balances_and_prices_of_the_fixture_accounts() {
 #[tokio::test]
 async fn identity_is_the_verified_ens_name_and_avatar() {
     let devnet = Devnet::start().await;
-    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-        config.devnet_file = Some(devnet.file.clone())
-    })
-    .await;
+    let (state, _data) = devnet.state().await;
     let fixture = &devnet.fixture;
     let router = app(state);
     let identity = |who: String| format!("/v1/identity/{who}?projectId=test");
 
-    let (status, zero) = get(&router, &identity(account(fixture, 0))).await;
+    let (status, zero) = get(&router, &identity(devnet.account(0))).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(zero["name"], "latch-dev.eth");
     assert_eq!(zero["avatar"], fixture["ens"]["avatar"]);
     assert!(zero["resolvedAt"].as_u64().unwrap() > 1_700_000_000);
 
-    let (_, one) = get(&router, &identity(account(fixture, 1))).await;
+    let (_, one) = get(&router, &identity(devnet.account(1))).await;
     assert_eq!((one["name"].clone(), one["avatar"].clone()), (Value::Null, Value::Null));
 
     // #2 claims #0's name in its reverse record; the name does not point back, so it is not shown.
-    let registrar = fixture["contracts"]["ensReverseRegistrar"].as_str().unwrap();
+    let registrar = devnet.contract(&["ensReverseRegistrar"]);
     let data = format!(
         "0x{}",
         hex::encode(
@@ -172,9 +161,9 @@ async fn identity_is_the_verified_ens_name_and_avatar() {
         )
     );
     devnet
-        .send(json!({"from": account(fixture, 2), "to": registrar, "data": data}))
+        .send(json!({"from": devnet.account(2), "to": registrar, "data": data}))
         .await;
-    let (_, two) = get(&router, &identity(account(fixture, 2))).await;
+    let (_, two) = get(&router, &identity(devnet.account(2))).await;
     assert_eq!(two["name"], Value::Null);
 
     let (_, solana) = get(
@@ -192,10 +181,7 @@ async fn identity_is_the_verified_ens_name_and_avatar() {
 #[tokio::test]
 async fn profile_lookup_resolves_ens_names_forward() {
     let devnet = Devnet::start().await;
-    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-        config.devnet_file = Some(devnet.file.clone())
-    })
-    .await;
+    let (state, _data) = devnet.state().await;
     let fixture = &devnet.fixture;
     let router = app(state);
     let lookup = |name: &str| format!("/v1/profile/account/{name}?projectId=test");

@@ -17,7 +17,6 @@ use serde_json::{json, Value};
 sol! {
     function getAmountsOut(uint256 amountIn, address[] path) returns (uint256[] amounts);
     function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts);
-    function balanceOf(address owner) returns (uint256 balance);
 }
 
 const NATIVE: &str = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
@@ -35,11 +34,7 @@ impl World {
 
     async fn start_with(configure: impl FnOnce(&mut latch_server::config::Config)) -> World {
         let devnet = Devnet::start().await;
-        let (state, data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-            config.devnet_file = Some(devnet.file.clone());
-            configure(config);
-        })
-        .await;
+        let (state, data) = devnet.state_with(configure).await;
         World {
             devnet,
             router: app(state),
@@ -48,34 +43,14 @@ impl World {
     }
 
     fn contract(&self, path: &[&str]) -> Address {
-        let mut value = &self.devnet.fixture["contracts"];
-        for key in path {
-            value = &value[*key];
-        }
-        value.as_str().unwrap().parse().unwrap()
-    }
-
-    async fn eth_call(&self, to: Address, data: Vec<u8>) -> Vec<u8> {
-        let result = self
-            .devnet
-            .rpc(
-                "eth_call",
-                json!([{"to": to.to_string(), "data": alloy_primitives::hex::encode_prefixed(data)}, "latest"]),
-            )
-            .await;
-        alloy_primitives::hex::decode(result.as_str().unwrap()).unwrap()
+        self.devnet.contract(path).parse().unwrap()
     }
 
     /// The router's own quote for `amount` along `path`.
     async fn router_quote(&self, amount: U256, path: Vec<Address>) -> Vec<U256> {
         let data = getAmountsOutCall { amountIn: amount, path }.abi_encode();
-        let raw = self.eth_call(self.contract(&["uniswapV2Router"]), data).await;
+        let raw = self.devnet.eth_call(self.contract(&["uniswapV2Router"]), data).await;
         getAmountsOutCall::abi_decode_returns(&raw).unwrap()
-    }
-
-    async fn token_balance(&self, token: Address, owner: Address) -> U256 {
-        let raw = self.eth_call(token, balanceOfCall { owner }.abi_encode()).await;
-        balanceOfCall::abi_decode_returns(&raw).unwrap()
     }
 
     /// Sends the API's `tx` from its `from` (an unlocked anvil account); the receipt's status.
@@ -193,9 +168,9 @@ async fn quotes_equal_the_routers_own_and_swaps_execute() {
         world.contract(&["uniswapV2Router"]).to_checksum(None)
     );
     assert!(built["tx"]["eip155"]["gas"].as_str().unwrap().parse::<u64>().unwrap() > 21_000);
-    let before = world.token_balance(ltk, user_address).await;
+    let before = world.devnet.token_balance(ltk, user_address).await;
     assert_eq!(world.execute(&built["tx"]).await, "0x1");
-    let received = world.token_balance(ltk, user_address).await - before;
+    let received = world.devnet.token_balance(ltk, user_address).await - before;
     let minimum: U256 = quote["toAmountMin"].as_str().unwrap().parse().unwrap();
     assert!(received >= minimum, "{received} < {minimum}");
 
@@ -205,9 +180,9 @@ async fn quotes_equal_the_routers_own_and_swaps_execute() {
     let (status, built) = post(router, "/v1/convert/build-transaction?projectId=test", build).await;
     assert_eq!(status, StatusCode::OK, "{built}");
     assert_eq!(built["tx"]["value"], format!("0x{one_eth:x}"));
-    let before = world.token_balance(usdc, user_address).await;
+    let before = world.devnet.token_balance(usdc, user_address).await;
     assert_eq!(world.execute(&built["tx"]).await, "0x1");
-    assert!(world.token_balance(usdc, user_address).await > before);
+    assert!(world.devnet.token_balance(usdc, user_address).await > before);
 }
 
 /// 0x's API cannot be reached from here: a stand-in answers `price` and `quote` in its documented
@@ -296,9 +271,9 @@ async fn a_plug_in_that_pays_more_builds_its_own_transaction() {
     assert_eq!(status, StatusCode::OK, "{chain_built}");
     assert_ne!(chain_built["tx"]["data"].as_str(), Some(data.as_str()));
 
-    let before = world.token_balance(usdc, user_address).await;
+    let before = world.devnet.token_balance(usdc, user_address).await;
     assert_eq!(world.execute(&built["tx"]).await, "0x1");
-    assert!(world.token_balance(usdc, user_address).await - before >= min);
+    assert!(world.devnet.token_balance(usdc, user_address).await - before >= min);
 }
 
 #[tokio::test]

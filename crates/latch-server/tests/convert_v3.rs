@@ -10,7 +10,7 @@ mod common;
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::{sol, SolCall};
 use axum::http::StatusCode;
-use common::{get, post, state_with, Devnet};
+use common::{get, post, Devnet};
 use latch_server::app;
 use latch_server::convert::settings::{SwapConfig, UniswapV3Config};
 use serde_json::{json, Value};
@@ -18,7 +18,6 @@ use serde_json::{json, Value};
 sol! {
     function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut,
         uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate);
-    function balanceOf(address owner) returns (uint256 balance);
     function approve(address spender, uint256 amount) returns (bool);
 }
 
@@ -64,11 +63,7 @@ impl World {
 
     async fn start_with(configure: impl FnOnce(&Devnet, &mut latch_server::config::Config)) -> World {
         let devnet = Devnet::start().await;
-        let (state, data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-            config.devnet_file = Some(devnet.file.clone());
-            configure(&devnet, config);
-        })
-        .await;
+        let (state, data) = devnet.state_with(|config| configure(&devnet, config)).await;
         World {
             devnet,
             router: app(state),
@@ -80,17 +75,6 @@ impl World {
         contract(&self.devnet, path)
     }
 
-    async fn eth_call(&self, to: Address, data: Vec<u8>) -> Vec<u8> {
-        let result = self
-            .devnet
-            .rpc(
-                "eth_call",
-                json!([{"to": to.to_string(), "data": alloy_primitives::hex::encode_prefixed(data)}, "latest"]),
-            )
-            .await;
-        alloy_primitives::hex::decode(result.as_str().unwrap()).unwrap()
-    }
-
     /// QuoterV2's own answer for `amount` along the packed path.
     async fn quoter(&self, tokens: &[Address], fees: &[u32], amount: U256) -> U256 {
         let data = quoteExactInputCall {
@@ -98,13 +82,11 @@ impl World {
             amountIn: amount,
         }
         .abi_encode();
-        let raw = self.eth_call(self.contract(&["uniswapV3", "quoter"]), data).await;
+        let raw = self
+            .devnet
+            .eth_call(self.contract(&["uniswapV3", "quoter"]), data)
+            .await;
         quoteExactInputCall::abi_decode_returns(&raw).unwrap().amountOut
-    }
-
-    async fn token_balance(&self, token: Address, owner: Address) -> U256 {
-        let raw = self.eth_call(token, balanceOfCall { owner }.abi_encode()).await;
-        balanceOfCall::abi_decode_returns(&raw).unwrap()
     }
 
     async fn eth_balance(&self, owner: Address) -> U256 {
@@ -130,11 +112,7 @@ impl World {
 }
 
 fn contract(devnet: &Devnet, path: &[&str]) -> Address {
-    let mut value = &devnet.fixture["contracts"];
-    for key in path {
-        value = &value[*key];
-    }
-    value.as_str().unwrap().parse().unwrap()
+    devnet.contract(path).parse().unwrap()
 }
 
 fn amount_hex(value: &Value) -> U256 {
@@ -190,10 +168,10 @@ async fn v3_quotes_equal_the_quoters_and_its_swaps_execute() {
     assert_eq!(status, StatusCode::OK, "{built}");
     assert_eq!(built["tx"]["to"], v3_router.as_str());
     assert_eq!(built["tx"]["amount"], one_eth.to_string());
-    let before = world.token_balance(lbt, user_address).await;
+    let before = world.devnet.token_balance(lbt, user_address).await;
     let receipt = world.execute(&built["tx"]).await;
     assert_eq!(receipt["status"], "0x1");
-    let got = world.token_balance(lbt, user_address).await - before;
+    let got = world.devnet.token_balance(lbt, user_address).await - before;
     assert!(got >= amount(&quote["toAmountMin"]), "{got}");
     assert_eq!(got, expected, "nothing else traded in between: exactly the quote");
 
@@ -247,9 +225,9 @@ async fn v3_quotes_equal_the_quoters_and_its_swaps_execute() {
     .await;
     assert_eq!(status, StatusCode::OK, "{built}");
     assert_eq!(built["tx"]["to"], v3_router.as_str());
-    let before = world.token_balance(lct, user_address).await;
+    let before = world.devnet.token_balance(lct, user_address).await;
     assert_eq!(world.execute(&built["tx"]).await["status"], "0x1");
-    let got = world.token_balance(lct, user_address).await - before;
+    let got = world.devnet.token_balance(lct, user_address).await - before;
     assert!(got >= amount(&quote["toAmountMin"]), "{got}");
 
     // Native out: LBT → ETH swaps to the router and unwraps to the user in one multicall.
@@ -288,6 +266,7 @@ async fn v3_quotes_equal_the_quoters_and_its_swaps_execute() {
     );
     assert_eq!(
         world
+            .devnet
             .token_balance(weth, world.contract(&["uniswapV3", "router"]))
             .await,
         U256::ZERO

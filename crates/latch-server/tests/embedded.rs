@@ -7,7 +7,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use http_body_util::BodyExt;
+use common::{answer as call, Reply};
 use latch_server::store::Project;
 use latch_server::{app, AppState};
 use serde_json::{json, Value};
@@ -17,29 +17,6 @@ const ORIGIN: &str = "http://127.0.0.1:5173";
 const VAULT: &str = "https://vault.example.com";
 const DEVICE: &str = "device-aaaaaaaaaaaaaaaa";
 const OTHER_DEVICE: &str = "device-bbbbbbbbbbbbbbbb";
-
-struct Reply {
-    status: StatusCode,
-    body: Value,
-    retry_after: Option<String>,
-    text: String,
-}
-
-async fn call(router: &axum::Router, request: Request<Body>) -> Reply {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let retry_after = response
-        .headers()
-        .get(header::RETRY_AFTER)
-        .map(|v| v.to_str().unwrap().to_owned());
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    Reply {
-        status,
-        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        retry_after,
-        text: String::from_utf8_lossy(&bytes).into_owned(),
-    }
-}
 
 fn request(method: &str, uri: &str, origin: &str, token: Option<&str>, body: Option<Value>) -> Request<Body> {
     let mut builder = Request::builder()
@@ -382,7 +359,10 @@ async fn cooldown_attempts_and_expiry() {
         .parse()
         .unwrap();
     assert!((29..=30).contains(&seconds), "{text}");
-    assert_eq!(again.retry_after.as_deref(), Some(seconds.to_string().as_str()));
+    assert_eq!(
+        again.header(header::RETRY_AFTER).as_deref(),
+        Some(seconds.to_string().as_str())
+    );
 
     // Five wrong guesses burn the code; the right one no longer works.
     for left in (1..=4).rev() {

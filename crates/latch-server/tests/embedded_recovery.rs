@@ -7,11 +7,9 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use http_body_util::BodyExt;
 use latch_server::{app, AppState};
 use latch_vault::{combine, Argon2Cost, Envelope, Share, ShareKind, Wallet};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 const ORIGIN: &str = "http://127.0.0.1:5173";
 const DEVICE: &str = "device-aaaaaaaaaaaaaaaa";
@@ -34,10 +32,19 @@ async fn call(
     let request = builder
         .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
         .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    common::call(router, request).await
+}
+
+/// `POST wallet/envelope` of `envelope` with the session `token`.
+async fn add_envelope(router: &axum::Router, token: Option<&str>, envelope: &Value) -> (StatusCode, Value) {
+    call(
+        router,
+        "POST",
+        "wallet/envelope",
+        token,
+        Some(json!({ "envelope": envelope })),
+    )
+    .await
 }
 
 async fn dev_state() -> (AppState, tempfile::TempDir) {
@@ -107,14 +114,7 @@ async fn sign_up_with_wallet(router: &axum::Router, token: &str, user_id: &str) 
     let sealed =
         Envelope::seal_with_password(recovery, user_id, PASSWORD, Argon2Cost::default(), [7; 16], [9; 12]).unwrap();
     let envelope: Value = serde_json::from_str(&sealed.to_json()).unwrap();
-    let (status, body) = call(
-        router,
-        "POST",
-        "wallet/envelope",
-        Some(token),
-        Some(json!({ "envelope": envelope })),
-    )
-    .await;
+    let (status, body) = add_envelope(router, Some(token), &envelope).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["envelopes"], json!([envelope]));
     (address, device.clone())
@@ -128,27 +128,13 @@ async fn the_envelope_is_added_replaced_and_read_back_by_the_session_only() {
     let envelope = json!({"v": 1, "kind": "password", "sealed": "a"});
 
     // No wallet yet: nothing to add to.
-    let reply = call(
-        &router,
-        "POST",
-        "wallet/envelope",
-        Some(&token),
-        Some(json!({ "envelope": envelope })),
-    )
-    .await;
+    let reply = add_envelope(&router, Some(&token), &envelope).await;
     assert_eq!(refusal(&reply).1, "NO_WALLET");
     assert_eq!(reply.0, StatusCode::NOT_FOUND);
     let (address, _) = sign_up_with_wallet(&router, &token, &user_id).await;
 
     // Refused: no session, a missing, unknown-kind, oversized or non-object envelope, extra fields.
-    let reply = call(
-        &router,
-        "POST",
-        "wallet/envelope",
-        None,
-        Some(json!({ "envelope": envelope })),
-    )
-    .await;
+    let reply = add_envelope(&router, None, &envelope).await;
     assert_eq!(reply.0, StatusCode::UNAUTHORIZED);
     for (body, description) in [
         (json!({}), "Required"),
@@ -176,25 +162,11 @@ async fn the_envelope_is_added_replaced_and_read_back_by_the_session_only() {
     assert_eq!(reply.0, StatusCode::UNPROCESSABLE_ENTITY);
 
     // A second envelope of the same kind replaces the first (a new password); another kind is added.
-    let (status, body) = call(
-        &router,
-        "POST",
-        "wallet/envelope",
-        Some(&token),
-        Some(json!({ "envelope": envelope })),
-    )
-    .await;
+    let (status, body) = add_envelope(&router, Some(&token), &envelope).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["envelopes"], json!([envelope]));
     let passkey = json!({"v": 1, "kind": "passkey", "credentialId": "cred"});
-    let (_, body) = call(
-        &router,
-        "POST",
-        "wallet/envelope",
-        Some(&token),
-        Some(json!({ "envelope": passkey })),
-    )
-    .await;
+    let (_, body) = add_envelope(&router, Some(&token), &passkey).await;
     assert_eq!(body["envelopes"], json!([envelope, passkey]));
     assert_eq!(body["accounts"]["eip155"], address.as_str());
 
@@ -202,14 +174,7 @@ async fn the_envelope_is_added_replaced_and_read_back_by_the_session_only() {
     let (other, _) = sign_up(&router, "sam@example.com").await;
     let reply = call(&router, "GET", "wallet", Some(&other), None).await;
     assert_eq!(refusal(&reply).1, "NO_WALLET");
-    let reply = call(
-        &router,
-        "POST",
-        "wallet/envelope",
-        Some(&other),
-        Some(json!({ "envelope": envelope })),
-    )
-    .await;
+    let reply = add_envelope(&router, Some(&other), &envelope).await;
     assert_eq!(refusal(&reply).1, "NO_WALLET");
 }
 

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use http_body_util::BodyExt;
 use latch_server::app;
 use latch_server::config::Secret;
 use serde_json::{json, Value};
@@ -71,10 +70,7 @@ async fn call(router: &axum::Router, uri: &str, body: Value) -> (StatusCode, Val
         .header(header::ORIGIN, "http://127.0.0.1:5173")
         .body(Body::from(body.to_string()))
         .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    common::call(router, request).await
 }
 
 #[tokio::test]

@@ -13,14 +13,12 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use http_body_util::BodyExt;
 use latch_server::app;
 use latch_server::config::Secret;
 use latch_server::embedded::social::SocialProvider;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
-use tower::ServiceExt;
 
 const VAULT: &str = "https://vault.example.com";
 const CALLBACK: &str = "http://127.0.0.1:8787/v1/embedded/social/callback";
@@ -114,14 +112,8 @@ async fn log_in_at_provider(url: &str, login: &str) -> String {
 }
 
 async fn send(router: &axum::Router, request: Request<Body>) -> (StatusCode, Option<String>, Value) {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let location = response
-        .headers()
-        .get(header::LOCATION)
-        .map(|v| v.to_str().unwrap().to_owned());
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, location, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    let reply = common::answer(router, request).await;
+    (reply.status, reply.header(header::LOCATION), reply.body)
 }
 
 #[tokio::test]

@@ -69,15 +69,13 @@ fn hashes(page: &Value) -> Vec<String> {
 #[tokio::test]
 async fn history_follows_transfers_survives_a_reorg_and_pages() {
     let devnet = Devnet::start().await;
-    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-        config.devnet_file = Some(devnet.file.clone());
-        config.index_chains = vec![CHAIN.into()];
-    })
-    .await;
+    let (state, _data) = devnet
+        .state_with(|config| config.index_chains = vec![CHAIN.into()])
+        .await;
     let fixture = &devnet.fixture;
     let indexer = Indexer::new(state.gateway.clone(), state.store.clone(), CHAIN.into(), 0, 200);
     let router = app(state);
-    let account = |i: usize| fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let account = |i: usize| devnet.account(i);
     let usdc = fixture["contracts"]["usdc"]["address"].as_str().unwrap();
     let nft = fixture["contracts"]["nft"]["address"].as_str().unwrap();
     catch_up(&indexer).await;
@@ -198,7 +196,7 @@ async fn history_follows_transfers_survives_a_reorg_and_pages() {
 async fn an_empty_index_starts_at_the_head_unless_told() {
     let devnet = Devnet::start().await;
     let (state, _data) = state_with(vec![devnet.anvil.url.clone()], indexed).await;
-    let account = |i: usize| devnet.fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let account = |i: usize| devnet.account(i);
     let before = devnet
         .send(json!({"from": account(1), "to": account(2), "value": "0x1"}))
         .await;
@@ -227,12 +225,9 @@ async fn an_empty_index_starts_at_the_head_unless_told() {
 #[tokio::test]
 async fn an_unindexed_chain_is_read_through_otterscan() {
     let devnet = Devnet::start().await;
-    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-        config.devnet_file = Some(devnet.file.clone())
-    })
-    .await;
+    let (state, _data) = devnet.state().await;
     let fixture = &devnet.fixture;
-    let account = |i: usize| fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let account = |i: usize| devnet.account(i);
     let usdc = fixture["contracts"]["usdc"]["address"].as_str().unwrap();
     let native = devnet
         .send(json!({"from": account(1), "to": account(2), "value": "0xde0b6b3a7640000"}))
@@ -288,12 +283,8 @@ async fn nfts(router: &axum::Router, who: &str) -> Value {
 #[tokio::test]
 async fn nft_holdings_follow_the_index() {
     let devnet = Devnet::start().await;
-    let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-        config.devnet_file = Some(devnet.file.clone());
-        indexed(config);
-    })
-    .await;
-    let account = |i: usize| devnet.fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let (state, _data) = devnet.state_with(indexed).await;
+    let account = |i: usize| devnet.account(i);
     let nft = devnet.fixture["contracts"]["nft"]["address"]
         .as_str()
         .unwrap()
@@ -375,7 +366,7 @@ async fn a_chain_started_over_is_indexed_afresh() {
     let (first, second) = (Devnet::start().await, Devnet::start().await);
     let (old, _old_data) = state_with(vec![first.anvil.url.clone()], indexed).await;
     let (new, _new_data) = state_with(vec![second.anvil.url.clone()], indexed).await;
-    let account = |i: usize| first.fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let account = |i: usize| first.account(i);
     let paid = first
         .send(json!({"from": account(1), "to": account(2), "value": "0x1"}))
         .await;
@@ -443,7 +434,7 @@ async fn nft_media_from_the_token_uri_and_its_metadata() {
 
     let devnet = Devnet::start_with(&["--nft-base-uri", &base]).await;
     let fixture = &devnet.fixture;
-    let account = |i: usize| fixture["accounts"][i]["address"].as_str().unwrap().to_owned();
+    let account = |i: usize| devnet.account(i);
     let nft = fixture["contracts"]["nft"]["address"].as_str().unwrap();
     let call = transferFromCall {
         from: account(0).parse().unwrap(),
@@ -455,12 +446,12 @@ async fn nft_media_from_the_token_uri_and_its_metadata() {
         .await;
 
     for private_hosts in [true, false] {
-        let (state, _data) = state_with(vec![devnet.anvil.url.clone()], |config| {
-            config.devnet_file = Some(devnet.file.clone());
-            config.nft_metadata_private_hosts = private_hosts;
-            indexed(config);
-        })
-        .await;
+        let (state, _data) = devnet
+            .state_with(|config| {
+                config.nft_metadata_private_hosts = private_hosts;
+                indexed(config);
+            })
+            .await;
         let indexer = Indexer::new(state.gateway.clone(), state.store.clone(), CHAIN.into(), 0, 200);
         let router = app(state);
         catch_up(&indexer).await;

@@ -9,7 +9,7 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{next_json, state_with, Client};
+use common::{close_of, next_json, relay_call as call, state_with, Client};
 use ed25519_dalek::SigningKey;
 use futures_util::{SinkExt, StreamExt};
 use latch_server::relay::{auth, subscription_id};
@@ -63,30 +63,9 @@ async fn silent(client: &mut Client, ms: u64) {
     }
 }
 
-async fn call(client: &mut Client, id: &str, method: &str, params: Value) -> Value {
-    let request = json!({"id": id, "jsonrpc": "2.0", "method": method, "params": params});
-    client.send(Message::text(request.to_string())).await.unwrap();
-    let answer = next_json(client).await;
-    assert_eq!(answer["id"], json!(id), "answers echo the id: {answer}");
-    answer
-}
-
 async fn ack(client: &mut Client, push: &Value) {
     let answer = json!({"id": push["id"], "jsonrpc": "2.0", "result": true});
     client.send(Message::text(answer.to_string())).await.unwrap();
-}
-
-async fn close_of(client: &mut Client) -> (CloseCode, String) {
-    loop {
-        match tokio::time::timeout(Duration::from_secs(10), client.next())
-            .await
-            .expect("closed within 10 s")
-        {
-            Some(Ok(Message::Close(Some(frame)))) => return (frame.code, frame.reason.to_string()),
-            Some(Ok(_)) => continue,
-            other => panic!("expected a close frame, got {other:?}"),
-        }
-    }
 }
 
 const TOPIC: &str = "1111111111111111111111111111111111111111111111111111111111111111";

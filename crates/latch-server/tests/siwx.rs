@@ -9,37 +9,14 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use common::{erc6492_sign, personal_sign as sign, rfc3339, serve_solana, state_with, Devnet};
+use common::{answer as call, erc6492_sign, personal_sign as sign, rfc3339, serve_solana, state_with, Devnet, Reply};
 use ed25519_dalek::Signer;
-use http_body_util::BodyExt;
 use latch_core::siwx::{SiweMessage, SiwxMessage};
 use latch_server::app;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 const ORIGIN: &str = "http://127.0.0.1:5173";
 const DOMAIN: &str = "127.0.0.1:5173";
-
-struct Reply {
-    status: StatusCode,
-    body: Value,
-    cookie: Option<String>,
-}
-
-async fn call(router: &axum::Router, request: Request<Body>) -> Reply {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let cookie = response
-        .headers()
-        .get(header::SET_COOKIE)
-        .map(|v| v.to_str().unwrap().to_owned());
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    Reply {
-        status,
-        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
-        cookie,
-    }
-}
 
 fn post(uri: &str, body: Value) -> Request<Body> {
     Request::post(uri)
@@ -123,7 +100,7 @@ async fn sign_in_sessions_and_every_refusal() {
         session.get("tokenHash").is_none(),
         "the token's hash stays on the server"
     );
-    let cookie = reply.cookie.expect("a session cookie");
+    let cookie = reply.header(header::SET_COOKIE).expect("a session cookie");
     assert!(
         cookie.starts_with("latch_siwx=") && cookie.contains("HttpOnly") && !cookie.contains(&token),
         "{cookie}"
@@ -343,7 +320,7 @@ async fn sign_in_sessions_and_every_refusal() {
     )
     .await;
     assert_eq!(out.status, StatusCode::OK, "{}", out.body);
-    assert!(out.cookie.unwrap().contains("Max-Age=0"));
+    assert!(out.header(header::SET_COOKIE).unwrap().contains("Max-Age=0"));
     let again = call(
         &router,
         post("/v1/siwx/verify?projectId=test", json!({"token": solana_token})),

@@ -34,6 +34,11 @@ pub fn rfc3339_unix_ms(time: &str) -> Option<i64> {
     rfc3339::unix_ms(time)
 }
 
+/// Unix milliseconds as an RFC 3339 date-time in UTC, to the millisecond (`2026-11-21T09:30:00.000Z`).
+pub fn unix_ms_rfc3339(unix_ms: i64) -> String {
+    rfc3339::format(unix_ms)
+}
+
 /// A sign-in message's fields, in message order. `C` is how the chain is named:
 /// see [`SiweMessage`] and [`SiwxMessage`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

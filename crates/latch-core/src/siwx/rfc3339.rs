@@ -90,10 +90,46 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     era * 146_097 + day_of_era - 719_468
 }
 
+/// The proleptic Gregorian `(year, month, day)` `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`): the inverse of [`days_from_civil`].
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Unix milliseconds as an RFC 3339 date-time in UTC, to the millisecond
+/// (`2026-11-21T09:30:00.000Z`): what [`unix_ms`] reads back.
+pub(crate) fn format(unix_ms: i64) -> String {
+    let (days, ms) = (unix_ms.div_euclid(86_400_000), unix_ms.rem_euclid(86_400_000));
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1000 % 60,
+        ms % 1000
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(format(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(format(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(format(1_795_305_599_999), "2026-11-21T23:59:59.999Z");
+        assert_eq!(format(-1), "1969-12-31T23:59:59.999Z");
+    }
 
     #[test]
     fn date_times() {
@@ -149,6 +185,11 @@ mod tests {
         }
 
         #[test]
+        fn format_is_read_back(ms in 0i64..253_402_300_800_000) {
+            prop_assert_eq!(unix_ms(&format(ms)), Some(ms));
+        }
+
+        #[test]
         fn each_day_is_86_400_000_ms_after_the_last(days in 0i64..3_000_000) {
             // Walk from a civil date to the next and compare.
             let (y, m, d) = civil_from_days(days - 719_468);
@@ -156,18 +197,5 @@ mod tests {
             prop_assume!((0..=9999).contains(&y));
             prop_assert_eq!(unix_ms(&text), Some((days - 719_468) * 86_400_000));
         }
-    }
-
-    /// The inverse of `days_from_civil`, for the property above.
-    fn civil_from_days(days: i64) -> (i64, i64, i64) {
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let d = doy - (153 * mp + 2) / 5 + 1;
-        let m = if mp < 10 { mp + 3 } else { mp - 9 };
-        (yoe + era * 400 + i64::from(m <= 2), m, d)
     }
 }

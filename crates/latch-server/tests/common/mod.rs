@@ -8,10 +8,13 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
+use alloy_primitives::{Address, U256};
+use alloy_sol_types::SolCall;
 use latch_server::config::{ChainConfig, Config};
 use latch_server::store::Project;
 use latch_server::AppState;
 use tokio::process::{Child, Command};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 /// A WebSocket client of the tests' servers.
 pub type Client = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -132,6 +135,40 @@ pub async fn state_with(upstreams: Vec<String>, adjust: impl FnOnce(&mut Config)
     (state, dir)
 }
 
+/// Sends a JSON-RPC request on a relay socket.
+pub async fn relay_send(client: &mut Client, id: &str, method: &str, params: serde_json::Value) {
+    use futures_util::SinkExt;
+    let request = serde_json::json!({"id": id, "jsonrpc": "2.0", "method": method, "params": params});
+    client
+        .send(tokio_tungstenite::tungstenite::Message::text(request.to_string()))
+        .await
+        .unwrap();
+}
+
+/// [`relay_send`], then the next message: the answer, which must echo `id`.
+pub async fn relay_call(client: &mut Client, id: &str, method: &str, params: serde_json::Value) -> serde_json::Value {
+    relay_send(client, id, method, params).await;
+    let answer = next_json(client).await;
+    assert_eq!(answer["id"], serde_json::json!(id), "answers echo the id: {answer}");
+    answer
+}
+
+/// The close frame the server ends `client` with (within 10 s): its code and reason.
+pub async fn close_of(client: &mut Client) -> (CloseCode, String) {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), client.next())
+            .await
+            .expect("closed within 10 s")
+        {
+            Some(Ok(Message::Close(Some(frame)))) => return (frame.code, frame.reason.to_string()),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    }
+}
+
 /// An address nothing listens on, for a dead upstream.
 pub fn dead_upstream() -> String {
     format!("http://127.0.0.1:{}", free_port())
@@ -180,6 +217,45 @@ impl Devnet {
     /// Account `index`'s address.
     pub fn account(&self, index: usize) -> String {
         self.fixture["accounts"][index]["address"].as_str().unwrap().to_owned()
+    }
+
+    /// A fixture contract's address, by its path under `contracts` (`["usdc", "address"]`).
+    pub fn contract(&self, path: &[&str]) -> &str {
+        path.iter()
+            .fold(&self.fixture["contracts"], |value, key| &value[*key])
+            .as_str()
+            .unwrap()
+    }
+
+    /// A [`state_with`] serving this devnet, its fixture file configured; `adjust` after that.
+    pub async fn state_with(&self, adjust: impl FnOnce(&mut Config)) -> (AppState, tempfile::TempDir) {
+        state_with(vec![self.anvil.url.clone()], |config| {
+            config.devnet_file = Some(self.file.clone());
+            adjust(config);
+        })
+        .await
+    }
+
+    /// [`Devnet::state_with`] as it is.
+    pub async fn state(&self) -> (AppState, tempfile::TempDir) {
+        self.state_with(|_| {}).await
+    }
+
+    /// An `eth_call` to `to` at the latest block; the bytes it returned.
+    pub async fn eth_call(&self, to: Address, data: Vec<u8>) -> Vec<u8> {
+        let result = self
+            .rpc(
+                "eth_call",
+                serde_json::json!([{"to": to.to_string(), "data": alloy_primitives::hex::encode_prefixed(data)}, "latest"]),
+            )
+            .await;
+        alloy_primitives::hex::decode(result.as_str().unwrap()).unwrap()
+    }
+
+    /// `owner`'s balance of the ERC-20 `token`, read from the token itself.
+    pub async fn token_balance(&self, token: Address, owner: Address) -> U256 {
+        let raw = self.eth_call(token, balanceOfCall { owner }.abi_encode()).await;
+        balanceOfCall::abi_decode_returns(&raw).unwrap()
     }
 
     /// A JSON-RPC call to the node; its result (an error fails the test).
@@ -270,6 +346,7 @@ pub async fn personal_sign(anvil: &Anvil, signer: &str, message: &str) -> String
 }
 
 alloy_sol_types::sol! {
+    function balanceOf(address owner) returns (uint256 balance);
     function getAddress(address owner, uint256 salt) returns (address account);
     function createAccount(address owner, uint256 salt) returns (address account);
 }
@@ -356,24 +433,7 @@ pub async fn erc6492_sign(anvil: &Anvil, account: &CounterfactualAccount, signer
 
 /// `unix_ms` as an RFC 3339 UTC date-time (`2026-01-01T00:00:00.000Z`), for sign-in messages made now.
 pub fn rfc3339(unix_ms: i64) -> String {
-    let (days, ms) = (unix_ms.div_euclid(86_400_000), unix_ms.rem_euclid(86_400_000));
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        ms / 3_600_000,
-        ms / 60_000 % 60,
-        ms / 1000 % 60,
-        ms % 1000
-    )
+    latch_core::siwx::unix_ms_rfc3339(unix_ms)
 }
 
 /// The Solana mainnet chain, served (with a dead upstream) so Solana sign-ins are for a served chain.
@@ -388,18 +448,46 @@ pub fn serve_solana(config: &mut Config) {
     });
 }
 
-/// `request` through `router` in-process (`oneshot`): the status and the body as JSON (null when
-/// it is not JSON).
-pub async fn call(
-    router: &axum::Router,
-    request: axum::http::Request<axum::body::Body>,
-) -> (axum::http::StatusCode, serde_json::Value) {
+/// What `router` answered a request: [`answer`].
+pub struct Reply {
+    pub status: axum::http::StatusCode,
+    pub headers: axum::http::HeaderMap,
+    /// The body as JSON; null when it is not JSON.
+    pub body: serde_json::Value,
+    /// The body as text.
+    pub text: String,
+}
+
+impl Reply {
+    /// The header `name`'s value, when it is there.
+    pub fn header(&self, name: axum::http::HeaderName) -> Option<String> {
+        self.headers.get(name).map(|value| value.to_str().unwrap().to_owned())
+    }
+}
+
+/// `request` through `router` in-process (`oneshot`): the whole answer.
+pub async fn answer(router: &axum::Router, request: axum::http::Request<axum::body::Body>) -> Reply {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
     let response = router.clone().oneshot(request).await.unwrap();
     let status = response.status();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null))
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Reply {
+        status,
+        headers,
+        body: serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+/// [`answer`]'s status and JSON body.
+pub async fn call(
+    router: &axum::Router,
+    request: axum::http::Request<axum::body::Body>,
+) -> (axum::http::StatusCode, serde_json::Value) {
+    let reply = answer(router, request).await;
+    (reply.status, reply.body)
 }
 
 /// `GET uri` through `router`.

@@ -17,7 +17,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::{self, next_json, Client};
+use crate::common::{self, close_of, next_json, relay_call as call, relay_send as send, Client};
 use crate::harness::{Latch, PROJECT};
 
 const TOPIC: &str = "1111111111111111111111111111111111111111111111111111111111111111";
@@ -60,31 +60,6 @@ fn token_with_claims(seed: u8, claims: &Value) -> String {
     );
     let signature = latch_core::base64::encode_url(&key(seed).sign(signed.as_bytes()).to_bytes());
     format!("{signed}.{signature}")
-}
-
-async fn close_of(client: &mut Client) -> (CloseCode, String) {
-    loop {
-        match tokio::time::timeout(Duration::from_secs(10), client.next())
-            .await
-            .expect("closed within 10 s")
-        {
-            Some(Ok(Message::Close(Some(frame)))) => return (frame.code, frame.reason.to_string()),
-            Some(Ok(_)) => continue,
-            other => panic!("expected a close frame, got {other:?}"),
-        }
-    }
-}
-
-async fn send(client: &mut Client, id: &str, method: &str, params: Value) {
-    let request = json!({"id": id, "jsonrpc": "2.0", "method": method, "params": params});
-    client.send(Message::text(request.to_string())).await.unwrap();
-}
-
-async fn call(client: &mut Client, id: &str, method: &str, params: Value) -> Value {
-    send(client, id, method, params).await;
-    let answer = next_json(client).await;
-    assert_eq!(answer["id"], json!(id), "answers echo the id: {answer}");
-    answer
 }
 
 /// The `(code, data)` of an error answer.

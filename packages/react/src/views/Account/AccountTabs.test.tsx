@@ -55,6 +55,16 @@ describe('Account tabs', () => {
     expect(screen.getByRole('tab', { name: 'Tokens' }).getAttribute('aria-selected')).toBe('true');
   });
 
+  it("shows each token's icon, and for a token without one a blank circle, not an <img> with an empty src", async () => {
+    stubGateway(undefined, { balance: () => Response.json({ balances: [{ ...ETH, iconUrl: '' }, USDC] }) });
+    await connect();
+    const usdc = await screen.findByTestId('token-USDC');
+    expect(usdc.querySelector('img')?.getAttribute('src')).toBe(USDC.iconUrl);
+    const eth = screen.getByTestId('token-ETH');
+    expect(eth.querySelector('img')).toBeNull();
+    expect(eth.querySelector('.latch-row-icon')?.getAttribute('aria-hidden')).toBe('true');
+  });
+
   it('shows the empty state and the identity name and avatar', async () => {
     stubGateway(undefined, {
       identity: () => Response.json({ name: 'latch-dev.eth', avatar: 'https://example.test/a.png' }),

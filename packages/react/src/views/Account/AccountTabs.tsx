@@ -9,6 +9,7 @@ import type { CaipNetworkId } from '../../core/types.js';
 import { useStore } from '../../hooks/useStore.js';
 import type { MessageKey } from '../../locales/index.js';
 import { ActivityLoading } from './ActivityLoading.js';
+import { RowIcon } from './RowIcon.js';
 
 // Behaviour 7.9: Activity is the optional `history` part, a chunk of its own, fetched only with the feature on.
 const loadActivityPanel = () => import('./ActivityPanel.js');
@@ -81,7 +82,7 @@ function TokenRow({ balance }: { balance: TokenBalance }) {
   const latch = useLatchInstance();
   return (
     <li className="latch-row" data-testid={`token-${balance.symbol}`}>
-      <img className="latch-row-icon" src={balance.iconUrl} alt="" width={32} height={32} />
+      <RowIcon url={balance.iconUrl} />
       <span className="latch-row-main">
         <span className="latch-row-title">{balance.name}</span>
         <span className="latch-row-detail">
@@ -163,11 +164,7 @@ function NftsPanel() {
         const image = content?.preview?.url;
         return (
         <li key={`${chainId}:${contract}:${tokenId}`} className="latch-row">
-          {image ? (
-            <img className="latch-row-icon" src={image} alt="" width={32} height={32} data-testid="nft-image" />
-          ) : (
-            <span className="latch-row-icon" aria-hidden="true" />
-          )}
+          <RowIcon url={image} testId="nft-image" />
           <span className="latch-row-title">{name}</span>
         </li>
         );

@@ -10,6 +10,7 @@ import type { CaipNetworkId } from '../../core/types.js';
 import { useStore } from '../../hooks/useStore.js';
 import type { MessageKey, Translate } from '../../locales/index.js';
 import { ActivityLoading } from './ActivityLoading.js';
+import { RowIcon } from './RowIcon.js';
 
 const OPERATION_LABELS: Record<string, MessageKey> = {
   send: 'operationSend',
@@ -27,11 +28,7 @@ function TransactionRow({ transaction, now }: { transaction: Transaction; now: n
   const asset = transfer?.fungible_info?.symbol ?? transfer?.nft_info?.name ?? '';
   return (
     <li className="latch-row" data-testid="activity-row" data-purchase={purchase ? 'true' : undefined}>
-      {transfer?.fungible_info?.icon?.url ? (
-        <img className="latch-row-icon" src={transfer.fungible_info.icon.url} alt="" width={32} height={32} />
-      ) : (
-        <span className="latch-row-icon" aria-hidden="true" />
-      )}
+      <RowIcon url={transfer?.fungible_info?.icon?.url} />
       <span className="latch-row-main">
         <span className="latch-row-title">
           {latch.t(purchase ? 'activityPurchase' : (OPERATION_LABELS[operationType] ?? 'operationOther'))}

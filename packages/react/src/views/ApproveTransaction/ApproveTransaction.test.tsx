@@ -1,11 +1,10 @@
 // ApproveTransaction against the real login store, frame client and provider, with a stand-in
 // frame on a real MessageChannel that answers RPC_REQUEST as apps/vault does: APPROVAL_OPEN, then
 // the answer once "the user" decides (e2e/tests/embedded.spec.ts runs the real frame).
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FrameHost, FrameRect } from '../../core/embedded/frameClient.js';
-import { createTestLatch } from '../../test/fixtures.js';
-import { clickOpen, renderWithLatch } from '../../test/render.js';
+import { clickOpen, submitCode, submitEmail } from '../../test/render.js';
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const USER = { email: 'a@b.co', userId: 'u', userName: null, accounts: [{ address: ADDRESS, type: 'eoa', namespace: 'eip155' }] };
@@ -63,16 +62,8 @@ function approvingFrame() {
 
 async function signUp() {
   const frame = approvingFrame();
-  const latch = createTestLatch({ embeddedWallet: { vaultUrl: 'http://vault.test/', frameHost: frame.host } });
-  renderWithLatch(latch);
-  await clickOpen();
-  fireEvent.change(await screen.findByLabelText('E-mail address'), { target: { value: 'a@b.co' } });
-  await waitFor(() => expect((screen.getByTestId('email-submit') as HTMLButtonElement).disabled).toBe(false));
-  fireEvent.click(screen.getByTestId('email-submit'));
-  fireEvent.change(await screen.findByLabelText('Code'), { target: { value: '123456' } });
-  await act(async () => {
-    fireEvent.click(screen.getByTestId('otp-submit'));
-  });
+  const latch = await submitEmail(frame.host);
+  await submitCode('123456');
   await waitFor(() => expect(latch.account.getState().address).toBe(ADDRESS));
   act(() => latch.modal.close());
   await waitFor(() => expect(latch.modal.store.getState().open).toBe(false));

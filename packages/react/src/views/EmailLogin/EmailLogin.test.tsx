@@ -4,7 +4,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestLatch } from '../../test/fixtures.js';
 import { standInFrame } from '../../test/frame.js';
-import { clickOpen, renderWithLatch } from '../../test/render.js';
+import { clickOpen, renderWithLatch, submitCode, submitEmail } from '../../test/render.js';
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -57,14 +57,8 @@ describe('e-mail login', () => {
       CONNECT_EMAIL: () => ({ ok: true, payload: { action: 'VERIFY_OTP' } }),
       CONNECT_OTP: () => ({ ok: false, payload: { message: 'wrong code: 4 guesses left' } }),
     });
-    const latch = createTestLatch({ embeddedWallet: { vaultUrl: 'http://vault.test/', frameHost: host } });
-    renderWithLatch(latch);
-    await clickOpen();
-    fireEvent.change(await screen.findByLabelText('E-mail address'), { target: { value: 'a@b.co' } });
-    await waitFor(() => expect((screen.getByTestId('email-submit') as HTMLButtonElement).disabled).toBe(false));
-    fireEvent.click(screen.getByTestId('email-submit'));
-    fireEvent.change(await screen.findByLabelText('Code'), { target: { value: '654321' } });
-    fireEvent.click(screen.getByTestId('otp-submit'));
+    const latch = await submitEmail(host);
+    await submitCode('654321');
     expect((await screen.findByRole('alert')).textContent).toBe('wrong code: 4 guesses left');
     act(() => latch.modal.back());
     // The code step's error is dropped once the cleanup runs; the e-mail stays typed in.
@@ -79,12 +73,7 @@ describe('e-mail login', () => {
       // As latch answers: another link while the device is unapproved, a code once it is.
       CONNECT_DEVICE: () => ({ ok: true, payload: { action: approved ? 'VERIFY_OTP' : 'VERIFY_DEVICE' } }),
     });
-    const latch = createTestLatch({ embeddedWallet: { vaultUrl: 'http://vault.test/', frameHost: host } });
-    renderWithLatch(latch);
-    await clickOpen();
-    fireEvent.change(await screen.findByLabelText('E-mail address'), { target: { value: 'a@b.co' } });
-    await waitFor(() => expect((screen.getByTestId('email-submit') as HTMLButtonElement).disabled).toBe(false));
-    fireEvent.click(screen.getByTestId('email-submit'));
+    await submitEmail(host);
     expect((await screen.findByTestId('device-sent-to')).textContent).toBe(
       'We sent a link to a@b.co. Open it to approve this browser, then continue.',
     );

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { emailLoginStyles } from './EmailLogin.styles.js';
+import { EmailInput, FieldError } from './fields.js';
 import { SocialLogins } from './SocialLogins.js';
 import { useEmbeddedWallet } from './useEmbeddedWallet.js';
 
@@ -29,27 +30,15 @@ export function EmailLogin() {
         {latch.t('emailLabel')}
       </label>
       <div className="latch-email-row">
-        <input
-          id={inputId}
-          className="latch-email-input"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder={latch.t('emailPlaceholder')}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={showError}
-          aria-describedby={showError ? errorId : undefined}
-          data-testid="email-input"
-        />
+        <EmailInput id={inputId} value={email} onChange={setEmail} errorId={showError ? errorId : undefined} testId="email-input" />
         <Button type="submit" disabled={!wallet || state.busy || !email.trim()} data-testid="email-submit">
           {latch.t('emailSubmit')}
         </Button>
       </div>
       {showError ? (
-        <p id={errorId} role="alert" className="latch-message latch-message--error" data-testid="email-error">
+        <FieldError id={errorId} testId="email-error">
           {state.error}
-        </p>
+        </FieldError>
       ) : null}
       {wallet ? <SocialLogins wallet={wallet} busy={state.busy} /> : null}
     </form>

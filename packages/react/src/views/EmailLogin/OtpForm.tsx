@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'reac
 import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import { emailLoginStyles } from './EmailLogin.styles.js';
+import { FieldError } from './fields.js';
 
 export interface OtpFormProps {
   /** Where the code went, above the field. */
@@ -59,9 +60,9 @@ export function OtpForm({ message, testId, ready, busy, error, resendAt, onSubmi
         data-testid={`${testId}-input`}
       />
       {error ? (
-        <p id={errorId} role="alert" className="latch-message latch-message--error" data-testid={`${testId}-error`}>
+        <FieldError id={errorId} testId={`${testId}-error`}>
           {error}
-        </p>
+        </FieldError>
       ) : null}
       <Button type="submit" variant="primary" disabled={!ready || busy || otp.length !== 6} data-testid={`${testId}-submit`}>
         {latch.t('otpSubmit')}

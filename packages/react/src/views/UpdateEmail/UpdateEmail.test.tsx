@@ -5,7 +5,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createTestLatch } from '../../test/fixtures.js';
 import { standInFrame, type FrameAnswer } from '../../test/frame.js';
-import { clickOpen, renderWithLatch } from '../../test/render.js';
+import { clickOpen, renderWithLatch, submitCode, submitEmail } from '../../test/render.js';
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const TAKEN = 'taken@b.co';
@@ -44,16 +44,8 @@ function frame() {
 
 async function logIn() {
   const { host, requests } = frame();
-  const latch = createTestLatch({ embeddedWallet: { vaultUrl: 'http://vault.test/', frameHost: host } });
-  renderWithLatch(latch);
-  await clickOpen();
-  fireEvent.change(await screen.findByLabelText('E-mail address'), { target: { value: 'a@b.co' } });
-  await waitFor(() => expect((screen.getByTestId('email-submit') as HTMLButtonElement).disabled).toBe(false));
-  fireEvent.click(screen.getByTestId('email-submit'));
-  fireEvent.change(await screen.findByLabelText('Code'), { target: { value: '123456' } });
-  await act(async () => {
-    fireEvent.click(screen.getByTestId('otp-submit'));
-  });
+  const latch = await submitEmail(host);
+  await submitCode('123456');
   expect((await screen.findByTestId('account-email')).textContent).toBe('a@b.co');
   return { latch, requests };
 }

@@ -3,6 +3,7 @@ import { Button } from '../../components/Button/Button.js';
 import { useLatchInstance } from '../../context.js';
 import type { Latch } from '../../core/createLatch.js';
 import { emailLoginStyles } from '../EmailLogin/EmailLogin.styles.js';
+import { EmailInput, FieldError } from '../EmailLogin/fields.js';
 import { OtpForm } from '../EmailLogin/OtpForm.js';
 import { useEmbeddedWallet } from '../EmailLogin/useEmbeddedWallet.js';
 
@@ -39,23 +40,11 @@ export function UpdateEmailView() {
         {latch.t('updateEmailCurrent', { email: state.user?.email ?? '' })}
       </p>
       <label htmlFor={inputId}>{latch.t('updateEmailLabel')}</label>
-      <input
-        id={inputId}
-        className="latch-email-input"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder={latch.t('emailPlaceholder')}
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? errorId : undefined}
-        data-testid="update-email-input"
-      />
+      <EmailInput id={inputId} value={email} onChange={setEmail} errorId={error ? errorId : undefined} testId="update-email-input" />
       {error ? (
-        <p id={errorId} role="alert" className="latch-message latch-message--error" data-testid="update-email-error">
+        <FieldError id={errorId} testId="update-email-error">
           {error}
-        </p>
+        </FieldError>
       ) : null}
       <Button type="submit" variant="primary" disabled={!wallet || state.busy || !email.trim()} data-testid="update-email-submit">
         {latch.t('emailSubmit')}
