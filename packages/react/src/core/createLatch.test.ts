@@ -5,12 +5,12 @@ import {
   createTestProvider,
   devnet,
   installWallet,
+  openAndConnect,
   rpcResult,
   stubGateway,
   testWalletInfo,
   userRejection,
   type TestProvider,
-  openAndConnect,
   whenOpen,
 } from '../test/fixtures.js';
 import { createLatch } from './createLatch.js';

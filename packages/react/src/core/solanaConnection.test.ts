@@ -5,10 +5,10 @@ import {
   createTestProvider,
   devnet,
   installWallet,
+  openAndConnect,
   rpcResult,
   stubGateway,
   testWalletInfo,
-  openAndConnect,
 } from '../test/fixtures.js';
 import {
   createTestStandardWallet,
