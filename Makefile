@@ -20,21 +20,14 @@ setup:
 build-wasm:
 	scripts/build-wasm
 
-# The dev wallet builds into apps/demo/dist/devwallet/ (served at /devwallet/, and cleaned with
-# the demo's dist), so it comes after the demo, whose build empties dist/.
-# The adapter examples build into apps/demo/dist/{wagmi,wagmi3,ethers,solana}-example/ likewise, so
-# `make demo` serves them at those paths.
+# The web workspaces (@latch/<name>), in build order: the adapters after @latch/react. The dev
+# wallet builds into apps/demo/dist/devwallet/ (served at /devwallet/, and cleaned with the demo's
+# dist), so it comes after the demo, whose build empties dist/. The adapter examples build into
+# apps/demo/dist/{wagmi,wagmi3,ethers,solana}-example/ likewise, so `make demo` serves them at those paths.
+WEB_WORKSPACES := react wagmi ethers solana demo devwallet vault wagmi-example ethers-example solana-example
+
 build-web: build-wasm
-	npm run build -w @latch/react
-	npm run build -w @latch/wagmi
-	npm run build -w @latch/ethers
-	npm run build -w @latch/solana
-	npm run build -w @latch/demo
-	npm run build -w @latch/devwallet
-	npm run build -w @latch/vault
-	npm run build -w @latch/wagmi-example
-	npm run build -w @latch/ethers-example
-	npm run build -w @latch/solana-example
+	set -e; for name in $(WEB_WORKSPACES); do npm run build -w @latch/$$name; done
 
 build-server:
 	cargo build -p latch-server
@@ -81,17 +74,7 @@ size-gate:
 lint: lint-fuzz
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	npm run typecheck -w @latch/react
-	npm run typecheck -w @latch/demo
-	npm run typecheck -w @latch/devwallet
-	npm run typecheck -w @latch/vault
-	npm run typecheck -w @latch/wagmi
-	npm run typecheck -w @latch/ethers
-	npm run typecheck -w @latch/solana
-	npm run typecheck -w @latch/wagmi-example
-	npm run typecheck -w @latch/ethers-example
-	npm run typecheck -w @latch/solana-example
-	npm run typecheck -w @latch/e2e
+	set -e; for name in $(WEB_WORKSPACES) e2e; do npm run typecheck -w @latch/$$name; done
 
 # The store's shared test story also runs on a throw-away PostgreSQL. The security suite
 # (crates/latch-server/tests/security) is one of the workspace's test binaries, so it runs here.

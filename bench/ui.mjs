@@ -131,21 +131,34 @@ if (!ONLY || ONLY === 'embedded') {
 }
 
 /**
- * In the page: resolves once the modal is in the DOM with the featured wallets listed, at the
- * first frame after that (rAF, then a task: the frame has been produced), measured from the
- * click event's own timestamp. Runs before the click; the click is Playwright's real input.
+ * In the page: from a click to what it shows in the DOM, and to the first frame after that (rAF,
+ * then a task: the frame has been produced). Runs before the click; the click is Playwright's real
+ * input. With `featured`, the click opens the modal: measured from the click event's own timestamp,
+ * until the modal is in the DOM with the featured wallets listed. Otherwise the click is on the
+ * test id `action`, measured from when it reaches the button, until `readySelector` is in the DOM
+ * and not disabled.
  */
-const awaitModalAfterClick = (featured) =>
+const awaitAfterClick = ({ featured, action, readySelector }) =>
   new Promise((done) => {
     let clickedAt;
-    addEventListener('click', (event) => (clickedAt = event.timeStamp), { capture: true, once: true });
-    const listed = () => {
-      const modal = document.querySelector('[data-testid="latch-modal"]');
-      // Listed and rendered: a modal rendered ahead of the click, unseen, does not count.
-      return modal && featured.every((id) => modal.querySelector(`[data-testid="wallet-selector-${id}"]`)?.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
-    };
+    let shown;
+    if (featured) {
+      addEventListener('click', (event) => (clickedAt = event.timeStamp), { capture: true, once: true });
+      shown = () => {
+        const modal = document.querySelector('[data-testid="latch-modal"]');
+        // Listed and rendered: a modal rendered ahead of the click, unseen, does not count.
+        return modal && featured.every((id) => modal.querySelector(`[data-testid="wallet-selector-${id}"]`)?.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+      };
+    } else {
+      const button = document.querySelector(`[data-testid="${action}"]`);
+      button.addEventListener('click', () => (clickedAt = performance.now()), { once: true, capture: true });
+      shown = () => {
+        const element = document.querySelector(readySelector);
+        return element && !element.disabled;
+      };
+    }
     const observer = new MutationObserver(() => {
-      if (clickedAt === undefined || !listed()) return;
+      if (clickedAt === undefined || !shown()) return;
       observer.disconnect();
       const domAt = performance.now();
       requestAnimationFrame(() => {
@@ -175,9 +188,18 @@ const fetchedAssets = (page, startedBy = Infinity) =>
   );
 
 async function openOnce(page) {
-  const result = page.evaluate(awaitModalAfterClick, FEATURED);
+  const result = page.evaluate(awaitAfterClick, { featured: FEATURED });
   await page.waitForTimeout(50); // the listener and observer are in place
   await page.click('[data-testid="connect-button"]');
+  return result;
+}
+
+/** A click on the test id `action`, measured until `readySelector` is ready (see awaitAfterClick). */
+async function actionOnce(page, action, readySelector) {
+  await page.waitForSelector(`[data-testid="${action}"]`);
+  const result = page.evaluate(awaitAfterClick, { action, readySelector });
+  await page.waitForTimeout(50);
+  await page.click(`[data-testid="${action}"]`);
   return result;
 }
 
@@ -411,32 +433,10 @@ const searchRows = [];
   await context.close();
 }
 // --- WalletConnect: click → QR code ----------------------------------------------------------------
-/** In the page: from the click on the WalletConnect row to the QR code in the DOM, and the next frame. */
-const awaitQrAfterClick = () =>
-  new Promise((done) => {
-    let clickedAt;
-    const row = document.querySelector('[data-testid="wallet-selector-walletconnect"]');
-    row.addEventListener('click', () => (clickedAt = performance.now()), { once: true, capture: true });
-    const observer = new MutationObserver(() => {
-      if (clickedAt === undefined || !document.querySelector('[data-testid="wc-qr"] svg')) return;
-      observer.disconnect();
-      const domAt = performance.now();
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => done({ dom: domAt - clickedAt, frame: performance.now() - clickedAt });
-        channel.port2.postMessage(null);
-      });
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-  });
-
+/** From the click on the WalletConnect row to the QR code in the DOM, and the next frame. */
 async function qrOnce(page) {
   await page.click('[data-testid="connect-button"]');
-  await page.waitForSelector('[data-testid="wallet-selector-walletconnect"]');
-  const result = page.evaluate(awaitQrAfterClick);
-  await page.waitForTimeout(50);
-  await page.click('[data-testid="wallet-selector-walletconnect"]');
-  return result;
+  return actionOnce(page, 'wallet-selector-walletconnect', '[data-testid="wc-qr"] svg');
 }
 
 const qrFirst = [];
@@ -499,37 +499,6 @@ function installBenchWallet({ rdns, address, rpcUrl }) {
   const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
   window.addEventListener('eip6963:requestProvider', announce);
   announce();
-}
-
-/** In the page: from the click on `action` to `ready(document)` true in the DOM, and the next frame. */
-const awaitViewAfterClick = ([action, readySelector]) =>
-  new Promise((done) => {
-    let clickedAt;
-    const button = document.querySelector(`[data-testid="${action}"]`);
-    button.addEventListener('click', () => (clickedAt = performance.now()), { once: true, capture: true });
-    const ready = () => {
-      const element = document.querySelector(readySelector);
-      return element && !element.disabled;
-    };
-    const observer = new MutationObserver(() => {
-      if (clickedAt === undefined || !ready()) return;
-      observer.disconnect();
-      const domAt = performance.now();
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => done({ dom: domAt - clickedAt, frame: performance.now() - clickedAt });
-        channel.port2.postMessage(null);
-      });
-    });
-    observer.observe(document.body, { childList: true, subtree: true, attributes: true });
-  });
-
-async function actionOnce(page, action, readySelector) {
-  await page.waitForSelector(`[data-testid="${action}"]`);
-  const result = page.evaluate(awaitViewAfterClick, [action, readySelector]);
-  await page.waitForTimeout(50);
-  await page.click(`[data-testid="${action}"]`);
-  return result;
 }
 
 // The Send form is usable once a token with its balance is picked (the amount field is always there).

@@ -7,9 +7,9 @@ import { parseEther, verifyMessage, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { axeViolations } from '../fixtures/axe.js';
 import { anvil, freshAccount } from '../fixtures/devnet.js';
-import { E2E_RELAY_URL, E2E_RPC_URL } from '../fixtures/stack.js';
+import { E2E_RPC_URL } from '../fixtures/stack.js';
 import { installTestWallet, TEST_WALLET_RDNS } from '../fixtures/test-wallet.js';
-import { OfficialWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
+import { officialWalletForEachTest, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 
 const PATH = '/ethers-example/';
 const MESSAGE = 'Hello from ethers';
@@ -62,17 +62,11 @@ test('injected: ethers v6 and v5 sign and send through the Latch connection, and
 
 test.describe('WalletConnect', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
-  let wallet: OfficialWallet;
-  test.beforeEach(async () => {
-    wallet = await OfficialWallet.start(E2E_RELAY_URL, E2E_RPC_URL);
-  });
-  test.afterEach(async () => {
-    await wallet.stop();
-  });
+  const wallet = officialWalletForEachTest(E2E_RPC_URL);
 
   test('ethers v6 and v5 sign and send through a WalletConnect session', async ({ page }) => {
     await page.goto(PATH);
-    await wallet.pairWith(page);
+    await wallet().pairWith(page);
     await page.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByTestId('ethers-address')).toHaveText(WALLET_ADDRESS);
 

@@ -5,24 +5,18 @@
 import { expect, test } from '@playwright/test';
 import { createPublicClient, http, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { E2E_RELAY_URL, E2E_RPC_URL } from '../fixtures/stack.js';
-import { approveInDevWallet, copyPairingLink, OfficialWallet, openDevWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
+import { E2E_RPC_URL } from '../fixtures/stack.js';
+import { approveInDevWallet, copyPairingLink, officialWalletForEachTest, openDevWallet, WALLET_ADDRESS } from '../fixtures/wc-wallet.js';
 const devnet = createPublicClient({ transport: http(E2E_RPC_URL) });
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-let wallet: OfficialWallet;
-test.beforeEach(async () => {
-  wallet = await OfficialWallet.start(E2E_RELAY_URL, E2E_RPC_URL);
-});
-test.afterEach(async () => {
-  await wallet.stop();
-});
+const wallet = officialWalletForEachTest(E2E_RPC_URL);
 
 test('sends ETH from the Send view through a WalletConnect wallet', async ({ page }) => {
   const receiver = privateKeyToAccount(generatePrivateKey()).address;
   await page.goto('/');
-  await wallet.pairWith(page);
+  await wallet().pairWith(page);
 
   await page.getByRole('button', { name: 'Close' }).click();
   await page.getByTestId('demo-open-send').click();
@@ -34,7 +28,7 @@ test('sends ETH from the Send view through a WalletConnect wallet', async ({ pag
   await expect(page.getByTestId('send-preview')).toContainText('0.01 ETH');
   await page.getByTestId('send-submit').click();
 
-  const request = await wallet.expect('request');
+  const request = await wallet().expect('request');
   expect(request.method).toBe('eth_sendTransaction');
   expect(request.params).toMatchObject([{ from: WALLET_ADDRESS, to: receiver, value: '0x2386f26fc10000', data: '0x' }]);
   await expect(page.getByText('Transaction started')).toBeVisible();

@@ -5,20 +5,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../fixtures/axe.js';
 import { sessionCookie, verifyOnServer } from '../fixtures/siwx.js';
-import { E2E_RELAY_URL } from '../fixtures/stack.js';
-import { approveInDevWallet, OfficialWallet, openDevWallet } from '../fixtures/wc-wallet.js';
+import { approveInDevWallet, officialWalletForEachTest, openDevWallet } from '../fixtures/wc-wallet.js';
 /** The devnet account the official wallet client holds (anvil's account 1). */
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-let wallet: OfficialWallet;
-test.beforeEach(async () => {
-  wallet = await OfficialWallet.start(E2E_RELAY_URL);
-});
-test.afterEach(async () => {
-  await wallet.stop();
-});
+const wallet = officialWalletForEachTest();
 
 /** Opens the plain QR code and returns the pairing link the copy button puts on the clipboard. */
 async function copiedLink(page: Page): Promise<string> {
@@ -33,8 +26,8 @@ async function copiedLink(page: Page): Promise<string> {
 async function pair(page: Page) {
   const uri = await copiedLink(page);
   expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/);
-  await wallet.run(`pair ${uri}`);
-  await wallet.expect('approved');
+  await wallet().run(`pair ${uri}`);
+  await wallet().expect('approved');
 }
 
 test('pairs from the copied link, signs in, survives a reload and ends when the wallet disconnects', async ({
@@ -68,7 +61,7 @@ test('pairs from the copied link, signs in, survives a reload and ends when the 
 
   // The wallet ends the session: the page is disconnected (and signed out on the server), and the
   // modal offers Connect again.
-  await wallet.run('delete');
+  await wallet().run('delete');
   await expect(page.getByTestId('state-status')).toHaveText('disconnected');
   await expect.poll(async () => (await verifyOnServer(token)).status).toBe(401);
   await page.getByTestId('connect-button').click();
@@ -91,7 +84,7 @@ test('required sign-in on ConnectingSiwe cannot be closed; Cancel disconnects an
   await page.getByTestId('siwx-cancel').click();
   await expect(modal).toBeHidden();
   await expect(page.getByTestId('state-status')).toHaveText('disconnected');
-  await wallet.expect('deleted');
+  await wallet().expect('deleted');
 });
 
 test('a disconnect in the modal ends the session at the wallet', async ({ page }) => {
@@ -99,7 +92,7 @@ test('a disconnect in the modal ends the session at the wallet', async ({ page }
   await pair(page);
   await expect(page.getByTestId('account-address')).toBeVisible();
   await page.getByTestId('account-disconnect').click();
-  await wallet.expect('deleted');
+  await wallet().expect('deleted');
   await expect(page.getByTestId('state-status')).toHaveText('disconnected');
   // Nothing is restored on reload.
   await page.reload();

@@ -216,11 +216,9 @@ impl RpcMethodClass {
     }
 }
 
-/// Behaviour 5.18 "Safe RPC methods": the read methods of the Ethereum JSON-RPC API, the
-/// wallet capability/status/asset reads, the ERC-4337 user-operation reads, and
-/// `eth_sendRawTransaction` (it relays what was signed and approved before).
-pub const SAFE_RPC_METHODS: [&str; 41] = [
-    "eth_accounts",
+/// The Ethereum JSON-RPC reads, and `eth_sendRawTransaction` (it relays what was signed and
+/// approved before), that the modal answers without asking and the gateway forwards alike.
+const EIP155_READ_METHODS: [&str; 33] = [
     "eth_blockNumber",
     "eth_call",
     "eth_chainId",
@@ -254,14 +252,36 @@ pub const SAFE_RPC_METHODS: [&str; 41] = [
     "eth_sendRawTransaction",
     "eth_syncing",
     "eth_uninstallFilter",
-    "wallet_getCapabilities",
-    "wallet_getCallsStatus",
-    "wallet_getAssets",
-    "eth_getUserOperationByHash",
-    "eth_getUserOperationReceipt",
-    "eth_supportedEntryPoints",
-    "eth_estimateUserOperationGas",
 ];
+
+/// `a` then `b`, as one array of `N` (their lengths together): lists made of shared parts.
+const fn concat<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    assert!(a.len() + b.len() == N, "N is the two lengths together");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
+
+/// Behaviour 5.18 "Safe RPC methods": the read methods of the Ethereum JSON-RPC API, the
+/// wallet capability/status/asset reads, the ERC-4337 user-operation reads, and
+/// `eth_sendRawTransaction` (it relays what was signed and approved before).
+pub const SAFE_RPC_METHODS: [&str; 41] = concat(
+    &EIP155_READ_METHODS,
+    &[
+        "eth_accounts",
+        "wallet_getCapabilities",
+        "wallet_getCallsStatus",
+        "wallet_getAssets",
+        "eth_getUserOperationByHash",
+        "eth_getUserOperationReceipt",
+        "eth_supportedEntryPoints",
+        "eth_estimateUserOperationGas",
+    ],
+);
 
 /// Behaviour 5.18 "Not-safe methods (need approval in the modal)".
 pub const APPROVAL_RPC_METHODS: [&str; 11] = [
@@ -321,56 +341,26 @@ pub enum GatewayVerdict {
 /// `eip155` chains by default. An allowlist rather than an `eth_*` prefix:
 /// nodes add state-changing `eth_` methods of their own (anvil's
 /// `eth_sendUnsignedTransaction`), and those must not pass unnoticed.
-pub const EIP155_GATEWAY_METHODS: [&str; 48] = [
-    "eth_blobBaseFee",
-    "eth_blockNumber",
-    "eth_call",
-    "eth_chainId",
-    "eth_createAccessList",
-    "eth_estimateGas",
-    "eth_feeHistory",
-    "eth_gasPrice",
-    "eth_getAccount",
-    "eth_getBalance",
-    "eth_getBlockByHash",
-    "eth_getBlockByNumber",
-    "eth_getBlockReceipts",
-    "eth_getBlockTransactionCountByHash",
-    "eth_getBlockTransactionCountByNumber",
-    "eth_getCode",
-    "eth_getFilterChanges",
-    "eth_getFilterLogs",
-    "eth_getLogs",
-    "eth_getProof",
-    "eth_getStorageAt",
-    "eth_getTransactionByBlockHashAndIndex",
-    "eth_getTransactionByBlockNumberAndIndex",
-    "eth_getTransactionByHash",
-    "eth_getTransactionCount",
-    "eth_getTransactionReceipt",
-    "eth_getUncleByBlockHashAndIndex",
-    "eth_getUncleByBlockNumberAndIndex",
-    "eth_getUncleCountByBlockHash",
-    "eth_getUncleCountByBlockNumber",
-    "eth_maxPriorityFeePerGas",
-    "eth_newBlockFilter",
-    "eth_newFilter",
-    "eth_newPendingTransactionFilter",
-    "eth_protocolVersion",
-    "eth_sendRawTransaction",
-    "eth_simulateV1",
-    "eth_subscribe",
-    "eth_syncing",
-    "eth_uninstallFilter",
-    "eth_unsubscribe",
-    "net_listening",
-    "net_peerCount",
-    "net_version",
-    "web3_clientVersion",
-    "web3_sha3",
-    "eth_getHeaderByHash",
-    "eth_getHeaderByNumber",
-];
+pub const EIP155_GATEWAY_METHODS: [&str; 48] = concat(
+    &EIP155_READ_METHODS,
+    &[
+        "eth_blobBaseFee",
+        "eth_createAccessList",
+        "eth_getUncleByBlockHashAndIndex",
+        "eth_getUncleByBlockNumberAndIndex",
+        "eth_protocolVersion",
+        "eth_simulateV1",
+        "eth_subscribe",
+        "eth_unsubscribe",
+        "net_listening",
+        "net_peerCount",
+        "net_version",
+        "web3_clientVersion",
+        "web3_sha3",
+        "eth_getHeaderByHash",
+        "eth_getHeaderByNumber",
+    ],
+);
 
 /// The read, transaction-relay and subscription methods the gateway forwards
 /// on `solana` chains by default. `requestAirdrop` is not among them: it is a

@@ -30,27 +30,26 @@ fn is_ccip_gateway(path: &str) -> bool {
 /// `/ccip` for any origin: a preflight answered here, a call answered with `*`.
 async fn ccip_cors(request: Request, next: Next, is_preflight: bool) -> Response {
     let mut response = if is_preflight {
-        let mut response = StatusCode::NO_CONTENT.into_response();
-        let headers = response.headers_mut();
-        headers.insert(
-            header::ACCESS_CONTROL_ALLOW_METHODS,
-            HeaderValue::from_static(CCIP_ALLOW_METHODS),
-        );
-        headers.insert(
-            header::ACCESS_CONTROL_ALLOW_HEADERS,
-            HeaderValue::from_static("content-type"),
-        );
-        headers.insert(
-            header::ACCESS_CONTROL_MAX_AGE,
-            HeaderValue::from_static(MAX_AGE_SECONDS),
-        );
-        response
+        preflight(CCIP_ALLOW_METHODS, "content-type")
     } else {
         next.run(request).await
     };
     response
         .headers_mut()
         .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    response
+}
+
+/// A passed preflight's answer: 204 with the allowed methods and headers, cached for a while.
+fn preflight(methods: &'static str, headers: &'static str) -> Response {
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let map = response.headers_mut();
+    map.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static(methods));
+    map.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static(headers));
+    map.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static(MAX_AGE_SECONDS),
+    );
     response
 }
 
@@ -91,21 +90,8 @@ pub(crate) async fn cors(State(state): State<AppState>, request: Request, next: 
             // No CORS headers: the browser refuses the call before it is made.
             return StatusCode::FORBIDDEN.into_response();
         }
-        let mut response = StatusCode::NO_CONTENT.into_response();
+        let mut response = preflight(ALLOW_METHODS, ALLOW_HEADERS);
         allow(&mut response, &origin);
-        let headers = response.headers_mut();
-        headers.insert(
-            header::ACCESS_CONTROL_ALLOW_METHODS,
-            HeaderValue::from_static(ALLOW_METHODS),
-        );
-        headers.insert(
-            header::ACCESS_CONTROL_ALLOW_HEADERS,
-            HeaderValue::from_static(ALLOW_HEADERS),
-        );
-        headers.insert(
-            header::ACCESS_CONTROL_MAX_AGE,
-            HeaderValue::from_static(MAX_AGE_SECONDS),
-        );
         return response;
     }
 

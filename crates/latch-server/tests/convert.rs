@@ -9,7 +9,7 @@ mod common;
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::{sol, SolCall};
 use axum::http::StatusCode;
-use common::{dead_upstream, get, post, state_with, Devnet};
+use common::{dead_upstream, get, post, state_with, Devnet, DevnetApp};
 use latch_server::app;
 use latch_server::convert::settings::SwapConfig;
 use serde_json::{json, Value};
@@ -21,49 +21,11 @@ sol! {
 
 const NATIVE: &str = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
 
-struct World {
-    devnet: Devnet,
-    router: axum::Router,
-    _data: tempfile::TempDir,
-}
-
-impl World {
-    async fn start() -> World {
-        Self::start_with(|_| {}).await
-    }
-
-    async fn start_with(configure: impl FnOnce(&mut latch_server::config::Config)) -> World {
-        let devnet = Devnet::start().await;
-        let (state, data) = devnet.state_with(configure).await;
-        World {
-            devnet,
-            router: app(state),
-            _data: data,
-        }
-    }
-
-    fn contract(&self, path: &[&str]) -> Address {
-        self.devnet.contract(path).parse().unwrap()
-    }
-
-    /// The router's own quote for `amount` along `path`.
-    async fn router_quote(&self, amount: U256, path: Vec<Address>) -> Vec<U256> {
-        let data = getAmountsOutCall { amountIn: amount, path }.abi_encode();
-        let raw = self.devnet.eth_call(self.contract(&["uniswapV2Router"]), data).await;
-        getAmountsOutCall::abi_decode_returns(&raw).unwrap()
-    }
-
-    /// Sends the API's `tx` from its `from` (an unlocked anvil account); the receipt's status.
-    async fn execute(&self, tx: &Value) -> String {
-        let hash = self
-            .devnet
-            .send(
-                json!({"from": tx["from"], "to": tx["to"], "data": tx["data"], "value": tx["value"], "gas": "0x7a120"}),
-            )
-            .await;
-        let receipt = self.devnet.rpc("eth_getTransactionReceipt", json!([hash])).await;
-        receipt["status"].as_str().unwrap().to_owned()
-    }
+/// The router's own quote for `amount` along `path`.
+async fn router_quote(world: &DevnetApp, amount: U256, path: Vec<Address>) -> Vec<U256> {
+    let data = getAmountsOutCall { amountIn: amount, path }.abi_encode();
+    let raw = world.devnet.eth_call(world.contract(&["uniswapV2Router"]), data).await;
+    getAmountsOutCall::abi_decode_returns(&raw).unwrap()
 }
 
 fn caip(address: impl std::fmt::Display) -> String {
@@ -76,7 +38,7 @@ fn quote_uri(amount: &str, from: &str, to: &str, user: &str) -> String {
 
 #[tokio::test]
 async fn quotes_equal_the_routers_own_and_swaps_execute() {
-    let world = World::start().await;
+    let world = DevnetApp::start().await;
     let router = &world.router;
     let (weth, usdc, ltk) = (
         world.contract(&["weth"]),
@@ -107,7 +69,7 @@ async fn quotes_equal_the_routers_own_and_swaps_execute() {
     .await;
     assert_eq!(status, StatusCode::OK, "{quotes}");
     let quote = &quotes["quotes"][0];
-    let on_chain = world.router_quote(one_eth, vec![weth, usdc]).await;
+    let on_chain = router_quote(&world, one_eth, vec![weth, usdc]).await;
     assert_eq!(quote["toAmount"], on_chain[1].to_string());
     assert_eq!(quote["fromAccount"], caip(NATIVE));
     assert_eq!(quote["source"], "uniswap-v2");
@@ -122,7 +84,7 @@ async fn quotes_equal_the_routers_own_and_swaps_execute() {
     let (status, quotes) = get(router, &quote_uri("1000000000", &caip(usdc), &caip(ltk), &user)).await;
     assert_eq!(status, StatusCode::OK, "{quotes}");
     let quote = quotes["quotes"][0].clone();
-    let on_chain = world.router_quote(thousand_usdc, vec![usdc, weth, ltk]).await;
+    let on_chain = router_quote(&world, thousand_usdc, vec![usdc, weth, ltk]).await;
     assert_eq!(quote["toAmount"], on_chain[2].to_string());
     assert_eq!(quote["path"].as_array().unwrap().len(), 3);
     let to_amount: U256 = quote["toAmount"].as_str().unwrap().parse().unwrap();
@@ -156,7 +118,7 @@ async fn quotes_equal_the_routers_own_and_swaps_execute() {
     let (status, approve) = get(router, &approve_uri).await;
     assert_eq!(status, StatusCode::OK, "{approve}");
     assert_eq!(approve["tx"]["to"], usdc.to_checksum(None));
-    assert_eq!(world.execute(&approve["tx"]).await, "0x1");
+    assert_eq!(world.execute(&approve["tx"]).await["status"], "0x1");
     let (_, allowance) = get(router, &allowance_uri).await;
     assert_eq!(allowance["allowance"], "1000000000");
 
@@ -169,7 +131,7 @@ async fn quotes_equal_the_routers_own_and_swaps_execute() {
     );
     assert!(built["tx"]["eip155"]["gas"].as_str().unwrap().parse::<u64>().unwrap() > 21_000);
     let before = world.devnet.token_balance(ltk, user_address).await;
-    assert_eq!(world.execute(&built["tx"]).await, "0x1");
+    assert_eq!(world.execute(&built["tx"]).await["status"], "0x1");
     let received = world.devnet.token_balance(ltk, user_address).await - before;
     let minimum: U256 = quote["toAmountMin"].as_str().unwrap().parse().unwrap();
     assert!(received >= minimum, "{received} < {minimum}");
@@ -181,7 +143,7 @@ async fn quotes_equal_the_routers_own_and_swaps_execute() {
     assert_eq!(status, StatusCode::OK, "{built}");
     assert_eq!(built["tx"]["value"], format!("0x{one_eth:x}"));
     let before = world.devnet.token_balance(usdc, user_address).await;
-    assert_eq!(world.execute(&built["tx"]).await, "0x1");
+    assert_eq!(world.execute(&built["tx"]).await["status"], "0x1");
     assert!(world.devnet.token_balance(usdc, user_address).await > before);
 }
 
@@ -205,7 +167,7 @@ async fn a_plug_in_that_pays_more_builds_its_own_transaction() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, stand_in).await.unwrap() });
-    let world = World::start_with(|config| {
+    let world = DevnetApp::start_with(|_, config| {
         config.swap_aggregators = vec![latch_server::convert::settings::AggregatorConfig {
             kind: latch_server::convert::settings::AggregatorKind::ZeroEx,
             url,
@@ -221,7 +183,7 @@ async fn a_plug_in_that_pays_more_builds_its_own_transaction() {
     let user = world.devnet.account(1);
     let user_address: Address = user.parse().unwrap();
     let one_eth = U256::from(10u64).pow(U256::from(18u64));
-    let chain_out = world.router_quote(one_eth, vec![weth, usdc]).await[1];
+    let chain_out = router_quote(&world, one_eth, vec![weth, usdc]).await[1];
     // One unit more than the pools pay, with the chain route's own 1 % minimum.
     let min = chain_out * U256::from(99u64) / U256::from(100u64);
     let data = swapExactETHForTokensCall {
@@ -272,13 +234,13 @@ async fn a_plug_in_that_pays_more_builds_its_own_transaction() {
     assert_ne!(chain_built["tx"]["data"].as_str(), Some(data.as_str()));
 
     let before = world.devnet.token_balance(usdc, user_address).await;
-    assert_eq!(world.execute(&built["tx"]).await, "0x1");
+    assert_eq!(world.execute(&built["tx"]).await["status"], "0x1");
     assert!(world.devnet.token_balance(usdc, user_address).await - before >= min);
 }
 
 #[tokio::test]
 async fn a_pool_moved_after_the_quote_is_slippage() {
-    let world = World::start().await;
+    let world = DevnetApp::start().await;
     let router = &world.router;
     let usdc = world.contract(&["usdc", "address"]);
     let (user, whale) = (world.devnet.account(2), world.devnet.account(3));
@@ -296,10 +258,10 @@ async fn a_pool_moved_after_the_quote_is_slippage() {
         "eip155": {"slippage": 50}});
     let (status, whale_tx) = post(router, "/v1/convert/build-transaction?projectId=test", whale_build).await;
     assert_eq!(status, StatusCode::OK, "{whale_tx}");
-    assert_eq!(world.execute(&whale_tx["tx"]).await, "0x1");
+    assert_eq!(world.execute(&whale_tx["tx"]).await["status"], "0x1");
 
     // The transaction built before reverts on chain; building again at the shown minimum is refused.
-    assert_eq!(world.execute(&stale["tx"]).await, "0x0");
+    assert_eq!(world.execute(&stale["tx"]).await["status"], "0x0");
     let (status, refused) = post(router, "/v1/convert/build-transaction?projectId=test", build).await;
     assert_eq!(
         (status, refused["code"].as_str()),

@@ -10,8 +10,7 @@ mod common;
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::{sol, SolCall};
 use axum::http::StatusCode;
-use common::{get, post, Devnet};
-use latch_server::app;
+use common::{get, post, Devnet, DevnetApp};
 use latch_server::convert::settings::{SwapConfig, UniswapV3Config};
 use serde_json::{json, Value};
 
@@ -49,66 +48,27 @@ fn packed(tokens: &[Address], fees: &[u32]) -> Vec<u8> {
     out
 }
 
-struct World {
-    devnet: Devnet,
-    router: axum::Router,
-    _data: tempfile::TempDir,
+/// QuoterV2's own answer for `amount` along the packed path.
+async fn quoter(world: &DevnetApp, tokens: &[Address], fees: &[u32], amount: U256) -> U256 {
+    let data = quoteExactInputCall {
+        path: packed(tokens, fees).into(),
+        amountIn: amount,
+    }
+    .abi_encode();
+    let raw = world
+        .devnet
+        .eth_call(world.contract(&["uniswapV3", "quoter"]), data)
+        .await;
+    quoteExactInputCall::abi_decode_returns(&raw).unwrap().amountOut
 }
 
-impl World {
-    /// The devnet's own configuration (V3 with fee tiers 500, 3000, 10000).
-    async fn start() -> World {
-        Self::start_with(|_, _| {}).await
-    }
-
-    async fn start_with(configure: impl FnOnce(&Devnet, &mut latch_server::config::Config)) -> World {
-        let devnet = Devnet::start().await;
-        let (state, data) = devnet.state_with(|config| configure(&devnet, config)).await;
-        World {
-            devnet,
-            router: app(state),
-            _data: data,
-        }
-    }
-
-    fn contract(&self, path: &[&str]) -> Address {
-        contract(&self.devnet, path)
-    }
-
-    /// QuoterV2's own answer for `amount` along the packed path.
-    async fn quoter(&self, tokens: &[Address], fees: &[u32], amount: U256) -> U256 {
-        let data = quoteExactInputCall {
-            path: packed(tokens, fees).into(),
-            amountIn: amount,
-        }
-        .abi_encode();
-        let raw = self
+async fn eth_balance(world: &DevnetApp, owner: Address) -> U256 {
+    amount_hex(
+        &world
             .devnet
-            .eth_call(self.contract(&["uniswapV3", "quoter"]), data)
-            .await;
-        quoteExactInputCall::abi_decode_returns(&raw).unwrap().amountOut
-    }
-
-    async fn eth_balance(&self, owner: Address) -> U256 {
-        amount_hex(
-            &self
-                .devnet
-                .rpc("eth_getBalance", json!([owner.to_string(), "latest"]))
-                .await,
-        )
-    }
-
-    /// Sends the API's `tx` from its `from`; the receipt (status checked by the caller).
-    async fn execute(&self, tx: &Value) -> Value {
-        let hash = self
-            .devnet
-            .send(
-                json!({"from": tx["from"], "to": tx["to"], "data": tx["data"], "value": tx["value"],
-                "gas": "0x7a120"}),
-            )
-            .await;
-        self.devnet.rpc("eth_getTransactionReceipt", json!([hash])).await
-    }
+            .rpc("eth_getBalance", json!([owner.to_string(), "latest"]))
+            .await,
+    )
 }
 
 fn contract(devnet: &Devnet, path: &[&str]) -> Address {
@@ -126,7 +86,8 @@ fn gas_cost(receipt: &Value) -> U256 {
 
 #[tokio::test]
 async fn v3_quotes_equal_the_quoters_and_its_swaps_execute() {
-    let world = World::start().await;
+    // The devnet's own configuration (V3 with fee tiers 500, 3000, 10000).
+    let world = DevnetApp::start().await;
     let router = &world.router;
     let (weth, lbt, lct, usdc) = (
         world.contract(&["weth"]),
@@ -144,7 +105,7 @@ async fn v3_quotes_equal_the_quoters_and_its_swaps_execute() {
     let (status, quotes) = get(router, &quote_uri(one_eth, &caip(NATIVE), &caip(lbt), &user)).await;
     assert_eq!(status, StatusCode::OK, "{quotes}");
     let quote = &quotes["quotes"][0];
-    let expected = world.quoter(&[weth, lbt], &[3000], one_eth).await;
+    let expected = quoter(&world, &[weth, lbt], &[3000], one_eth).await;
     assert_eq!(amount(&quote["toAmount"]), expected);
     assert_eq!(quote["source"], "uniswap-v3");
     assert_eq!(quote["spender"], v3_router.as_str());
@@ -180,7 +141,7 @@ async fn v3_quotes_equal_the_quoters_and_its_swaps_execute() {
     let (status, quotes) = get(router, &quote_uri(hundred, &caip(lbt), &caip(lct), &user)).await;
     assert_eq!(status, StatusCode::OK, "{quotes}");
     let quote = &quotes["quotes"][0];
-    let expected = world.quoter(&[lbt, weth, lct], &[3000, 500], hundred).await;
+    let expected = quoter(&world, &[lbt, weth, lct], &[3000, 500], hundred).await;
     assert_eq!(amount(&quote["toAmount"]), expected);
     assert_eq!(quote["path"].as_array().unwrap().len(), 3);
 
@@ -235,7 +196,7 @@ async fn v3_quotes_equal_the_quoters_and_its_swaps_execute() {
     let min = amount(&quotes["quotes"][0]["toAmountMin"]);
     assert_eq!(
         amount(&quotes["quotes"][0]["toAmount"]),
-        world.quoter(&[lbt, weth], &[3000], hundred).await
+        quoter(&world, &[lbt, weth], &[3000], hundred).await
     );
     let (_, approval) = get(
         router,
@@ -254,13 +215,13 @@ async fn v3_quotes_equal_the_quoters_and_its_swaps_execute() {
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{built}");
-    let before = world.eth_balance(user_address).await;
+    let before = eth_balance(&world, user_address).await;
     let receipt = world.execute(&built["tx"]).await;
     assert_eq!(receipt["status"], "0x1");
-    let got = world.eth_balance(user_address).await + gas_cost(&receipt) - before;
+    let got = eth_balance(&world, user_address).await + gas_cost(&receipt) - before;
     assert!(got >= min, "{got} < {min}");
     assert_eq!(
-        world.eth_balance(world.contract(&["uniswapV3", "router"])).await,
+        eth_balance(&world, world.contract(&["uniswapV3", "router"])).await,
         U256::ZERO,
         "nothing left in the router"
     );
@@ -306,7 +267,7 @@ fn only_tiers(fee_tiers: Vec<u32>) -> impl FnOnce(&Devnet, &mut latch_server::co
 #[tokio::test]
 async fn a_fee_tier_without_a_pool_drops_out() {
     // Only the 1 % tier, where no pool exists: nothing answers for ETH → LBT.
-    let world = World::start_with(only_tiers(vec![10_000])).await;
+    let world = DevnetApp::start_with(only_tiers(vec![10_000])).await;
     let lbt = world.contract(&["lbt", "address"]);
     let user = world.devnet.account(1);
     let (status, body) = get(&world.router, &quote_uri(e18(1), &caip(NATIVE), &caip(lbt), &user)).await;
@@ -318,13 +279,13 @@ async fn a_fee_tier_without_a_pool_drops_out() {
     drop(world);
 
     // With the 0.3 % tier beside it, the missing 1 % pool drops out and the 0.3 % one answers.
-    let world = World::start_with(only_tiers(vec![10_000, 3000])).await;
+    let world = DevnetApp::start_with(only_tiers(vec![10_000, 3000])).await;
     let (weth, lbt) = (world.contract(&["weth"]), world.contract(&["lbt", "address"]));
     let (status, quotes) = get(&world.router, &quote_uri(e18(1), &caip(NATIVE), &caip(lbt), &user)).await;
     assert_eq!(status, StatusCode::OK, "{quotes}");
     assert_eq!(
         amount(&quotes["quotes"][0]["toAmount"]),
-        world.quoter(&[weth, lbt], &[3000], e18(1)).await
+        quoter(&world, &[weth, lbt], &[3000], e18(1)).await
     );
 }
 

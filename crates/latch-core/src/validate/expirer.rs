@@ -128,27 +128,18 @@ mod tests {
             ExpirerTarget::build("id", TargetValue::Number(42.0)),
             Ok(ExpirerTarget::Id(42))
         );
-        let message = |kind, value| ExpirerTarget::build(kind, value).unwrap_err().to_string();
-        assert_eq!(
-            message("topic", TargetValue::Number(1.0)),
-            "Value must be \"string\" for expirer target type: topic"
-        );
-        assert_eq!(
-            message("id", TargetValue::Text("1")),
-            "Value must be \"number\" for expirer target type: id"
-        );
-        assert_eq!(
-            message("id", TargetValue::Other),
-            "Value must be \"number\" for expirer target type: id"
-        );
-        assert_eq!(
-            message("id", TargetValue::Number(1.5)),
-            "Invalid target, expected id:number or topic:string"
-        );
-        assert_eq!(
-            message("other", TargetValue::Text("x")),
-            "Invalid target, expected id:number or topic:string"
-        );
+        let string = "Value must be \"string\" for expirer target type: topic";
+        let number = "Value must be \"number\" for expirer target type: id";
+        let invalid = "Invalid target, expected id:number or topic:string";
+        for (kind, value, message) in [
+            ("topic", TargetValue::Number(1.0), string),
+            ("id", TargetValue::Text("1"), number),
+            ("id", TargetValue::Other, number),
+            ("id", TargetValue::Number(1.5), invalid),
+            ("other", TargetValue::Text("x"), invalid),
+        ] {
+            assert_eq!(ExpirerTarget::build(kind, value).unwrap_err().to_string(), message);
+        }
     }
 
     proptest! {

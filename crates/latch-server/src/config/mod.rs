@@ -180,21 +180,20 @@ pub const DEV_SOLANA_WS_URL: &str = "ws://127.0.0.1:8900";
 /// The chains `--dev` serves when none is configured: the EVM devnet and the Solana devnet.
 fn dev_chains() -> Vec<ChainConfig> {
     vec![
-        ChainConfig {
-            id: DEV_CHAIN.into(),
-            upstreams: vec![DEV_RPC_URL.into()],
-            ws_upstreams: vec![DEV_WS_URL.into()],
-            rank: false,
-            methods: Default::default(),
-        },
-        ChainConfig {
-            id: DEV_SOLANA_CHAIN.into(),
-            upstreams: vec![DEV_SOLANA_RPC_URL.into()],
-            ws_upstreams: vec![DEV_SOLANA_WS_URL.into()],
-            rank: false,
-            methods: Default::default(),
-        },
+        dev_chain(DEV_CHAIN, DEV_RPC_URL, DEV_WS_URL),
+        dev_chain(DEV_SOLANA_CHAIN, DEV_SOLANA_RPC_URL, DEV_SOLANA_WS_URL),
     ]
+}
+
+/// A devnet chain `--dev` serves: one upstream and its WebSocket endpoint, unranked.
+fn dev_chain(id: &str, upstream: &str, ws_upstream: &str) -> ChainConfig {
+    ChainConfig {
+        id: id.into(),
+        upstreams: vec![upstream.into()],
+        ws_upstreams: vec![ws_upstream.into()],
+        rank: false,
+        methods: Default::default(),
+    }
 }
 
 impl Default for Config {
@@ -669,20 +668,12 @@ mod tests {
         assert_eq!(
             dev.chains,
             vec![
-                ChainConfig {
-                    id: DEV_CHAIN.into(),
-                    upstreams: vec![DEV_RPC_URL.into()],
-                    ws_upstreams: vec![DEV_WS_URL.into()],
-                    rank: false,
-                    methods: Default::default(),
-                },
-                ChainConfig {
-                    id: "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh".into(),
-                    upstreams: vec!["http://127.0.0.1:8899".into()],
-                    ws_upstreams: vec!["ws://127.0.0.1:8900".into()],
-                    rank: false,
-                    methods: Default::default(),
-                }
+                dev_chain(DEV_CHAIN, DEV_RPC_URL, DEV_WS_URL),
+                dev_chain(
+                    "solana:62ezpasMJWZPGdzfoeZF6RAkYHVpfnLh",
+                    "http://127.0.0.1:8899",
+                    "ws://127.0.0.1:8900"
+                ),
             ]
         );
         let bad = |chains| {

@@ -173,21 +173,16 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let url = format!("sqlite://{}", dir.path().join("latch.db").display());
             let pool = old_sqlite(&url, version).await;
-            let store = SqliteStore::open(&url).await.unwrap();
-            adopted(
-                &store,
-                sqlx::query_as(RECORDED).fetch_all(&pool).await.unwrap(),
-                &SQLITE,
-            )
-            .await;
-            // Opened again, nothing is left to do.
-            let store = SqliteStore::open(&url).await.unwrap();
-            adopted(
-                &store,
-                sqlx::query_as(RECORDED).fetch_all(&pool).await.unwrap(),
-                &SQLITE,
-            )
-            .await;
+            // Opened twice: the second time, nothing is left to do.
+            for _ in 0..2 {
+                let store = SqliteStore::open(&url).await.unwrap();
+                adopted(
+                    &store,
+                    sqlx::query_as(RECORDED).fetch_all(&pool).await.unwrap(),
+                    &SQLITE,
+                )
+                .await;
+            }
         }
     }
 

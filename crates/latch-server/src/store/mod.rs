@@ -3,6 +3,8 @@
 
 pub mod embedded;
 // Reached from outside only by the fuzz targets (feature `fuzzing`).
+#[cfg(test)]
+mod fresh_postgres;
 #[cfg(feature = "fuzzing")]
 pub mod journal;
 #[cfg(not(feature = "fuzzing"))]
@@ -1058,27 +1060,7 @@ mod contract {
         assert_eq!(store.relay_mailbox_size(1_600).await.unwrap(), 3);
     }
 
-    /// An empty database named `{prefix}_{pid}` on the server `scripts/with-postgres` started
-    /// (`POSTGRES_TEST_URL`); its URL. None, said in one line, without that variable: a plain
-    /// `cargo test` on a laptop has no PostgreSQL (make test-rust sets it and checks it did).
-    pub(super) async fn fresh_postgres_database(prefix: &str) -> Option<String> {
-        let Ok(url) = std::env::var("POSTGRES_TEST_URL") else {
-            eprintln!(
-                "{prefix}: NOT run against PostgreSQL: POSTGRES_TEST_URL is unset (scripts/with-postgres sets it)"
-            );
-            return None;
-        };
-        let admin = sqlx::PgPool::connect(&url).await.unwrap();
-        let name = format!("{prefix}_{}", std::process::id());
-        for sql in [
-            format!("DROP DATABASE IF EXISTS {name}"),
-            format!("CREATE DATABASE {name}"),
-        ] {
-            sqlx::query(&sql).execute(&admin).await.unwrap();
-        }
-        let (base, _) = url.rsplit_once('/').unwrap();
-        Some(format!("{base}/{name}"))
-    }
+    pub(super) use super::fresh_postgres::fresh_postgres_database;
 
     /// The schema version before the mailbox was keyed by message ids.
     pub(super) const OLD_MAILBOX_VERSION: usize = 23;
@@ -1100,19 +1082,19 @@ mod contract {
     /// in order, with its acks; and de-duplication still by (topic, hash).
     pub(super) async fn old_mailbox_kept(store: &dyn Store) {
         let topic = "ab".repeat(32);
-        let texts = |messages: Vec<RelayMessage>| messages.into_iter().map(|m| m.message).collect::<Vec<_>>();
         assert_eq!(
-            texts(store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap()),
+            pending_texts(store, &topic, "did:key:zWallet").await,
             ["m2"],
             "m1 stays acked"
         );
         let other = store.relay_pending(&topic, "did:key:zOther", 500, 10).await.unwrap();
         assert!(other.windows(2).all(|w| w[0].id < w[1].id));
-        assert_eq!(texts(other.clone()), ["m1", "m2", "m3"], "oldest first");
         assert_eq!(
-            texts(store.relay_pending(&topic, "did:key:zDapp", 500, 10).await.unwrap()),
-            ["m3"]
+            other.iter().map(|m| m.message.as_str()).collect::<Vec<_>>(),
+            ["m1", "m2", "m3"],
+            "oldest first"
         );
+        assert_eq!(pending_texts(store, &topic, "did:key:zDapp").await, ["m3"]);
         let again = RelayMessage {
             id: 0,
             ..other[0].clone()
@@ -1127,11 +1109,13 @@ mod contract {
             client_id: "did:key:zWallet".into(),
         };
         store.relay_write(&[], &[ack]).await.unwrap();
-        assert!(store
-            .relay_pending(&topic, "did:key:zWallet", 500, 10)
-            .await
-            .unwrap()
-            .is_empty());
+        assert!(pending_texts(store, &topic, "did:key:zWallet").await.is_empty());
+    }
+
+    /// The texts of the messages `client` has pending on `topic` at 500 ms, at most 10.
+    pub(super) async fn pending_texts(store: &dyn Store, topic: &str, client: &str) -> Vec<String> {
+        let pending = store.relay_pending(topic, client, 500, 10).await.unwrap();
+        pending.into_iter().map(|m| m.message).collect()
     }
 
     #[tokio::test]

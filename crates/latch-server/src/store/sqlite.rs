@@ -214,6 +214,7 @@ impl_embedded_store!(super::SqliteStore, sqlx::sqlite::SqliteRow);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::contract::pending_texts;
 
     // A real SQLite file, closed and reopened: what `latch serve --dev` relies on
     // across restarts. (What every store must do is in `store::contract`.)
@@ -263,7 +264,6 @@ mod tests {
                 .fetch_one(&store.pool)
                 .await
         }
-        let texts = |messages: Vec<RelayMessage>| messages.into_iter().map(|m| m.message).collect::<Vec<_>>();
 
         let store = SqliteStore::open(&url).await.unwrap();
         let ids = store
@@ -276,10 +276,7 @@ mod tests {
         };
         store.relay_write(&[], &[ack]).await.unwrap();
         let store = reopen(store).await;
-        assert_eq!(
-            texts(store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap()),
-            ["m2"]
-        );
+        assert_eq!(pending_texts(&store, &topic, "did:key:zWallet").await, ["m2"]);
         let stored = store.relay_pending(&topic, "did:key:zOther", 500, 10).await.unwrap();
         assert_eq!(stored.iter().map(|m| Some(m.id)).collect::<Vec<_>>(), ids, "same ids");
         assert_eq!(store.relay_write(&[message("m1", 1_000)], &[]).await.unwrap(), [None]);
@@ -291,10 +288,7 @@ mod tests {
         assert_eq!(store.relay_prune(2_000).await.unwrap(), 2);
         assert_eq!(rows(&store).await.unwrap(), 1);
         let store = reopen(store).await;
-        assert_eq!(
-            texts(store.relay_pending(&topic, "did:key:zWallet", 500, 10).await.unwrap()),
-            ["m3"]
-        );
+        assert_eq!(pending_texts(&store, &topic, "did:key:zWallet").await, ["m3"]);
         assert_eq!(store.relay_mailbox_size(500).await.unwrap(), 1);
     }
 
@@ -376,16 +370,11 @@ mod tests {
         drop(store);
         let store = SqliteStore::open(&url).await.unwrap();
         let topic = "ab".repeat(32);
-        let texts = |messages: Vec<RelayMessage>| messages.into_iter().map(|m| m.message).collect::<Vec<_>>();
         assert_eq!(
-            texts(store.relay_pending(&topic, "did:key:zOther", 500, 10).await.unwrap()),
+            pending_texts(&store, &topic, "did:key:zOther").await,
             ["m1", "m2", "m3"]
         );
-        assert!(store
-            .relay_pending(&topic, "did:key:zWallet", 500, 10)
-            .await
-            .unwrap()
-            .is_empty());
+        assert!(pending_texts(&store, &topic, "did:key:zWallet").await.is_empty());
     }
 
     // Rows hold up to 2^20 messages; a write (only an import gets that far) or

@@ -285,6 +285,51 @@ impl Devnet {
     }
 }
 
+/// A devnet and the app serving it (its fixture file configured): what the tests that swap on
+/// chain through the API drive.
+pub struct DevnetApp {
+    pub devnet: Devnet,
+    pub router: axum::Router,
+    _data: tempfile::TempDir,
+}
+
+impl DevnetApp {
+    /// The devnet's own configuration.
+    pub async fn start() -> DevnetApp {
+        Self::start_with(|_, _| {}).await
+    }
+
+    /// A fresh devnet, and the app over it configured by `configure` (given the devnet).
+    pub async fn start_with(configure: impl FnOnce(&Devnet, &mut Config)) -> DevnetApp {
+        let devnet = Devnet::start().await;
+        let (state, data) = devnet.state_with(|config| configure(&devnet, config)).await;
+        DevnetApp {
+            devnet,
+            router: latch_server::app(state),
+            _data: data,
+        }
+    }
+
+    /// A fixture contract's address, by its path under `contracts` (`["usdc", "address"]`).
+    pub fn contract(&self, path: &[&str]) -> Address {
+        self.devnet.contract(path).parse().unwrap()
+    }
+
+    /// Sends the API's `tx` from its `from` (an unlocked anvil account); the receipt (status
+    /// checked by the caller).
+    pub async fn execute(&self, tx: &serde_json::Value) -> serde_json::Value {
+        let hash = self
+            .devnet
+            .send(serde_json::json!({
+                "from": tx["from"], "to": tx["to"], "data": tx["data"], "value": tx["value"], "gas": "0x7a120"
+            }))
+            .await;
+        self.devnet
+            .rpc("eth_getTransactionReceipt", serde_json::json!([hash]))
+            .await
+    }
+}
+
 /// The litesvm-backed Solana devnet (`scripts/solana-devnet`) on free ports, killed when dropped.
 pub struct SolanaDevnet {
     pub url: String,

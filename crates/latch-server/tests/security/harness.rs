@@ -107,23 +107,6 @@ pub async fn ok_json(response: reqwest::Response) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"))
 }
 
-/// An empty database on the PostgreSQL that `scripts/with-postgres` started
-/// (`POSTGRES_TEST_URL`), named `{prefix}_{pid}`; its URL. Several servers
-/// given it are the nodes of one deployment. None, said in one line, without that variable:
-/// a plain `cargo test` on a laptop has no PostgreSQL (make test-security sets it and checks it did).
-pub async fn fresh_postgres(prefix: &str) -> Option<String> {
-    let Ok(url) = std::env::var("POSTGRES_TEST_URL") else {
-        eprintln!("{prefix}: NOT run against PostgreSQL: POSTGRES_TEST_URL is unset (scripts/with-postgres sets it)");
-        return None;
-    };
-    let admin = sqlx::PgPool::connect(&url).await.unwrap();
-    let name = format!("{prefix}_{}", std::process::id());
-    for sql in [
-        format!("DROP DATABASE IF EXISTS {name}"),
-        format!("CREATE DATABASE {name}"),
-    ] {
-        sqlx::query(&sql).execute(&admin).await.unwrap();
-    }
-    let (base, _) = url.rsplit_once('/').unwrap();
-    Some(format!("{base}/{name}"))
-}
+#[path = "../../src/store/fresh_postgres.rs"]
+mod fresh_postgres;
+pub(crate) use fresh_postgres::fresh_postgres_database as fresh_postgres;

@@ -5,6 +5,7 @@ import {
   createTestProvider,
   devnet,
   installWallet,
+  openAndConnect,
   rpcResult,
   stubGateway,
   testWalletInfo,
@@ -120,9 +121,7 @@ describe('createLatch', () => {
   it('connects: accounts, chain, CAIP address, provider listeners and balance', async () => {
     const fetchStub = stubGateway();
     const { latch, provider, connect } = connectable();
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
 
     expect(provider.request.mock.calls.map(([{ method }]) => method)).toEqual(['eth_requestAccounts', 'eth_chainId']);
     expect(latch.connection.getState()).toMatchObject({ status: 'connected', activeConnectorId: testWalletInfo.uuid });
@@ -147,9 +146,7 @@ describe('createLatch', () => {
 
   it('returns to Connect with a rejection error when the user declines (4001)', async () => {
     const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: userRejection }));
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
     expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', error: { kind: 'rejected' } });
     expect(latch.modal.store.getState().history).toEqual(['Connect']);
   });
@@ -159,18 +156,14 @@ describe('createLatch', () => {
       throw new Error('Wallet is locked');
     };
     const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: failing }));
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
     expect(latch.connection.getState().error).toMatchObject({ kind: 'failed' });
     expect(currentView(latch.modal.store.getState())).toBe('ConnectingExternal');
   });
 
   it('forgets a failed attempt when the modal opens again', async () => {
     const { latch, connect } = connectable(createTestProvider({ eth_requestAccounts: userRejection }));
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
     latch.modal.open({ view: 'Connect' });
     expect(latch.connection.getState().error).toMatchObject({ kind: 'rejected' });
     latch.modal.close();
@@ -217,9 +210,7 @@ describe('createLatch', () => {
   it('clears the account on disconnect', async () => {
     stubGateway();
     const { latch, provider, connect } = connectable();
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
     provider.emit('disconnect');
     expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', activeConnectorId: undefined });
     expect(latch.account.getState()).toEqual(expect.objectContaining({ address: undefined, balance: undefined }));

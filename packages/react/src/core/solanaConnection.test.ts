@@ -5,10 +5,10 @@ import {
   createTestProvider,
   devnet,
   installWallet,
+  openAndConnect,
   rpcResult,
   stubGateway,
   testWalletInfo,
-  whenOpen,
 } from '../test/fixtures.js';
 import {
   createTestStandardWallet,
@@ -66,9 +66,7 @@ describe('Solana connections (Wallet Standard)', () => {
   it('connects: base58 account on the host Solana network, SOL balance through the gateway', async () => {
     const { latch, wallet, gateway, connect } = await setup();
     const { address } = testSolanaKey();
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
 
     expect(wallet.connect).toHaveBeenCalledWith(undefined);
     expect(latch.connection.getState()).toMatchObject({ status: 'connected', activeConnectorId: CONNECTOR_ID });
@@ -90,9 +88,7 @@ describe('Solana connections (Wallet Standard)', () => {
 
   it('returns to Connect when the user declines in the wallet (4001)', async () => {
     const { latch, connect } = await setup(createTestStandardWallet({ reject: { connect: true } }));
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
     expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', error: { kind: 'rejected' } });
     expect(latch.modal.store.getState().history).toEqual(['Connect']);
   });
@@ -101,9 +97,7 @@ describe('Solana connections (Wallet Standard)', () => {
     const wallet = createTestStandardWallet();
     wallet.connect.mockResolvedValueOnce({ accounts: [{ ...wallet.accounts[0], address: '0OIl-not-base58' }] });
     const { latch, connect } = await setup(wallet);
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
     expect(latch.connection.getState()).toMatchObject({ status: 'disconnected', error: { kind: 'failed' } });
     expect(latch.account.getState().address).toBeUndefined();
   });
@@ -203,9 +197,7 @@ describe('Solana connections (Wallet Standard)', () => {
   async function connectForSignIn(wallet = createTestStandardWallet()) {
     const adapter = verifyingAdapter();
     const { latch, connect } = await setup(wallet, { siwx: { adapter } });
-    latch.modal.open();
-    await whenOpen(latch);
-    await connect();
+    await openAndConnect(latch, connect);
     await vi.waitFor(() => expect(currentView(latch.modal.store.getState())).toBe('SIWXSignMessage'));
     return { latch, adapter };
   }

@@ -34,6 +34,13 @@ export function whenOpen(latch: Latch): Promise<void> {
   });
 }
 
+/** Opens `latch`'s modal and, once it is open, connects with `connect` (the test's wallet). */
+export async function openAndConnect(latch: Latch, connect: () => Promise<unknown>): Promise<void> {
+  latch.modal.open();
+  await whenOpen(latch);
+  await connect();
+}
+
 export const testWalletInfo: Eip6963ProviderInfo = {
   uuid: '6b1f4c1e-0000-4000-8000-000000000001',
   name: 'Test Wallet',

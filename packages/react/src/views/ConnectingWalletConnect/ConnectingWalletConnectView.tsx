@@ -5,6 +5,7 @@ import { useStore } from '../../hooks/useStore.js';
 import { isMobileBrowser } from '../../core/platform.js';
 import type { CatalogueWallet } from '../../core/catalogue.js';
 import type { WalletConnectController } from '../../core/walletConnect.js';
+import { WalletHeading } from '../Downloads/DownloadsView.js';
 
 /** A link from the catalogue, or none when the catalogue's text cannot make one. */
 function link(build: (app: string, uri: string) => string, app: string | null | undefined, uri: string | undefined) {
@@ -37,15 +38,11 @@ function WalletPairing({ walletConnect }: { walletConnect: WalletConnectControll
   const { wallet, uri } = useStore(walletConnect.store);
   if (!wallet) return null;
   const values = { wallet: wallet.name };
-  const imageUrl = latch.catalogue.walletImageUrl(wallet);
   const links = walletLinks(wallet, uri);
 
   return (
     <div className="latch-view latch-connecting-wc" data-testid="connecting-walletconnect">
-      <div className="latch-downloads-wallet">
-        {imageUrl ? <img className="latch-downloads-icon" src={imageUrl} alt="" /> : null}
-        <p className="latch-downloads-name">{wallet.name}</p>
-      </div>
+      <WalletHeading wallet={wallet} />
       {links.app ? (
         <a className="latch-button latch-button--primary" href={links.app} data-testid="wc-open-app">
           {latch.t('walletConnectOpen', values)}

@@ -23,6 +23,18 @@ function webLink(value: unknown): string | undefined {
   }
 }
 
+/** A catalogue wallet's icon (when the catalogue has one) and name, above its links. */
+export function WalletHeading({ wallet }: { wallet: CatalogueWallet }) {
+  const latch = useLatchInstance();
+  const imageUrl = latch.catalogue.walletImageUrl(wallet);
+  return (
+    <div className="latch-downloads-wallet">
+      {imageUrl ? <img className="latch-downloads-icon" src={imageUrl} alt="" /> : null}
+      <p className="latch-downloads-name">{wallet.name}</p>
+    </div>
+  );
+}
+
 /**
  * The page of a catalogue wallet that is not installed: the wallet's own links from the catalogue
  * (store pages, web app, homepage). Reached from its pairing view, or directly when the host
@@ -33,7 +45,6 @@ export function DownloadsView() {
   const { selected: wallet } = useWalletList();
   if (!wallet) return null;
   const values = { wallet: wallet.name };
-  const imageUrl = latch.catalogue.walletImageUrl(wallet);
   const links = LINKS.flatMap(([field, label]) => {
     const href = webLink(wallet[field]);
     return href ? [{ field, label, href }] : [];
@@ -41,10 +52,7 @@ export function DownloadsView() {
 
   return (
     <div className="latch-view latch-downloads" data-testid="wallet-downloads">
-      <div className="latch-downloads-wallet">
-        {imageUrl ? <img className="latch-downloads-icon" src={imageUrl} alt="" /> : null}
-        <p className="latch-downloads-name">{wallet.name}</p>
-      </div>
+      <WalletHeading wallet={wallet} />
       {latch.walletConnect ? null : (
         <p className="latch-message" data-testid="walletconnect-unavailable">
           {latch.t('walletConnectUnavailable', values)}

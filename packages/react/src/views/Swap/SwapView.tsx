@@ -45,6 +45,25 @@ export function SwapView() {
   };
   const { from, to, quote } = state;
   const busy = state.step !== 'form';
+  // The from and to pickers, and the balance under each.
+  const tokenSelect = (id: string, testId: string, token: SwapTokenOption | undefined, select: (address: string) => void) => (
+    <select
+      id={id}
+      className="latch-form-input"
+      data-testid={testId}
+      value={token?.address ?? ''}
+      disabled={busy}
+      onChange={(event) => select(event.target.value)}
+    >
+      {options(token)}
+    </select>
+  );
+  const balance = (testId: string, token: SwapTokenOption | undefined) =>
+    token ? (
+      <span className="latch-form-label" data-testid={testId}>
+        {latch.t('swapBalance', { amount: formatBalance(token.balance, token.symbol) })}
+      </span>
+    ) : null;
   const units = (amount: string, token: SwapTokenOption | undefined) =>
     token ? formatNumber(formatUnits(amount, token.decimals), 6) : amount;
   const error = state.error ? (
@@ -80,25 +99,12 @@ export function SwapView() {
       </FormField>
       <FormField id={ids.from} label={latch.t('swapFrom')}>
         <div className="latch-form-row">
-          <select
-            id={ids.from}
-            className="latch-form-input"
-            data-testid="swap-from-token"
-            value={from?.address ?? ''}
-            disabled={busy}
-            onChange={(event) => swap.selectFrom(event.target.value)}
-          >
-            {options(from)}
-          </select>
+          {tokenSelect(ids.from, 'swap-from-token', from, (address) => swap.selectFrom(address))}
           <Button aria-label={latch.t('swapFlip')} data-testid="swap-flip" disabled={busy} onClick={swap.flip}>
             ⇅
           </Button>
         </div>
-        {from ? (
-          <span className="latch-form-label" data-testid="swap-from-balance">
-            {latch.t('swapBalance', { amount: formatBalance(from.balance, from.symbol) })}
-          </span>
-        ) : null}
+        {balance('swap-from-balance', from)}
       </FormField>
       <FormField id={ids.amount} label={latch.t('swapAmount')}>
         <AmountInput
@@ -115,21 +121,8 @@ export function SwapView() {
         />
       </FormField>
       <FormField id={ids.to} label={latch.t('swapTo')}>
-        <select
-          id={ids.to}
-          className="latch-form-input"
-          data-testid="swap-to-token"
-          value={to?.address ?? ''}
-          disabled={busy}
-          onChange={(event) => swap.selectTo(event.target.value)}
-        >
-          {options(to)}
-        </select>
-        {to ? (
-          <span className="latch-form-label" data-testid="swap-to-balance">
-            {latch.t('swapBalance', { amount: formatBalance(to.balance, to.symbol) })}
-          </span>
-        ) : null}
+        {tokenSelect(ids.to, 'swap-to-token', to, (address) => swap.selectTo(address))}
+        {balance('swap-to-balance', to)}
       </FormField>
       {state.quoting ? (
         <p className="latch-message" role="status">
