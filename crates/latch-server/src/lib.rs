@@ -311,12 +311,25 @@ pub fn app(state: AppState) -> Router {
             tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %id)
         }))
         .layer(PropagateRequestIdLayer::x_request_id())
-        .layer(middleware::from_fn_with_state(state.clone(), cors::cors))
-        .layer(middleware::from_fn_with_state(state.metrics.clone(), metrics::track))
-        .layer(middleware::from_fn_with_state(state.clone(), body_limit::limit))
+        .layer(middleware::from_fn_with_state(state.clone(), edge))
         // Our per-route limit replaces axum's default (2 MiB) on extractors.
         .layer(axum::extract::DefaultBodyLimit::disable());
     router.layer(stack).with_state(state)
+}
+
+/// CORS, then metrics, then the body limit, as one middleware: each `from_fn`
+/// layer boxes the service it wraps and its future again on every request.
+async fn edge(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    cors::cors(&state, request, |request| {
+        metrics::track(&state.metrics, request, |request| {
+            body_limit::limited(&state.config, request, |request| next.run(request))
+        })
+    })
+    .await
 }
 
 /// `/metrics` on the API's port: not when it has its own address, and without
