@@ -45,7 +45,7 @@ pub(crate) async fn answer(state: &AppState, caller: &Caller, query: RpcQuery, b
     let plan = state.gateway.plan(chain, body)?;
     // Every call of a batch counts against the rate limits, refused ones too.
     caller.charge(state, plan.len().saturating_sub(1)).await?;
-    let reply = state.gateway.answer(chain, plan).await?;
+    let reply = state.gateway.answer(chain, plan, body).await?;
     if reply.0.iter().all(u8::is_ascii_whitespace) {
         // Only notifications: JSON-RPC answers nothing at all, which HTTP says as 204.
         return Ok(axum::http::StatusCode::NO_CONTENT.into_response());

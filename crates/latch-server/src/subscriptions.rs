@@ -301,7 +301,7 @@ fn step(
         plan.calls
             .iter()
             .find(|c| c.outcome == Outcome::Forward)
-            .map(|c| c.raw.get().to_owned())
+            .map(|c| c.raw.to_owned())
     };
     // A batch's own answers go out as one array and the upstream's as another:
     // clients match answers by id.
