@@ -298,7 +298,7 @@ impl Gateway {
     pub fn chain(&self, chain_id: Option<&str>) -> ApiResult<&Chain> {
         let chain_id = chain_id
             .filter(|c| !c.is_empty())
-            .ok_or(ApiError::bad("chainId", "chainId is required, e.g. ?chainId=eip155:1"))?;
+            .ok_or_else(|| ApiError::bad("chainId", "chainId is required, e.g. ?chainId=eip155:1"))?;
         // Served ids were checked at start: only an id not served is parsed, for its error.
         if let Some(chain) = self.chains.get(chain_id) {
             return Ok(chain);

@@ -6,7 +6,7 @@ use std::ops::Range;
 use axum::body::Bytes;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
-use axum::http::{header, Uri};
+use axum::http::{header, HeaderValue, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -121,7 +121,12 @@ pub(crate) async fn answer(state: &AppState, caller: &Caller, query: &RpcQuery, 
         // Only notifications: JSON-RPC answers nothing at all, which HTTP says as 204.
         return Ok(axum::http::StatusCode::NO_CONTENT.into_response());
     }
-    Ok(([(header::CONTENT_TYPE, "application/json")], reply.0).into_response())
+    // Built directly: a static header value is not copied, and no other content type is set first.
+    let mut response = Response::new(axum::body::Body::from(reply.0));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(response)
 }
 
 /// A JSON-RPC 2.0 request, as documented for `/openapi.json` (the gateway reads
