@@ -87,13 +87,14 @@ pub(crate) async fn cors<F: Future<Output = Response>>(
     if is_ccip_gateway(request.uri().path()) {
         return ccip_cors(request, next, is_preflight).await;
     }
-    let origin_text = origin.to_str().unwrap_or_default().to_owned();
-    let project = project_id_of(request.uri(), request.headers()).map(str::to_owned);
+    // Read from the request in place (it is passed on only after this).
+    let origin_text = origin.to_str().unwrap_or_default();
+    let project = project_id_of(request.uri(), request.headers());
     // The embedded wallet's frame calls its routes for every project from its own origin.
     let vault = request.uri().path().starts_with("/v1/embedded/")
-        && state.config.embedded.vault_origin.as_deref() == Some(origin_text.as_str())
+        && state.config.embedded.vault_origin.as_deref() == Some(origin_text)
         && project.is_some();
-    let allowed = vault || origin_allowed_for(state, project.as_deref(), &origin_text).await;
+    let allowed = vault || origin_allowed_for(state, project, origin_text).await;
 
     if is_preflight {
         if !allowed {

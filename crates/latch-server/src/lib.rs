@@ -128,6 +128,18 @@ impl Default for RequestIds {
     }
 }
 
+/// The header request ids travel in.
+const REQUEST_ID: axum::http::HeaderName = axum::http::HeaderName::from_static("x-request-id");
+
+/// A request's id, as its span names it.
+fn request_id_of<B>(request: &Request<B>) -> &str {
+    request
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-")
+}
+
 /// Ids a thread takes from the shared counter at once: one shared atomic bumped by
 /// every request on every core would bounce its cache line between them.
 const REQUEST_ID_BLOCK: u64 = 1024;
@@ -339,12 +351,8 @@ pub fn app(state: AppState) -> Router {
     let stack = ServiceBuilder::new()
         .layer(SetRequestIdLayer::x_request_id(RequestIds::default()))
         .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-            let id = request
-                .headers()
-                .get("x-request-id")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("-");
-            tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %id)
+            // The fields are read only when the span is recorded (not at the default log level).
+            tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %request_id_of(request))
         }))
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(middleware::from_fn_with_state(state.clone(), edge))
