@@ -155,6 +155,12 @@ bench-gateway:
 bench-gateway-cpu:
 	scripts/bench-gateway --cpu
 
+.PHONY: bench-gateway-ir
+# Instructions and allocations per proxied eth_blockNumber under callgrind (issue 30): latch, the
+# bare proxy (examples/bare_proxy.rs) and axum's router alone (TARGETS, CALLS, WARMUP, WORKERS).
+bench-gateway-ir:
+	scripts/bench-gateway-ir
+
 .PHONY: bench-onramp
 # Options and quote latency from latch's cache (issue 26: p99 ≤ 20 ms); BENCH_LATCH picks the build.
 bench-onramp:

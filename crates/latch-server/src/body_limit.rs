@@ -3,6 +3,8 @@
 //! `Content-Length` before it is read, and a chunked one as soon as it passes
 //! the limit, so a large upload costs at most the limit in memory.
 
+use std::future::Future;
+
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
@@ -43,7 +45,16 @@ pub(crate) fn limit_for(config: &Config, path: &str) -> usize {
 
 /// The middleware: limits the body of every request by its route.
 pub(crate) async fn limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let limit = limit_for(&state.config, request.uri().path());
+    limited(&state.config, request, |request| next.run(request)).await
+}
+
+/// [`limit`] around `next` (the rest of a middleware that does more than this).
+pub(crate) async fn limited<F: Future<Output = Response>>(
+    config: &Config,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
+    let limit = limit_for(config, request.uri().path());
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -53,7 +64,7 @@ pub(crate) async fn limit(State(state): State<AppState>, request: Request, next:
         return ApiError::PayloadTooLarge(limit).into_response();
     }
     let request = request.map(|body| Body::new(http_body_util::Limited::new(body, limit)));
-    let response = next.run(request).await;
+    let response = next(request).await;
     // A body that passed the limit while being read is refused by the extractor
     // in axum's plain text; clients read our JSON body everywhere.
     let ours = response

@@ -8,9 +8,10 @@
 //! The CCIP-Read gateway (`/ccip`) is the exception: its answers are public and signed, and
 //! EIP-3668 has gateways answer any origin, so an ENS library on any page can resolve the zone.
 
-use axum::extract::{Request, State};
+use std::future::Future;
+
+use axum::extract::Request;
 use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use latch_core::origin::origin_allowed;
 
@@ -28,11 +29,15 @@ fn is_ccip_gateway(path: &str) -> bool {
 }
 
 /// `/ccip` for any origin: a preflight answered here, a call answered with `*`.
-async fn ccip_cors(request: Request, next: Next, is_preflight: bool) -> Response {
+async fn ccip_cors<F: Future<Output = Response>>(
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+    is_preflight: bool,
+) -> Response {
     let mut response = if is_preflight {
         preflight(CCIP_ALLOW_METHODS, "content-type")
     } else {
-        next.run(request).await
+        next(request).await
     };
     response
         .headers_mut()
@@ -67,23 +72,28 @@ fn allow(response: &mut Response, origin: &HeaderValue) {
     headers.append(header::VARY, HeaderValue::from_static("origin"));
 }
 
-/// The middleware.
-pub(crate) async fn cors(State(state): State<AppState>, request: Request, next: Next) -> Response {
+/// The middleware, around `next` (the rest of the middleware in `crate::app`).
+pub(crate) async fn cors<F: Future<Output = Response>>(
+    state: &AppState,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
     let Some(origin) = request.headers().get(header::ORIGIN).cloned() else {
-        return next.run(request).await;
+        return next(request).await;
     };
     let is_preflight =
         request.method() == Method::OPTIONS && request.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     if is_ccip_gateway(request.uri().path()) {
         return ccip_cors(request, next, is_preflight).await;
     }
-    let origin_text = origin.to_str().unwrap_or_default().to_owned();
-    let project = project_id_of(request.uri(), request.headers()).map(str::to_owned);
+    // Read from the request in place (it is passed on only after this).
+    let origin_text = origin.to_str().unwrap_or_default();
+    let project = project_id_of(request.uri(), request.headers());
     // The embedded wallet's frame calls its routes for every project from its own origin.
     let vault = request.uri().path().starts_with("/v1/embedded/")
-        && state.config.embedded.vault_origin.as_deref() == Some(origin_text.as_str())
+        && state.config.embedded.vault_origin.as_deref() == Some(origin_text)
         && project.is_some();
-    let allowed = vault || origin_allowed_for(&state, project.as_deref(), &origin_text).await;
+    let allowed = vault || origin_allowed_for(state, project, origin_text).await;
 
     if is_preflight {
         if !allowed {
@@ -95,7 +105,7 @@ pub(crate) async fn cors(State(state): State<AppState>, request: Request, next: 
         return response;
     }
 
-    let mut response = next.run(request).await;
+    let mut response = next(request).await;
     let readable_refusal = matches!(response.status(), StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
     if allowed || readable_refusal {
         allow(&mut response, &origin);

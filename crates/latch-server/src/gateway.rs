@@ -298,7 +298,7 @@ impl Gateway {
     pub fn chain(&self, chain_id: Option<&str>) -> ApiResult<&Chain> {
         let chain_id = chain_id
             .filter(|c| !c.is_empty())
-            .ok_or(ApiError::bad("chainId", "chainId is required, e.g. ?chainId=eip155:1"))?;
+            .ok_or_else(|| ApiError::bad("chainId", "chainId is required, e.g. ?chainId=eip155:1"))?;
         // Served ids were checked at start: only an id not served is parsed, for its error.
         if let Some(chain) = self.chains.get(chain_id) {
             return Ok(chain);
@@ -311,50 +311,62 @@ impl Gateway {
 
     /// Reads a JSON-RPC request or batch for `chain` and decides each call by
     /// the chain's method policy. Shape errors refuse the whole body (400/422).
+    ///
+    /// One pass over the body: a single call's envelope is read straight from
+    /// it (which also checks that nothing follows), a batch's items as raw text
+    /// and then each one's envelope; `params` is never parsed into a tree. Only
+    /// a body those reads refuse is read again, to say what is wrong with it.
     pub fn plan<'a>(&self, chain: &Chain, body: &'a [u8]) -> ApiResult<Plan<'a>> {
         let text = std::str::from_utf8(body)
             .map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: not UTF-8 ({e})")))?;
-        // Validates the JSON without building a tree of values: the typed
-        // reads below keep each call's `params` as raw text.
-        let whole: &RawValue =
-            serde_json::from_str(text).map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
-        let whole = whole.get();
-        if whole.starts_with('[') {
-            let raw: Vec<&RawValue> = serde_json::from_str(whole)
-                .map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
-            if raw.is_empty() || raw.len() > self.max_batch {
-                return Err(ApiError::bad(
-                    "body",
-                    format!("a batch holds 1 to {} requests, not {}", self.max_batch, raw.len()),
-                ));
+        let trimmed = text.trim_matches(is_json_whitespace);
+        if trimmed.starts_with('[') {
+            if let Ok(raw) = serde_json::from_str::<Vec<&'a RawValue>>(text) {
+                return self.plan_batch(chain, raw);
             }
-            let calls = raw
-                .into_iter()
-                .enumerate()
-                .map(|(index, item)| {
-                    Call::read(chain, item).map_err(|why| ApiError::bad("body", format!("request {index}: {why}")))
-                })
-                .collect::<ApiResult<_>>()?;
-            Ok(Plan { calls, batch: true })
-        } else {
-            let whole: &'a RawValue =
-                serde_json::from_str(whole).map_err(|e| ApiError::UnprocessableBody(e.to_string()))?;
-            let call = Call::read(chain, whole).map_err(|e| ApiError::bad("body", e))?;
-            Ok(Plan {
-                calls: vec![call],
-                batch: false,
-            })
+        } else if trimmed.starts_with('{') {
+            if let Ok(envelope) = serde_json::from_str::<Envelope<'a>>(text) {
+                let call = Call::of(chain, trimmed, envelope).map_err(|e| ApiError::bad("body", e))?;
+                return Ok(Plan {
+                    calls: vec![call],
+                    batch: false,
+                });
+            }
         }
+        // Not JSON (422), or JSON that is not a request: not an object, or an
+        // object whose members do not fit the envelope (one repeated, say).
+        serde_json::from_str::<&RawValue>(text)
+            .map_err(|e| ApiError::UnprocessableBody(format!("body is not JSON: {e}")))?;
+        Err(ApiError::bad("body", NOT_AN_OBJECT))
     }
 
-    /// Answers a checked plan (the public path): refused and local calls here,
-    /// the others from the chain's upstreams. An empty reply means only
-    /// notifications were sent.
-    pub async fn answer(&self, chain: &Chain, plan: Plan<'_>) -> ApiResult<RpcReply> {
+    /// The calls of a batch whose items are `raw`.
+    fn plan_batch<'a>(&self, chain: &Chain, raw: Vec<&'a RawValue>) -> ApiResult<Plan<'a>> {
+        if raw.is_empty() || raw.len() > self.max_batch {
+            return Err(ApiError::bad(
+                "body",
+                format!("a batch holds 1 to {} requests, not {}", self.max_batch, raw.len()),
+            ));
+        }
+        let calls = raw
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| {
+                Call::read(chain, item.get()).map_err(|why| ApiError::bad("body", format!("request {index}: {why}")))
+            })
+            .collect::<ApiResult<_>>()?;
+        Ok(Plan { calls, batch: true })
+    }
+
+    /// Answers a checked plan (the public path) of `body`: refused and local
+    /// calls here, the others from the chain's upstreams. An empty reply means
+    /// only notifications were sent.
+    pub async fn answer(&self, chain: &Chain, plan: Plan<'_>, body: &Bytes) -> ApiResult<RpcReply> {
         if !plan.batch {
             let call = &plan.calls[0];
             return match &call.outcome {
-                Outcome::Forward => self.forward(chain, Bytes::from(call.raw.get().to_owned())).await,
+                // The call's own bytes, shared with the body rather than copied.
+                Outcome::Forward => self.forward(chain, shared(body, call.raw)).await,
                 Outcome::Refuse => Err(ApiError::RpcMethodNotAllowed(echoed(&call.method))),
                 Outcome::Local(_) | Outcome::Error(..) => {
                     Ok(RpcReply(Bytes::from(call.local_answer().unwrap_or_default())))
@@ -379,7 +391,7 @@ impl Gateway {
     pub async fn call(&self, chain_id: Option<&str>, body: &Bytes) -> ApiResult<RpcReply> {
         let chain = self.chain(chain_id)?;
         let plan = self.plan(chain, body)?;
-        self.answer(chain, plan).await
+        self.answer(chain, plan, body).await
     }
 
     /// Sends the server's own `body` (a request or batch it built) to `chain_id`'s
@@ -462,8 +474,8 @@ pub enum Outcome {
 /// One checked call of a request or batch.
 #[derive(Debug)]
 pub struct Call<'a> {
-    /// The call as the client sent it.
-    pub raw: &'a RawValue,
+    /// The call as the client sent it (its JSON text).
+    pub raw: &'a str,
     /// Its method.
     pub method: Cow<'a, str>,
     /// Its id as raw JSON; `None` for a notification, which gets no answer.
@@ -495,16 +507,20 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de Raw
 
 impl<'a> Call<'a> {
     /// Checks `raw`'s JSON-RPC 2.0 shape and decides it by `chain`'s policy; `Err` says what is wrong.
-    fn read(chain: &Chain, raw: &'a RawValue) -> Result<Self, String> {
-        let envelope: Envelope<'a> =
-            serde_json::from_str(raw.get()).map_err(|_| "a JSON-RPC request is an object".to_owned())?;
+    fn read(chain: &Chain, raw: &'a str) -> Result<Self, String> {
+        let envelope: Envelope<'a> = serde_json::from_str(raw).map_err(|_| NOT_AN_OBJECT.to_owned())?;
+        Self::of(chain, raw, envelope)
+    }
+
+    /// The call `raw`, whose envelope is `envelope`, checked and decided.
+    fn of(chain: &Chain, raw: &'a str, envelope: Envelope<'a>) -> Result<Self, String> {
         if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
             return Err("\"jsonrpc\" must be \"2.0\"".into());
         }
-        let method: Cow<'a, str> = envelope
+        let method = envelope
             .method
-            .and_then(|m| serde_json::from_str(m.get()).ok())
-            .filter(|m: &Cow<'a, str>| !m.is_empty())
+            .and_then(json_string)
+            .filter(|m| !m.is_empty())
             .ok_or("\"method\" must be a non-empty string")?;
         if !envelope.params.is_none_or(|p| p.get().starts_with(['[', '{'])) {
             return Err("\"params\" must be an array or an object".into());
@@ -579,7 +595,7 @@ impl Plan<'_> {
             .calls
             .iter()
             .filter(|c| c.outcome == Outcome::Forward)
-            .map(|c| c.raw.get())
+            .map(|c| c.raw)
             .collect();
         (!forwarded.is_empty()).then(|| format!("[{}]", forwarded.join(",")))
     }
@@ -590,6 +606,38 @@ fn echoed(method: &str) -> String {
     match method.char_indices().nth(ECHOED_METHOD_CHARS) {
         Some((cut, _)) => format!("{}…", &method[..cut]),
         None => method.to_owned(),
+    }
+}
+
+/// What a request that is JSON but not a JSON-RPC request object is refused with.
+const NOT_AN_OBJECT: &str = "a JSON-RPC request is an object";
+
+/// JSON's whitespace (what may surround a value).
+fn is_json_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+/// The string a raw JSON value holds, if it is one: borrowed from the text
+/// unless it has escapes to undo.
+fn json_string(raw: &RawValue) -> Option<Cow<'_, str>> {
+    let text = raw.get();
+    // A checked JSON string with no backslash is its own contents between the quotes.
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(inner) if !inner.contains('\\') => Some(Cow::Borrowed(inner)),
+        Some(_) => serde_json::from_str::<String>(text).ok().map(Cow::Owned),
+        None => None,
+    }
+}
+
+/// `part` of `body` (text read from it) as `Bytes` sharing `body`'s memory;
+/// a copy when it is not from `body`.
+fn shared(body: &Bytes, part: &str) -> Bytes {
+    let (start, end) = (body.as_ptr() as usize, body.as_ptr() as usize + body.len());
+    let at = part.as_ptr() as usize;
+    if start <= at && at + part.len() <= end {
+        body.slice_ref(part.as_bytes())
+    } else {
+        Bytes::copy_from_slice(part.as_bytes())
     }
 }
 
@@ -762,6 +810,59 @@ mod tests {
         let airdrop = json!({"jsonrpc":"2.0","id":1,"method":"requestAirdrop","params":["x",1]});
         assert_eq!(plan_of(&open, solana, &airdrop).unwrap(), [Outcome::Forward]);
         assert_eq!(plan_of(&g, solana, &airdrop).unwrap(), [Outcome::Refuse]);
+    }
+
+    #[test]
+    fn one_pass_reads_keep_every_answer() {
+        let g = gateway(GatewayMethodPolicy::default());
+        let chain = g.chain(Some("eip155:31337")).unwrap();
+        let body = Bytes::from_static(b" \n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_\\u0062lockNumber\"}\t\r\n");
+        let plan = g.plan(chain, &body).unwrap();
+        let call = &plan.calls[0];
+        assert_eq!(call.raw, r#"{"jsonrpc":"2.0","id":1,"method":"eth_\u0062lockNumber"}"#);
+        assert_eq!(
+            (call.method.as_ref(), &call.outcome),
+            ("eth_blockNumber", &Outcome::Forward)
+        );
+        // What is forwarded is the call's own bytes, not a copy.
+        let forwarded = shared(&body, call.raw);
+        assert_eq!(forwarded, call.raw.as_bytes());
+        assert_eq!(forwarded.as_ptr(), body[2..].as_ptr());
+        assert_eq!(shared(&body, "{}"), "{}".as_bytes());
+        let plain = g
+            .plan(chain, br#"{"jsonrpc":"2.0","id":1,"method":"eth_call"}"#)
+            .unwrap();
+        assert!(matches!(plain.calls[0].method, Cow::Borrowed("eth_call")));
+        for (body, unprocessable, why) in [
+            (
+                &br#"{"jsonrpc":"2.0","id":1,"method":"x","method":"y"}"#[..],
+                false,
+                NOT_AN_OBJECT,
+            ),
+            (br#""eth_call" "#, false, NOT_AN_OBJECT),
+            (
+                br#"{"jsonrpc":"2.0","id":1,"method":"x"} x"#,
+                true,
+                "trailing characters",
+            ),
+            (b"5 x", true, "trailing characters"),
+            (br#"[{"jsonrpc":"2.0","id":1,"method":"x"}"#, true, "EOF"),
+            (br#"{"jsonrpc":"2.0","id":1,"method":"x""#, true, "EOF"),
+            (br#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#, false, "params"),
+        ] {
+            let error = g.plan(chain, body).unwrap_err();
+            assert_eq!(
+                matches!(error, ApiError::UnprocessableBody(_)),
+                unprocessable,
+                "{}: {error}",
+                String::from_utf8_lossy(body)
+            );
+            assert!(
+                error.to_string().contains(why),
+                "{}: {error}",
+                String::from_utf8_lossy(body)
+            );
+        }
     }
 
     #[test]

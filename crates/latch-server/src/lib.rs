@@ -44,12 +44,14 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use axum::http::{HeaderValue, Request};
 use axum::middleware;
 use axum::routing::{any, get, post};
 use axum::Router;
+use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
@@ -126,6 +128,18 @@ impl Default for RequestIds {
     }
 }
 
+/// The header request ids travel in.
+const REQUEST_ID: axum::http::HeaderName = axum::http::HeaderName::from_static("x-request-id");
+
+/// A request's id, as its span names it.
+fn request_id_of<B>(request: &Request<B>) -> &str {
+    request
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-")
+}
+
 /// Ids a thread takes from the shared counter at once: one shared atomic bumped by
 /// every request on every core would bounce its cache line between them.
 const REQUEST_ID_BLOCK: u64 = 1024;
@@ -147,9 +161,44 @@ impl MakeRequestId for RequestIds {
             block.set((next + 1, end));
             next
         });
-        HeaderValue::from_str(&format!("{}-{n}", self.prefix))
+        // Written in place and shared, not copied: the request's header, its
+        // extension and the response's header (PropagateRequestId) are one buffer.
+        let mut id = RequestIdText::default();
+        write!(id, "{}-{n}", self.prefix).ok()?;
+        HeaderValue::from_maybe_shared(axum::body::Bytes::from_owner(id))
             .ok()
             .map(RequestId::new)
+    }
+}
+
+/// A request id's text: the prefix (a millisecond time in hex, at most 16
+/// characters), `-` and a `u64` (at most 20) fit in 40 bytes.
+struct RequestIdText {
+    bytes: [u8; 40],
+    len: usize,
+}
+
+impl Default for RequestIdText {
+    fn default() -> Self {
+        Self { bytes: [0; 40], len: 0 }
+    }
+}
+
+impl std::fmt::Write for RequestIdText {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let end = self.len + text.len();
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(text.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+impl AsRef<[u8]> for RequestIdText {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes[..self.len]
     }
 }
 
@@ -296,23 +345,35 @@ pub fn app(state: AppState) -> Router {
         ),
         None => api,
     };
-    router
-        // Our per-route limit replaces axum's default (2 MiB) on extractors.
-        .layer(axum::extract::DefaultBodyLimit::disable())
-        .layer(middleware::from_fn_with_state(state.clone(), body_limit::limit))
-        .layer(middleware::from_fn_with_state(state.metrics.clone(), metrics::track))
-        .layer(middleware::from_fn_with_state(state.clone(), cors::cors))
-        .layer(PropagateRequestIdLayer::x_request_id())
-        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-            let id = request
-                .headers()
-                .get("x-request-id")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("-");
-            tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %id)
-        }))
+    // One stack, outermost first, wrapped around each route once: every
+    // `Router::layer` boxes each route anew, and a boxed service is cloned and
+    // its future boxed on every request, so seven separate layers cost seven times that.
+    let stack = ServiceBuilder::new()
         .layer(SetRequestIdLayer::x_request_id(RequestIds::default()))
-        .with_state(state)
+        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+            // The fields are read only when the span is recorded (not at the default log level).
+            tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %request_id_of(request))
+        }))
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(middleware::from_fn_with_state(state.clone(), edge))
+        // Our per-route limit replaces axum's default (2 MiB) on extractors.
+        .layer(axum::extract::DefaultBodyLimit::disable());
+    router.layer(stack).with_state(state)
+}
+
+/// CORS, then metrics, then the body limit, as one middleware: each `from_fn`
+/// layer boxes the service it wraps and its future again on every request.
+async fn edge(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    cors::cors(&state, request, |request| {
+        metrics::track(&state.metrics, request, |request| {
+            body_limit::limited(&state.config, request, |request| next.run(request))
+        })
+    })
+    .await
 }
 
 /// `/metrics` on the API's port: not when it has its own address, and without

@@ -5,12 +5,12 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderMap};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
@@ -174,13 +174,18 @@ fn thread_shard() -> usize {
     crate::shard::thread_index() % SHARDS
 }
 
-/// Middleware recording every request. Routes are the matched patterns
-/// (never raw paths), so the label set stays bounded.
-pub(crate) async fn track(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
+/// Middleware recording every request (around `next`, the rest of the
+/// middleware in `crate::app`). Routes are the matched patterns (never raw
+/// paths), so the label set stays bounded.
+pub(crate) async fn track<F: Future<Output = Response>>(
+    metrics: &Metrics,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
     // MatchedPath is a shared string: cloning it does not copy the route.
     let route = request.extensions().get::<MatchedPath>().cloned();
     let started = Instant::now();
-    let response = next.run(request).await;
+    let response = next(request).await;
     let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
     metrics.record(route, response.status().as_u16(), started.elapsed().as_secs_f64());
     response

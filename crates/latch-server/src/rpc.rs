@@ -1,22 +1,99 @@
 //! The public JSON-RPC endpoint (`POST /v1/`) and the chains it serves: the
 //! HTTP side of [`crate::gateway::Gateway`], which decides what is forwarded.
 
+use std::ops::Range;
+
 use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::header;
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderValue, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::error::{ApiQuery, ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
 use crate::project::Caller;
 use crate::{openapi, AppState};
 
+/// The gateway's query (`?chainId=…`; other parameters, `projectId` among them,
+/// are not its business). Read in place on every call: the usual query, with
+/// nothing escaped and `chainId` at most once, costs no allocation; any other
+/// is read by serde_urlencoded as before, so percent-escapes, `+` and a repeated
+/// `chainId` (400 "duplicate field") are answered as they always were.
+#[derive(Debug)]
+pub(crate) struct RpcQuery(ChainIdIn);
+
+#[derive(Debug)]
+enum ChainIdIn {
+    /// In the request's query (the URI is shared, not copied), at this range.
+    Query(Uri, Range<usize>),
+    /// Decoded by serde_urlencoded, or absent.
+    Decoded(Option<String>),
+}
+
+/// The query serde_urlencoded reads when reading in place would differ.
 #[derive(Deserialize)]
-pub(crate) struct RpcQuery {
+struct DecodedQuery {
     #[serde(rename = "chainId")]
-    pub(crate) chain_id: Option<String>,
+    chain_id: Option<String>,
+}
+
+/// A query whose `chainId` must be decoded to be read.
+struct NeedsDecoding;
+
+impl RpcQuery {
+    /// `chainId`, if given.
+    pub(crate) fn chain_id(&self) -> Option<&str> {
+        match &self.0 {
+            ChainIdIn::Query(uri, at) => uri.query().and_then(|query| query.get(at.clone())),
+            ChainIdIn::Decoded(chain_id) => chain_id.as_deref(),
+        }
+    }
+}
+
+/// Where `chainId`'s value is in `query`, when reading it in place gives what
+/// serde_urlencoded gives: pairs split at `&` (empty ones skipped) and at their
+/// first `=` (none: an empty value), nothing percent-escaped or `+`, the key once.
+fn locate_chain_id(query: &str) -> Result<Option<Range<usize>>, NeedsDecoding> {
+    // Byte by byte: every gateway call reads this, and `str`'s char searches cost more.
+    let bytes = query.as_bytes();
+    if bytes.iter().any(|&b| b == b'%' || b == b'+') {
+        return Err(NeedsDecoding);
+    }
+    let mut found = None;
+    let mut start = 0;
+    while start <= bytes.len() {
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'&')
+            .map_or(bytes.len(), |at| start + at);
+        let pair = &bytes[start..end];
+        let key = pair.iter().position(|&b| b == b'=').unwrap_or(pair.len());
+        if &pair[..key] == b"chainId" {
+            if found.is_some() {
+                return Err(NeedsDecoding);
+            }
+            found = Some((start + key + 1).min(end)..end);
+        }
+        start = end + 1;
+    }
+    Ok(found)
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for RpcQuery {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match locate_chain_id(parts.uri.query().unwrap_or_default()) {
+            Ok(Some(at)) => Ok(RpcQuery(ChainIdIn::Query(parts.uri.clone(), at))),
+            Ok(None) => Ok(RpcQuery(ChainIdIn::Decoded(None))),
+            Err(NeedsDecoding) => {
+                let ApiQuery(query) = ApiQuery::<DecodedQuery>::from_request_parts(parts, state).await?;
+                Ok(RpcQuery(ChainIdIn::Decoded(query.chain_id)))
+            }
+        }
+    }
 }
 
 /// `POST /v1/?chainId=…&projectId=…`: the body is read as JSON whatever its
@@ -33,24 +110,29 @@ pub(crate) struct RpcQuery {
 pub(crate) async fn rpc(
     State(state): State<AppState>,
     caller: Caller,
-    ApiQuery(query): ApiQuery<RpcQuery>,
+    query: RpcQuery,
     body: Bytes,
 ) -> ApiResult<Response> {
-    answer(&state, &caller, query, &body).await
+    answer(&state, &caller, &query, &body).await
 }
 
 /// The gateway's answer to `body` for `caller` (`POST /v1/` and the frame's `POST /v1/embedded/rpc`).
-pub(crate) async fn answer(state: &AppState, caller: &Caller, query: RpcQuery, body: &Bytes) -> ApiResult<Response> {
-    let chain = state.gateway.chain(query.chain_id.as_deref())?;
+pub(crate) async fn answer(state: &AppState, caller: &Caller, query: &RpcQuery, body: &Bytes) -> ApiResult<Response> {
+    let chain = state.gateway.chain(query.chain_id())?;
     let plan = state.gateway.plan(chain, body)?;
     // Every call of a batch counts against the rate limits, refused ones too.
     caller.charge(state, plan.len().saturating_sub(1)).await?;
-    let reply = state.gateway.answer(chain, plan).await?;
+    let reply = state.gateway.answer(chain, plan, body).await?;
     if reply.0.iter().all(u8::is_ascii_whitespace) {
         // Only notifications: JSON-RPC answers nothing at all, which HTTP says as 204.
         return Ok(axum::http::StatusCode::NO_CONTENT.into_response());
     }
-    Ok(([(header::CONTENT_TYPE, "application/json")], reply.0).into_response())
+    // Built directly: a static header value is not copied, and no other content type is set first.
+    let mut response = Response::new(axum::body::Body::from(reply.0));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(response)
 }
 
 /// A JSON-RPC 2.0 request, as documented for `/openapi.json` (the gateway reads
@@ -108,4 +190,60 @@ pub(crate) async fn supported_chains(State(state): State<AppState>, _caller: Cal
             ws: state.gateway.ws_chain_ids().map(String::from).collect(),
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `chainId` read by hand, and as serde_urlencoded reads it.
+    async fn both(query: &str) -> (Option<String>, Result<Option<String>, String>) {
+        let uri: Uri = format!("/v1/?{query}").parse().unwrap();
+        let decoded = axum::extract::Query::<DecodedQuery>::try_from_uri(&uri)
+            .map(|q| q.0.chain_id)
+            .map_err(|e| e.body_text());
+        let (mut parts, ()) = axum::http::Request::builder().uri(uri).body(()).unwrap().into_parts();
+        let ours = RpcQuery::from_request_parts(&mut parts, &())
+            .await
+            .map(|q| q.chain_id().map(str::to_owned));
+        let ours = ours.map_err(|e| e.to_string());
+        assert_eq!(ours, decoded, "{query}");
+        (ours.ok().flatten(), decoded)
+    }
+
+    #[tokio::test]
+    async fn chain_id_read_in_place_as_serde_urlencoded_reads_it() {
+        for query in [
+            "chainId=eip155:1&projectId=demo",
+            "projectId=demo&chainId=eip155:1",
+            "chainId=eip155%3A1",
+            "chainId=a+b",
+            "chainId",
+            "chainId=",
+            "&&chainId=x&&",
+            "chainId=a=b",
+            "chainIds=x&xchainId=y",
+            "chainId=a&chainId=b",
+            "chain%49d=x",
+            "projectId=demo",
+            "",
+            "chainId=%ff",
+        ] {
+            let _ = both(query).await;
+        }
+        assert_eq!(
+            both("chainId=eip155:1&projectId=demo").await.0.as_deref(),
+            Some("eip155:1")
+        );
+        assert_eq!(both("chainId=eip155%3A1").await.0.as_deref(), Some("eip155:1"));
+        assert!(both("chainId=a&chainId=b")
+            .await
+            .1
+            .unwrap_err()
+            .contains("duplicate field"));
+        assert!(matches!(
+            locate_chain_id("projectId=demo&chainId=eip155:1"),
+            Ok(Some(range)) if range == (23..31)
+        ));
+    }
 }

@@ -36,7 +36,7 @@ use latch_core::policy::{is_subscribe_method, is_unsubscribe_method};
 use serde_json::value::RawValue;
 
 use crate::config::RpcWsConfig;
-use crate::error::{ApiError, ApiQuery, ApiResult};
+use crate::error::{ApiError, ApiResult};
 use crate::gateway::{rpc_error, Chain, Gateway, Outcome, Plan};
 use crate::project::Caller;
 use crate::ratelimit::RateLimiter;
@@ -123,7 +123,7 @@ impl Drop for SocketSlot {
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
     caller: Caller,
-    ApiQuery(query): ApiQuery<RpcQuery>,
+    query: RpcQuery,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let upgrade = upgrade.map_err(|rejection| {
@@ -132,7 +132,7 @@ pub(crate) async fn upgrade(
             format!("GET here opens a WebSocket ({rejection}); send JSON-RPC over HTTP with POST"),
         )
     })?;
-    let chain = state.gateway.chain(query.chain_id.as_deref())?.clone();
+    let chain = state.gateway.chain(query.chain_id())?.clone();
     if chain.ws_upstreams.is_empty() {
         return Err(ApiError::bad(
             "chainId",
@@ -301,7 +301,7 @@ fn step(
         plan.calls
             .iter()
             .find(|c| c.outcome == Outcome::Forward)
-            .map(|c| c.raw.get().to_owned())
+            .map(|c| c.raw.to_owned())
     };
     // A batch's own answers go out as one array and the upstream's as another:
     // clients match answers by id.

@@ -164,10 +164,10 @@ impl FromRequestParts<AppState> for EmbeddedCaller {
 pub(crate) async fn rpc(
     axum::extract::State(state): axum::extract::State<AppState>,
     EmbeddedCaller(caller): EmbeddedCaller,
-    crate::error::ApiQuery(query): crate::error::ApiQuery<crate::rpc::RpcQuery>,
+    query: crate::rpc::RpcQuery,
     body: axum::body::Bytes,
 ) -> crate::error::ApiResult<Response> {
-    crate::rpc::answer(&state, &caller, query, &body).await
+    crate::rpc::answer(&state, &caller, &query, &body).await
 }
 
 /// An authenticated embedded-wallet session (`Authorization: Bearer <token>`) of the
