@@ -246,4 +246,22 @@ mod tests {
             Ok(Some(range)) if range == (23..31)
         ));
     }
+
+    proptest::proptest! {
+        /// Any query made of the pieces that matter (keys, separators, escapes) reads
+        /// the same in place as through serde_urlencoded (`both` asserts it).
+        #[test]
+        fn chain_id_in_place_agrees_with_serde_urlencoded(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "chainId", "=", "&", "%3A", "%", "+", "a", "eip155:1", "projectId", "%ff", "chain", "Id",
+                ]),
+                0..12,
+            )
+        ) {
+            let query = pieces.concat();
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let _ = runtime.block_on(both(&query));
+        }
+    }
 }
