@@ -161,44 +161,11 @@ impl MakeRequestId for RequestIds {
             block.set((next + 1, end));
             next
         });
-        // Written in place and shared, not copied: the request's header, its
-        // extension and the response's header (PropagateRequestId) are one buffer.
-        let mut id = RequestIdText::default();
+        // Written into one buffer and shared, not copied: the request's header, its
+        // extension and the response's header (PropagateRequestId) are that buffer.
+        let mut id = bytes::BytesMut::with_capacity(40);
         write!(id, "{}-{n}", self.prefix).ok()?;
-        HeaderValue::from_maybe_shared(axum::body::Bytes::from_owner(id))
-            .ok()
-            .map(RequestId::new)
-    }
-}
-
-/// A request id's text: the prefix (a millisecond time in hex, at most 16
-/// characters), `-` and a `u64` (at most 20) fit in 40 bytes.
-struct RequestIdText {
-    bytes: [u8; 40],
-    len: usize,
-}
-
-impl Default for RequestIdText {
-    fn default() -> Self {
-        Self { bytes: [0; 40], len: 0 }
-    }
-}
-
-impl std::fmt::Write for RequestIdText {
-    fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        let end = self.len + text.len();
-        self.bytes
-            .get_mut(self.len..end)
-            .ok_or(std::fmt::Error)?
-            .copy_from_slice(text.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
-impl AsRef<[u8]> for RequestIdText {
-    fn as_ref(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        HeaderValue::from_maybe_shared(id.freeze()).ok().map(RequestId::new)
     }
 }
 
