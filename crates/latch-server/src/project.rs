@@ -117,7 +117,7 @@ fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
 
 /// A query's `&`-separated parts, found byte by byte (every request reads one:
 /// a byte search is cheaper than `str::split`'s; `&` is ASCII, so every part is whole UTF-8).
-struct QueryParts<'a>(Option<&'a str>);
+pub(crate) struct QueryParts<'a>(pub(crate) Option<&'a str>);
 
 impl<'a> Iterator for QueryParts<'a> {
     type Item = &'a str;

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiQuery, ApiResult, ErrorBody};
-use crate::project::Caller;
+use crate::project::{Caller, QueryParts};
 use crate::{openapi, AppState};
 
 /// The gateway's query (`?chainId=…`; other parameters, `projectId` among them,
@@ -56,27 +56,21 @@ impl RpcQuery {
 /// serde_urlencoded gives: pairs split at `&` (empty ones skipped) and at their
 /// first `=` (none: an empty value), nothing percent-escaped or `+`, the key once.
 fn locate_chain_id(query: &str) -> Result<Option<Range<usize>>, NeedsDecoding> {
-    // Byte by byte: every gateway call reads this, and `str`'s char searches cost more.
-    let bytes = query.as_bytes();
-    if bytes.iter().any(|&b| b == b'%' || b == b'+') {
+    if query.bytes().any(|b| b == b'%' || b == b'+') {
         return Err(NeedsDecoding);
     }
     let mut found = None;
-    let mut start = 0;
-    while start <= bytes.len() {
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'&')
-            .map_or(bytes.len(), |at| start + at);
-        let pair = &bytes[start..end];
-        let key = pair.iter().position(|&b| b == b'=').unwrap_or(pair.len());
-        if &pair[..key] == b"chainId" {
+    for pair in QueryParts(Some(query)) {
+        // No `=`: an empty value, at the pair's end.
+        let (key, value) = pair.split_once('=').unwrap_or((pair, &pair[pair.len()..]));
+        if key == "chainId" {
             if found.is_some() {
                 return Err(NeedsDecoding);
             }
-            found = Some((start + key + 1).min(end)..end);
+            // `value` is a slice of `query`: its place there.
+            let start = value.as_ptr() as usize - query.as_ptr() as usize;
+            found = Some(start..start + value.len());
         }
-        start = end + 1;
     }
     Ok(found)
 }
