@@ -5,7 +5,7 @@ import { useStore } from '../../hooks/useStore.js';
 import { isMobileBrowser } from '../../core/platform.js';
 import type { CatalogueWallet } from '../../core/catalogue.js';
 import type { WalletConnectController } from '../../core/walletConnect.js';
-import { WalletHeading } from '../Downloads/DownloadsView.js';
+import { WalletHeading } from '../../components/WalletHeading/WalletHeading.js';
 
 /** A link from the catalogue, or none when the catalogue's text cannot make one. */
 function link(build: (app: string, uri: string) => string, app: string | null | undefined, uri: string | undefined) {

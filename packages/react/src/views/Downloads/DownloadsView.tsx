@@ -2,6 +2,7 @@ import { useLatchInstance } from '../../context.js';
 import { useWalletList } from '../../hooks/useWalletList.js';
 import type { MessageKey } from '../../locales/index.js';
 import type { CatalogueWallet } from '../../core/catalogue.js';
+import { WalletHeading } from '../../components/WalletHeading/WalletHeading.js';
 
 /** The catalogue's links a visitor can open without a pairing, in the order shown. */
 const LINKS: readonly [keyof CatalogueWallet, MessageKey][] = [
@@ -21,18 +22,6 @@ function webLink(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A catalogue wallet's icon (when the catalogue has one) and name, above its links. */
-export function WalletHeading({ wallet }: { wallet: CatalogueWallet }) {
-  const latch = useLatchInstance();
-  const imageUrl = latch.catalogue.walletImageUrl(wallet);
-  return (
-    <div className="latch-downloads-wallet">
-      {imageUrl ? <img className="latch-downloads-icon" src={imageUrl} alt="" /> : null}
-      <p className="latch-downloads-name">{wallet.name}</p>
-    </div>
-  );
 }
 
 /**
